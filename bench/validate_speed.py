@@ -1,0 +1,84 @@
+"""Validations per second over the real URLs of the shared corpora, beside urllib.parse.urlsplit.
+
+    python bench/validate_speed.py [CORPORA_DIR]    (default: ../shared/corpora)
+
+Both run over the same list in the same process; the figure that matters is the ratio of their
+times (urlsift / urlsplit), since the machine's speed cancels out. urlsplit is timed uncached
+(its ``__wrapped__``: Python 3.11 puts an lru_cache in front of it), and also cached for reference.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import regex
+
+import urlsift
+
+# A crude harvester, good enough to collect real URL strings (valid and not) for a speed test.
+_URL = regex.compile(
+    r"(?i)\b(?:https?|ftp|gopher|mailto|news|nntp|telnet|wais|file|prospero):[^\s<>\"'()\[\]]+"
+)
+
+
+def harvest(root: Path) -> list[str]:
+    seen: dict[str, None] = {}
+    for path in sorted(root.rglob("*")):
+        if path.is_file():
+            text = path.read_bytes().decode("utf-8", "replace")
+            for m in _URL.finditer(text):
+                seen.setdefault(m.group().rstrip(".,;:!?"), None)
+    return list(seen)
+
+
+def best_of(repeats: int, run: Callable[[], object]) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        gc.collect()
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main() -> None:
+    root = (
+        Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[2] / "shared" / "corpora"
+    )
+    urls = harvest(root)
+    split_uncached = urlsplit.__wrapped__  # type: ignore[attr-defined]
+    validate = urlsift.validate
+
+    def run_urlsift() -> None:
+        for url in urls:
+            validate(url)
+
+    def run_split() -> None:
+        for url in urls:
+            split_uncached(url)
+
+    def run_split_cached() -> None:
+        urlsplit.cache_clear()  # type: ignore[attr-defined]
+        for url in urls:
+            urlsplit(url)
+
+    valid = sum(validate(url).valid for url in urls)
+    ours = best_of(7, run_urlsift)
+    theirs = best_of(7, run_split)
+    cached = best_of(7, run_split_cached)
+    n = len(urls)
+    print(f"corpus: {root}  distinct URL strings: {n}  valid under strict RFC 1738: {valid}")
+    print(f"urlsift.validate            {n / ours:12,.0f} /s  {ours / n * 1e6:6.2f} us each")
+    print(f"urlsplit (uncached)         {n / theirs:12,.0f} /s  {theirs / n * 1e6:6.2f} us each")
+    print(f"urlsplit (lru_cache, cold)  {n / cached:12,.0f} /s  {cached / n * 1e6:6.2f} us each")
+    print(f"ratio urlsift / urlsplit (uncached): {ours / theirs:.2f}x   (target: <= 3x)")
+    print(f"ratio urlsift / urlsplit (cached):   {ours / cached:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

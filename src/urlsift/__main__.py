@@ -1,0 +1,5 @@
+"""python -m urlsift"""
+
+from .cli import main
+
+raise SystemExit(main())

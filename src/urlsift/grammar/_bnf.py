@@ -1,0 +1,310 @@
+"""A grammar written once as data, read two ways.
+
+A profile writes each production of its RFC as a ``Rule`` over a handful of node kinds. From that
+one tree come:
+
+* ``to_regex``: the text of a ``regex`` pattern that decides validity and captures the parts in one
+  C-speed ``fullmatch`` (the fast path every valid URL takes);
+* ``furthest_failure``: a backtracking walk with the same semantics that, when the pattern says no,
+  finds how far the text can be read as the production and which productions were expected there
+  (the slow path, run only on failure, so a verdict can say where and why);
+* the test suite's hypothesis strategies (``tests/strategies.py``), one per production.
+
+Linear time: leaves are possessive and every repetition of a compound is atomic per iteration, in
+the regex and in the walk alike, so neither can backtrack into a run it has read; what is left to
+backtrack over is a fixed number of alternatives per production.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import regex
+
+from ._chars import ALPHADIGIT, ESCAPE_TEXT, class_text
+
+Stack = tuple[tuple[str, int], ...]
+"""The named productions being read at a point, outermost first, each with its start offset."""
+
+
+class Node:
+    """One piece of a production. Subclasses are frozen dataclasses."""
+
+
+@dataclass(frozen=True)
+class Lit(Node):
+    """A literal string, matched exactly (case-sensitive: D3)."""
+
+    text: str
+    message: str | None = None  # said when the text is found where this literal was expected
+
+
+@dataclass(frozen=True)
+class Chars(Node):
+    """A run of characters from ``members`` (and escapes, when ``escapes``), min..max long."""
+
+    members: str
+    escapes: bool
+    min: int = 0
+    max: int | None = None
+    _pattern: regex.Pattern[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_pattern", regex.compile(_chars_regex(self)))
+
+
+@dataclass(frozen=True)
+class Label(Node):
+    """A domain label: one of ``first``, then alphadigits with inner hyphens, never a last hyphen.
+
+    The RFC's ``alphadigit *[ alphadigit | "-" ] alphadigit`` written so it cannot backtrack:
+    ``first (-* alphadigit)*``. Its reach (how far a longer label could still go) runs over the
+    trailing hyphens too, so ``a-~b`` fails at the ``~``, not at the ``-``.
+    """
+
+    first: str
+    _pattern: regex.Pattern[str] = field(init=False, repr=False, compare=False)
+    _reach: regex.Pattern[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_pattern", regex.compile(_label_regex(self)))
+        reach = f"[{class_text(self.first)}][{class_text(ALPHADIGIT + '-')}]*+"
+        object.__setattr__(self, "_reach", regex.compile(reach))
+
+
+@dataclass(frozen=True)
+class Seq(Node):
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Alt(Node):
+    options: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Opt(Node):
+    item: Node
+
+
+@dataclass(frozen=True)
+class Rep(Node):
+    """Zero or more of ``item``, possessive: every iteration that can be read is kept.
+
+    Section 5 never lets what follows a repetition start like one of its iterations (no "." after
+    a host, no "/" after a path, no ";" after the last field), so giving an iteration back could
+    never turn a failure into a match; refusing to is what keeps ``a.a.a.a...`` linear (the
+    ``regex`` module takes quadratic time to back off a long repetition).
+    """
+
+    item: Node
+    _pattern: regex.Pattern[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Group 1 holds the last iteration read, so the walk can step back to it in one match.
+        object.__setattr__(self, "_pattern", regex.compile(f"(?:({to_regex(self.item)}))*+"))
+
+
+@dataclass(frozen=True)
+class Rule(Node):
+    """A named production. ``name`` is the RFC's spelling; ``group`` names the captured part."""
+
+    name: str
+    body: Node
+    group: str | None = None
+
+
+def seq(*items: Node | str) -> Seq:
+    """A sequence; plain strings are literals, to keep productions close to the BNF's text."""
+    return Seq(tuple(Lit(item) if isinstance(item, str) else item for item in items))
+
+
+def alt(*options: Node | str) -> Alt:
+    return Alt(tuple(Lit(option) if isinstance(option, str) else option for option in options))
+
+
+def opt(*items: Node | str) -> Opt:
+    return Opt(items[0] if len(items) == 1 and isinstance(items[0], Node) else seq(*items))
+
+
+def rep(*items: Node | str) -> Rep:
+    return Rep(items[0] if len(items) == 1 and isinstance(items[0], Node) else seq(*items))
+
+
+# --- the regex reading -------------------------------------------------------------------------
+
+
+def _quantifier(low: int, high: int | None) -> str:
+    if (low, high) == (1, 1):
+        return ""
+    if high is None:
+        return {0: "*+", 1: "++"}.get(low, f"{{{low},}}+")
+    return f"{{{low},{high}}}+"
+
+
+def _chars_regex(node: Chars) -> str:
+    members = f"[{class_text(node.members)}]"
+    if not node.escapes:
+        return members + _quantifier(node.min, node.max)
+    unit = f"(?:{members}|{ESCAPE_TEXT})"
+    if node.max is not None:
+        return unit + _quantifier(node.min, node.max)
+    # Unrolled: the group repeats once per escape, not once per character. The `regex` module
+    # is ~200x slower, and not linear, repeating (?:[c]|%HH) over a megabyte of [c].
+    run = f"{members}*+(?:{ESCAPE_TEXT}{members}*+)*+"
+    return {0: run, 1: f"(?=[{class_text(node.members)}%]){unit}{run}"}.get(node.min, unit * node.min + run)
+
+
+def _label_regex(node: Label) -> str:
+    alnum = class_text(ALPHADIGIT)
+    return f"[{class_text(node.first)}](?:-*+[{alnum}])*+"
+
+
+def to_regex(node: Node) -> str:
+    """The regex text of ``node``: unanchored, to be used with ``fullmatch``."""
+    if isinstance(node, Lit):
+        return regex.escape(node.text)
+    if isinstance(node, Chars):
+        return _chars_regex(node)
+    if isinstance(node, Label):
+        return _label_regex(node)
+    if isinstance(node, Seq):
+        return "".join(to_regex(item) for item in node.items)
+    if isinstance(node, Alt):
+        return "(?:" + "|".join(to_regex(option) for option in node.options) + ")"
+    if isinstance(node, Opt):
+        return f"(?:{to_regex(node.item)})?"
+    if isinstance(node, Rep):
+        return f"(?:{to_regex(node.item)})*+"
+    if isinstance(node, Rule):
+        body = to_regex(node.body)
+        return f"(?P<{node.group}>{body})" if node.group else f"(?:{body})"
+    raise TypeError(f"not a grammar node: {node!r}")
+
+
+def rules(node: Node) -> Iterator[Rule]:
+    """Every named production reachable from ``node``, each once, outermost first."""
+    seen: set[int] = set()
+    todo: list[Node] = [node]
+    while todo:
+        current = todo.pop(0)
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, Rule):
+            yield current
+            todo.append(current.body)
+        elif isinstance(current, Seq):
+            todo.extend(current.items)
+        elif isinstance(current, Alt):
+            todo.extend(current.options)
+        elif isinstance(current, (Opt, Rep)):
+            todo.append(current.item)
+
+
+# --- the diagnostic reading ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What one reading of the grammar wanted at the furthest point any reading reached."""
+
+    stack: Stack
+    node: Node  # the Lit or leaf that stopped there
+    hard: bool  # False: a leaf that could have gone on; True: something required was missing
+
+
+@dataclass(frozen=True)
+class Failure:
+    position: int
+    expectations: tuple[Expectation, ...]
+
+
+class _Walk:
+    def __init__(self, text: str, endpos: int) -> None:
+        self.text = text
+        self.endpos = endpos
+        self.far = -1
+        self.found: list[Expectation] = []
+
+    def note(self, position: int, stack: Stack, node: Node, hard: bool) -> None:
+        if position > self.far:
+            self.far = position
+            self.found = []
+        if position == self.far:
+            self.found.append(Expectation(stack, node, hard))
+
+    def leaf(self, node: Chars | Label, pos: int, stack: Stack) -> int | None:
+        match = node._pattern.match(self.text, pos, self.endpos)
+        if isinstance(node, Label):
+            reach = node._reach.match(self.text, pos, self.endpos)
+            if reach is not None and (match is None or reach.end() > match.end()):
+                self.note(reach.end(), stack, node, hard=True)
+        if match is None:
+            self.note(pos, stack, node, hard=True)
+            return None
+        bounded = isinstance(node, Chars) and node.max is not None  # gtype: one unit, no more
+        if not bounded:
+            self.note(match.end(), stack, node, hard=False)  # a longer run would have been read
+        return match.end()
+
+    def run(self, node: Node, pos: int, stack: Stack) -> Iterator[int]:
+        if isinstance(node, Lit):
+            text = node.text
+            if self.text.startswith(text, pos, self.endpos):
+                yield pos + len(text)
+                return
+            same = 0
+            limit = min(len(text), self.endpos - pos)
+            while same < limit and self.text[pos + same] == text[same]:
+                same += 1
+            if text.startswith("%"):  # D5: an escape (gopher's "%09") is read whole or not at all
+                same = 0
+            self.note(pos + same, stack, node, hard=True)
+        elif isinstance(node, (Chars, Label)):
+            end = self.leaf(node, pos, stack)
+            if end is not None:
+                yield end
+        elif isinstance(node, Seq):
+            yield from self.run_seq(node.items, 0, pos, stack)
+        elif isinstance(node, Alt):
+            for option in node.options:
+                yield from self.run(option, pos, stack)
+        elif isinstance(node, Opt):
+            yield from self.run(node.item, pos, stack)
+            yield pos
+        elif isinstance(node, Rep):
+            # The compiled item reads the iterations; only the last one and the attempt after it
+            # are walked, because only they can note anything at the furthest point.
+            m = node._pattern.match(self.text, pos, self.endpos)
+            end = m.end() if m else pos
+            if m and m.start(1) >= 0:
+                next(self.run(node.item, m.start(1), stack), None)
+            next(self.run(node.item, end, stack), None)
+            yield end
+        elif isinstance(node, Rule):
+            yield from self.run(node.body, pos, (*stack, (node.name, pos)))
+        else:
+            raise TypeError(f"not a grammar node: {node!r}")
+
+    def run_seq(self, items: tuple[Node, ...], index: int, pos: int, stack: Stack) -> Iterator[int]:
+        if index == len(items):
+            yield pos
+            return
+        for end in self.run(items[index], pos, stack):
+            yield from self.run_seq(items, index + 1, end, stack)
+
+
+END = Lit("")
+"""Stands for "the end of the text" in an expectation."""
+
+
+def furthest_failure(root: Rule, text: str, pos: int, endpos: int) -> Failure | None:
+    """Read ``text[pos:endpos]`` as ``root``; None if it is one, else where every reading stopped."""
+    walk = _Walk(text, endpos)
+    for end in walk.run(root, pos, ()):
+        if end == endpos:
+            return None
+        walk.note(end, ((root.name, pos),), END, hard=True)
+    return Failure(walk.far, tuple(walk.found))

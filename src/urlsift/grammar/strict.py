@@ -1,0 +1,487 @@
+"""The strict profile: RFC 1738 as written (section 5), with its section 2, 3 and 6 prose.
+
+Parts are decoded only where the RFC says a component is decoded before use (ftp segments 3.2.2,
+the gopher selector 3.4.2, the prospero hsoname 3.11 ...); decoding is ``urllib.parse.unquote``'s
+(octets read as UTF-8, invalid sequences replaced). Search parts and paths whose reserved characters
+carry meaning are reported as written.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import unquote
+
+import regex
+
+from .._model import Caveat, CaveatKind, Part, Problem
+from . import rfc1738 as g
+from ._bnf import END, Expectation, Failure, Lit, Rule, to_regex
+from ._chars import ALPHADIGIT, UNSAFE, is_printable_ascii
+from ._profile import Decompose, Decomposed, Profile, SchemeSyntax
+
+# --- parts -----------------------------------------------------------------------------------
+
+
+def _decoded(value: str | None) -> str | None:
+    return None if value is None else unquote(value)
+
+
+def _int(value: str | None) -> int | None:
+    return None if value is None else int(value)
+
+
+def _starts(m: regex.Match[str], *names: str) -> dict[str, int]:
+    return {name: m.start(name) for name in names if m.group(name) is not None}
+
+
+def _hostport(m: regex.Match[str]) -> Decomposed:
+    parts: dict[str, Part] = {"host": m.group("host"), "port": _int(m.group("port"))}
+    return Decomposed(parts, _starts(m, "host", "port"))
+
+
+def _login(m: regex.Match[str]) -> Decomposed:
+    # D9: None is "no user"/"no password", "" is an empty one.
+    found = _hostport(m)
+    found.parts.update(user=_decoded(m.group("user")), password=_decoded(m.group("password")))
+    found.starts.update(_starts(m, "password"))
+    return found
+
+
+def _segments(path: str | None) -> tuple[str, ...]:
+    # D11: split on "/" first, then decode each segment, so "%2F" stays inside its segment.
+    return () if path is None else tuple(unquote(segment) for segment in path.split("/"))
+
+
+def _ftp(m: regex.Match[str], scheme: str) -> Decomposed:
+    found = _login(m)
+    path = m.group("fpath")
+    found.parts.update(path=path, segments=_segments(path), typecode=m.group("ftptype"))
+    return found
+
+
+def _file(m: regex.Match[str], scheme: str) -> Decomposed:
+    # D12: no host is the empty host, "the machine from which the URL is being interpreted".
+    path = m.group("fpath")
+    parts: dict[str, Part] = {"host": m.group("host") or "", "path": path, "segments": _segments(path)}
+    return Decomposed(parts, _starts(m, "host"))
+
+
+def _http(m: regex.Match[str], scheme: str) -> Decomposed:
+    found = _hostport(m)
+    found.parts.update(path=m.group("path"), search=m.group("search"))
+    return found
+
+
+_UNIT = regex.compile(r"%[0-9A-Fa-f]{2}|.", regex.DOTALL)
+
+
+def _gopher(m: regex.Match[str], scheme: str) -> Decomposed:
+    # D13: gtype is the first xchar (an escape counts as one), the selector runs to the first %09,
+    # the search to the next, the gopher+ string is the rest. An empty gopher-path means type "1"
+    # and the empty selector (3.4.1), which only this decoded view says.
+    found = _hostport(m)
+    path = m.group("gopher_path") or ""
+    gtype, rest = "1", ""
+    if path:
+        unit = _UNIT.match(path)
+        assert unit is not None  # a non-empty path starts with some unit
+        gtype, rest = unquote(unit.group()), path[unit.end() :]
+    selector, _, after = rest.partition("%09")
+    search: str | None = None
+    gopher_plus: str | None = None
+    separators: dict[str, int] = {}
+    if "%09" in rest:
+        path_start = m.end("gopher_path") - len(rest)
+        separators["search"] = path_start + len(selector)
+        search, tab, plus = after.partition("%09")
+        if tab:
+            gopher_plus = plus
+            separators["gopher_plus"] = separators["search"] + 3 + len(search)
+    found.starts.update({f"tab-before-{name}": at for name, at in separators.items()})
+    found.parts.update(
+        gtype=gtype,
+        selector=unquote(selector),
+        search=_decoded(search),
+        gopher_plus=_decoded(gopher_plus),
+    )
+    return found
+
+
+def _mailto(m: regex.Match[str], scheme: str) -> Decomposed:
+    return Decomposed({"address": unquote(m.group("address"))}, _starts(m, "address"))
+
+
+def _news(m: regex.Match[str], scheme: str) -> Decomposed:
+    # D15: "A message identifier may be distinguished from a news group name by the presence of
+    # the commercial at "@" character."
+    grouppart = m.group("grouppart")
+    if "@" in grouppart:
+        return Decomposed({"group": None, "article": unquote(grouppart)})
+    return Decomposed({"group": grouppart, "article": None})
+
+
+def _nntp(m: regex.Match[str], scheme: str) -> Decomposed:
+    found = _hostport(m)
+    found.parts.update(group=m.group("group"), article=_int(m.group("article_number")))
+    return found
+
+
+def _telnet(m: regex.Match[str], scheme: str) -> Decomposed:
+    return _login(m)
+
+
+def _wais(m: regex.Match[str], scheme: str) -> Decomposed:
+    found = _hostport(m)
+    found.parts.update(
+        database=unquote(m.group("database")),
+        search=m.group("search"),
+        wtype=_decoded(m.group("wtype")),
+        wpath=_decoded(m.group("wpath")),
+    )
+    return found
+
+
+def _prospero(m: regex.Match[str], scheme: str) -> Decomposed:
+    # D18: the hsoname decoded ("//pros/name" -> "/pros/name"), the fields in order.
+    found = _hostport(m)
+    names, values = m.captures("fieldname"), m.captures("fieldvalue")
+    fields = tuple((unquote(name), unquote(value)) for name, value in zip(names, values, strict=True))
+    found.parts.update(path=unquote(m.group("ppath")), fields=fields)
+    return found
+
+
+_IP_SCHEMEPART = regex.compile(to_regex(g.ip_schemepart))
+
+
+def _generic(m: regex.Match[str], scheme: str) -> Decomposed:
+    # D1/A2: the verdict is *xchar's; the login parts are reported when the schemepart also reads
+    # as "//" login [ "/" urlpath ].
+    schemepart = m.group("schemepart")
+    found = Decomposed({"scheme": scheme, "schemepart": schemepart})
+    ip = _IP_SCHEMEPART.fullmatch(m.string, m.start("schemepart"), m.end("schemepart"))
+    if ip is not None:
+        login = _login(ip)
+        found.parts.update(login.parts, urlpath=ip.group("urlpath"))
+        found.starts.update(login.starts)
+    return found
+
+
+# Section 3's default ports; file, mailto and news have no port.
+_SCHEMES: dict[str, tuple[Rule, Decompose, int | None]] = {
+    "http": (g.httpurl, _http, 80),
+    "ftp": (g.ftpurl, _ftp, 21),
+    "news": (g.newsurl, _news, None),
+    "nntp": (g.nntpurl, _nntp, 119),
+    "telnet": (g.telneturl, _telnet, 23),
+    "gopher": (g.gopherurl, _gopher, 70),
+    "wais": (g.waisurl, _wais, 210),
+    "mailto": (g.mailtourl, _mailto, None),
+    "file": (g.fileurl, _file, None),
+    "prospero": (g.prosperourl, _prospero, 1525),
+}
+
+# --- warnings ----------------------------------------------------------------------------------
+
+_CONTROL_ESCAPE = regex.compile(r"%(?:[01][0-9A-Fa-f]|7[Ff])")
+_CONTROL_NAMES = {0x09: "TAB", 0x0A: "LF", 0x0D: "CR", 0x00: "NUL"}
+
+# RFC 822 addr-spec (D14): local-part "@" domain, words and sub-domains of atoms, quoted strings
+# and domain literals. CHAR is US-ASCII; specials = ( ) < > @ , ; : \ " . [ ]
+_ATOM = r'[^()<>@,;:\\".\[\] \x00-\x1f\x7f-\U0010ffff]++'
+_QUOTED = r'"(?:[^"\\\r\x80-\U0010ffff]|\\[\x00-\x7f])*+"'
+_DOMAIN_LITERAL = r"\[(?:[^\[\]\\\r\x80-\U0010ffff]|\\[\x00-\x7f])*+\]"
+_WORD = f"(?:{_ATOM}|{_QUOTED})"
+_SUB_DOMAIN = f"(?:{_ATOM}|{_DOMAIN_LITERAL})"
+_ADDR_SPEC = regex.compile(f"{_WORD}(?:\\.{_WORD})*+@{_SUB_DOMAIN}(?:\\.{_SUB_DOMAIN})*+")
+
+
+def _host_caveats(host: str, start: int) -> list[Caveat]:
+    out: list[Caveat] = []
+    labels = host.split(".")
+    if len(labels) == 4 and all(label.isdigit() for label in labels):
+        offset = start
+        for label in labels:
+            if int(label) > 255:
+                message = f"host number group {label} is over 255 (D7)"
+                out.append(Caveat(CaveatKind.HOSTNUMBER_RANGE, offset, message))
+            offset += len(label) + 1
+        return out
+    offset = start
+    for label in labels:
+        if len(label) > 63:
+            message = f"host name label of {len(label)} characters is over RFC 1034's 63 (D7)"
+            out.append(Caveat(CaveatKind.LONG_LABEL, offset, message))
+        offset += len(label) + 1
+    return out
+
+
+# --- explaining failures -----------------------------------------------------------------------
+
+_DESCRIBE = {
+    "scheme": "the scheme name",
+    "host": "the host",
+    "hostname": "a host name",
+    "domainlabel": "a host name",
+    "toplabel": "a host name",
+    "hostnumber": "a host number",
+    "digits": "a number",
+    "port": "the port",
+    "user": "the user name",
+    "password": "the password",
+    "login": "the user, password and host",
+    "hostport": "the host and port",
+    "urlpath": "the path",
+    "schemepart": "the scheme-specific part",
+    "fsegment": "a path segment",
+    "fpath": "the path",
+    "ftptype": "the typecode",
+    "hsegment": "a path segment",
+    "hpath": "the path",
+    "search": "the search part",
+    "gopher-path": "the gopher path",
+    "gtype": "the gopher type",
+    "selector": "the gopher selector",
+    "gopher+_string": "the gopher+ string",
+    "encoded822addr": "the mail address",
+    "grouppart": "the newsgroup name or message-id",
+    "group": "the newsgroup name",
+    "article": "the message-id",
+    "database": "the WAIS database name",
+    "wtype": "the WAIS document type",
+    "wpath": "the WAIS document path",
+    "psegment": "a path segment",
+    "ppath": "the path",
+    "fieldspec": "a field",
+    "fieldname": "a field name",
+    "fieldvalue": "a field value",
+    "fragment": "the fragment",
+}
+_HOST_CHARS_AND_FOLLOWERS = ALPHADIGIT + ".-:/?@"
+_LOGIN_SECTION = {"http": "3.3", "prospero": "3.11"}
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    """Text of the input quoted in a message, cut short: a message is one readable sentence."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _describe(production: str) -> str:
+    return _DESCRIBE.get(production, production)
+
+
+def _shown(char: str) -> str:
+    return "a space" if char == " " else f"'{char}' (U+{ord(char):04X})"
+
+
+def _char_message(char: str) -> str:
+    """Section 2.2 on a character no production allows unencoded."""
+    if char in UNSAFE:
+        return f"{_shown(char)} is unsafe (section 2.2) and must be encoded as %{ord(char):02X}"
+    if ord(char) < 0x80:
+        return f"the control character U+{ord(char):04X} must be encoded as %{ord(char):02X}"
+    try:
+        octets = "".join(f"%{octet:02X}" for octet in char.encode("utf-8"))
+    except UnicodeEncodeError:  # a lone surrogate has no octets to suggest
+        return f"{_shown(char)} is not a US-ASCII character and cannot be in a URL"
+    return f"{_shown(char)} is not US-ASCII: encode its octets (as UTF-8: {octets})"
+
+
+def _pick(failure: Failure, at_end: bool) -> Expectation:
+    # Mid-text, the first reading to stop there is the production that was being extended (a
+    # path segment that met a "~"); at the end, the last required piece is what is missing (the
+    # optional ones were tried first and skipped).
+    found = failure.expectations
+    if at_end:
+        hard = [e for e in found if e.hard]
+        return hard[-1] if hard else found[-1]
+    return found[0]
+
+
+def _host_problem(url: str, start: int, endpos: int) -> Problem | None:
+    """D7, on the run of host characters at ``start``; None when it is a good host."""
+    end = start
+    while end < endpos and url[end] in ALPHADIGIT + ".-":
+        end += 1
+    token = url[start:end]
+    if not token:
+        return None
+    labels = token.split(".")
+    offset = start
+    for index, label in enumerate(labels):
+        if not label:
+            if index == len(labels) - 1:
+                return Problem(offset - 1, "hostname", "a host name may not end with '.' (D7)")
+            return Problem(offset, "domainlabel", "a host name may not have an empty label")
+        if label[0] == "-":
+            return Problem(offset, "domainlabel", "a host name label must start with a letter or digit")
+        if label[-1] == "-":
+            message = "a host name label must end with a letter or digit"
+            return Problem(offset + len(label) - 1, "domainlabel", message)
+        offset += len(label) + 1
+    last = labels[-1]
+    if last[0].isalpha():
+        return None
+    if all(label.isdigit() for label in labels):
+        if len(labels) == 4:
+            return None
+        message = f"a host number is four groups of digits; '{_clip(token)}' has {len(labels)}"
+        return Problem(start, "hostnumber", message)
+    message = (
+        "the last label of a host name must start with a letter (section 3.1); "
+        "a host number is four groups of digits"
+    )
+    return Problem(end - len(last), "toplabel", message)
+
+
+def _missing(expectation: Expectation, production: str, position: int) -> Problem:
+    node = expectation.node
+    what = f"'{node.text}'" if isinstance(node, Lit) and node is not END else _describe(production)
+    if production == "port":
+        return Problem(position, "port", "a ':' after the host must be followed by a port number (D8)")
+    return Problem(position, production, f"the URL ends where {what} was expected")
+
+
+class StrictProfile(Profile):
+    """RFC 1738, strictly: the default profile."""
+
+    name = "strict"
+
+    def __init__(self) -> None:
+        self._schemes = {
+            scheme: SchemeSyntax(rule, decompose, port)
+            for scheme, (rule, decompose, port) in _SCHEMES.items()
+        }
+        self._generic = SchemeSyntax(g.genericurl, _generic)
+        self.fragment = SchemeSyntax(g.fragment, lambda m, scheme: Decomposed({}))
+        self._scheme = regex.compile(to_regex(g.scheme.body))
+
+    def syntax(self, scheme: str) -> SchemeSyntax:
+        return self._schemes.get(scheme, self._generic)  # D1
+
+    def scheme_end(self, url: str, endpos: int) -> int | Problem:
+        # D2: any case of US-ASCII letters (the class is explicit: no Unicode case folding).
+        m = self._scheme.match(url, 0, endpos)
+        colon = m.end() if m else 0
+        if colon < endpos and url[colon] == ":":
+            if colon == 0:
+                return Problem(0, "scheme", "the scheme name before ':' is empty")
+            return colon
+        if colon >= endpos:
+            message = "no ':' after a scheme name: a URL starts with its scheme and ':'"
+            return Problem(colon, "scheme", message)
+        char = url[colon]
+        if char in UNSAFE or not is_printable_ascii(char):
+            return Problem(colon, "scheme", _char_message(char))
+        allowed = "letters, digits, '+', '-' and '.'"
+        return Problem(colon, "scheme", f"{_shown(char)} cannot be in a scheme name ({allowed})")
+
+    def explain(self, url: str, endpos: int, failure: Failure, syntax: SchemeSyntax) -> Problem:
+        position = failure.position
+        at_end = position >= endpos
+        expectation = _pick(failure, at_end)
+        stack = expectation.stack
+        production = stack[-1][0] if stack else syntax.rule.name
+        login_problem = self._login_problem(url, endpos, syntax, stack, position)
+        if login_problem is not None:
+            return login_problem
+        host_start = next((start for name, start in stack if name == "host"), None)
+        if host_start is not None:
+            char = None if at_end else url[position]
+            # A character no host may hold is the culprit itself ("a-~b" fails at "~", not "-");
+            # otherwise the run of host characters is judged whole (labels, dots, digit groups).
+            if char is not None and char not in _HOST_CHARS_AND_FOLLOWERS:
+                return Problem(position, production, f"{_shown(char)} cannot be in a host name")
+            problem = _host_problem(url, host_start, endpos)
+            if problem is not None:
+                return problem
+            if char is None or position == host_start:
+                return Problem(host_start, "host", "the host is missing")
+            return Problem(position, production, f"{_shown(char)} cannot be in a host name")
+        if at_end:
+            return _missing(expectation, production, position)
+        char = url[position]
+        if char == "%" and not regex.match(r"%[0-9A-Fa-f]{2}", url[position : position + 3]):
+            found = url[position : position + 3]
+            message = f"'%' must start an escape of two hexadecimal digits (%HH), not '{found}'"
+            return Problem(position, "escape", message)
+        if char in UNSAFE or not is_printable_ascii(char):
+            return Problem(position, production, _char_message(char))
+        if production == "port":
+            if stack[-1][1] == position:  # D8: "If the port is omitted, the colon is as well"
+                return _missing(expectation, production, position)
+            return Problem(position, "port", f"'{char}' cannot be in a port: a port is decimal digits")
+        if production == "ftptype":
+            return Problem(position, "ftptype", "the typecode must be one of A, I, D, a, i, d")
+        node = expectation.node
+        if isinstance(node, Lit) and node.message:
+            return Problem(position, production, node.message)
+        return Problem(position, production, self._unexpected(char, production, failure))
+
+    @staticmethod
+    def _unexpected(char: str, production: str, failure: Failure) -> str:
+        wanted: list[str] = []
+        for expectation in failure.expectations:
+            node = expectation.node
+            if isinstance(node, Lit) and expectation.hard:
+                text = "the end of the URL" if node is END else f"'{node.text}'"
+                if text not in wanted:
+                    wanted.append(text)
+        message = f"'{char}' is not allowed here in {_describe(production)}"
+        return message + (f"; expected {' or '.join(wanted)}" if wanted else "")
+
+    @staticmethod
+    def _login_problem(
+        url: str, endpos: int, syntax: SchemeSyntax, stack: tuple[tuple[str, int], ...], position: int
+    ) -> Problem | None:
+        # D10, D18: an "@" before the host of a scheme whose production has no login.
+        if syntax.has_login or not stack or len(stack) < 2:
+            return None
+        start = stack[0][1]
+        if not url.startswith("//", start):
+            return None
+        authority_end = start + 2
+        while authority_end < endpos and url[authority_end] not in "/?":
+            authority_end += 1
+        at = url.find("@", start + 2, authority_end)
+        if at < 0 or position > at:
+            return None
+        scheme = syntax.rule.name.removesuffix("url")
+        section = _LOGIN_SECTION.get(scheme, "5")
+        message = f"{scheme} URLs take no user name or password (section {section}): '@' before the host"
+        return Problem(at, "hostport", message)
+
+    def caveats(self, url: str, scheme: str, syntax: SchemeSyntax, found: Decomposed) -> tuple[Caveat, ...]:
+        out: list[Caveat] = []
+        parts, starts = found.parts, found.starts
+        port = parts.get("port")
+        if isinstance(port, int) and syntax.default_port is not None and port != syntax.default_port:
+            message = f"port {port} is not the default port {syntax.default_port} of {scheme} (section 6)"
+            out.append(Caveat(CaveatKind.PORT, starts["port"], message))
+        if parts.get("password"):
+            message = "the URL carries a password, which section 6 calls 'clearly unwise'"
+            out.append(Caveat(CaveatKind.PASSWORD, starts["password"], message))
+        host = parts.get("host")
+        if isinstance(host, str) and host:
+            out.extend(_host_caveats(host, starts["host"]))
+        address = parts.get("address")
+        if isinstance(address, str) and not _ADDR_SPEC.fullmatch(address):
+            message = f"'{_clip(address)}' is not an RFC 822 addr-spec (local-part@domain) (D14)"
+            out.append(Caveat(CaveatKind.NOT_ADDR_SPEC, starts["address"], message))
+        # D13: the %09 that separate gopher's search and gopher+ string are its syntax, not smuggled.
+        separators = {at for key, at in starts.items() if key.startswith("tab-before-")}
+        for escape in _CONTROL_ESCAPE.finditer(url):
+            if escape.start() in separators:
+                continue
+            octet = int(escape.group()[1:], 16)
+            name = _CONTROL_NAMES.get(octet, f"0x{octet:02X}")
+            message = f"encoded control octet {escape.group()} ({name}): section 6 warns of such delimiters"
+            out.append(Caveat(CaveatKind.CONTROL, escape.start(), message))
+        return tuple(out)
+
+
+STRICT_RULES: tuple[Rule, ...] = (
+    g.genericurl,
+    g.ip_schemepart,
+    g.fragment,
+    *(rule for rule, _, _ in _SCHEMES.values()),
+)
+"""Every top-level production of the strict grammar (for tests that walk it)."""

@@ -1,0 +1,45 @@
+"""str -> Verdict: split off the fragment, read the scheme, let the profile's production judge.
+
+No I/O, and nothing here names a scheme or a character: the profile knows those.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from ._model import Problem, Verdict
+from .grammar import STRICT, Profile, get_profile
+from .grammar._bnf import furthest_failure
+
+_NO_PARTS: MappingProxyType[str, None] = MappingProxyType({})
+
+
+def validate(url: str, profile: Profile | str = STRICT) -> Verdict:
+    """Judge ``url`` exactly as given (D28: no wrapper or whitespace is stripped)."""
+    judge = get_profile(profile)
+    # D4: the fragment is everything after the first "#"; it is judged on its own.
+    hash_at = url.find("#")
+    endpos = len(url) if hash_at < 0 else hash_at
+    colon = judge.scheme_end(url, endpos)
+    if isinstance(colon, Problem):
+        return Verdict(url, False, None, _NO_PARTS, colon, (), judge.name)
+    scheme = url[:colon].lower()
+    syntax = judge.syntax(scheme)
+    match = syntax.pattern.fullmatch(url, colon + 1, endpos)
+    if match is None:
+        failure = furthest_failure(syntax.rule, url, colon + 1, endpos)
+        assert failure is not None, "the pattern and the walk disagree"
+        problem = judge.explain(url, endpos, failure, syntax)
+        return Verdict(url, False, scheme, _NO_PARTS, problem, (), judge.name)
+    fragment: str | None = None
+    if hash_at >= 0:
+        if judge.fragment.pattern.fullmatch(url, hash_at + 1) is None:
+            failure = furthest_failure(judge.fragment.rule, url, hash_at + 1, len(url))
+            assert failure is not None, "the pattern and the walk disagree"
+            problem = judge.explain(url, len(url), failure, judge.fragment)
+            return Verdict(url, False, scheme, _NO_PARTS, problem, (), judge.name)
+        fragment = url[hash_at + 1 :]
+    found = syntax.decompose(match, scheme)
+    found.parts["fragment"] = fragment
+    caveats = judge.caveats(url, scheme, syntax, found)
+    return Verdict(url, True, scheme, MappingProxyType(found.parts), None, caveats, judge.name)

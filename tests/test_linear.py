@@ -1,0 +1,58 @@
+"""Linear time on adversarial input: 10x the size takes about 10x the time (never 100x).
+
+Measured as a ratio within one run, best of three after a collection, and failing only above 30x
+so a noisy machine never fails it; the exact ratios are in bench/ and README.
+"""
+
+from __future__ import annotations
+
+import gc
+import itertools
+import time
+from collections.abc import Callable
+
+import pytest
+
+import urlsift
+
+SIZES = (10_000, 100_000, 1_000_000)
+LIMIT = 30.0
+
+SHAPES: dict[str, Callable[[int], str]] = {
+    "percent runs in a path": lambda n: "http://host/" + "%" * n,
+    "escape-like runs": lambda n: "http://host/" + "%4" * (n // 2),
+    "dots in a host": lambda n: "http://" + "." * n,
+    "dots as a scheme": lambda n: "." * n,
+    "hyphens in a label": lambda n: "http://a" + "-" * n,
+    "hyphens in a path": lambda n: "ftp://host/" + "-" * n + "~",
+    "colons then at-signs": lambda n: "ftp://" + ":" * (n // 2) + "@" * (n // 2),
+    "user:password pairs": lambda n: "ftp://" + "a:" * (n // 2),
+    "at-signs in news": lambda n: "news:" + "a@" * (n // 2),
+    "labels then a bad end": lambda n: "http://" + "a." * (n // 2) + "-",
+    "digit groups": lambda n: "http://" + "1." * (n // 2) + "1/",
+    "segments then a bad end": lambda n: "http://host/" + "a/" * (n // 2) + "~",
+    "prospero fields": lambda n: "prospero://host/x" + ";a=b" * (n // 4) + ";",
+    "gopher tabs": lambda n: "gopher://host/1" + "%09" * (n // 3) + "%",
+    "long fragment": lambda n: "http://host/#" + "#" * n,
+    "valid long mailto": lambda n: "mailto:" + "a" * n,
+}
+
+
+def _seconds(text: str) -> float:
+    best = float("inf")
+    for _ in range(3):
+        gc.collect()
+        start = time.perf_counter()
+        urlsift.validate(text)
+        best = min(best, time.perf_counter() - start)
+    return max(best, 1e-6)
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_validation_time_grows_linearly(shape: str) -> None:
+    texts = [SHAPES[shape](size) for size in SIZES]
+    times = [_seconds(text) for text in texts]
+    ratios = [later / earlier for earlier, later in itertools.pairwise(times)]
+    # Below a millisecond, timer resolution and call overhead dominate: there is nothing to grow.
+    checked = [ratio for ratio, later in zip(ratios, times[1:], strict=True) if later > 1e-3]
+    assert all(ratio < LIMIT for ratio in checked), f"{shape}: times {times}, ratios {ratios}"

@@ -1,0 +1,57 @@
+"""The project's own promises: README's test command is what CI runs; the flow goes one way."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "src" / "urlsift"
+
+
+def _readme_commands() -> list[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return re.findall(r"^```sh\n(.+?)\n```", text, flags=re.MULTILINE | re.DOTALL)
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    commands = _readme_commands()
+    assert len(commands) >= 2, "README opens with the main-job command and the test command"
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert commands[1] in ci
+
+
+def test_main_job_command_uses_a_corpus_file_that_exists() -> None:
+    main_job = _readme_commands()[0]
+    for path in re.findall(r"corpora/\S+", main_job):
+        assert (ROOT / path.rstrip(")'\";")).exists(), path
+
+
+def _imports(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = path.parent.relative_to(PACKAGE).parts[
+                : len(path.parent.relative_to(PACKAGE).parts) - node.level + 1
+            ]
+            found.add(".".join((*base, node.module or "")).strip("."))
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("urlsift"):
+            found.add(node.module.removeprefix("urlsift").strip("."))
+    return found
+
+
+def test_the_core_does_no_io_and_the_grammar_knows_no_later_stage() -> None:
+    for path in (PACKAGE / "grammar").glob("*.py"):
+        imported = _imports(path)
+        assert not any(name.startswith(("validate", "cli")) for name in imported), (path, imported)
+        assert "open(" not in path.read_text(encoding="utf-8"), path
+    for name in ("validate.py", "_model.py"):
+        text = (PACKAGE / name).read_text(encoding="utf-8")
+        assert "open(" not in text
+        assert "import cli" not in text
+    assert "cli" not in _imports(PACKAGE / "validate.py")
+
+
+def test_py_typed_is_shipped() -> None:
+    assert (PACKAGE / "py.typed").exists()
