@@ -4,6 +4,7 @@ one) fills. ``validate`` knows only this; it never names a scheme or a character
 from __future__ import annotations
 
 import abc
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -21,8 +22,20 @@ class Decomposed:
     starts: dict[str, int] = field(default_factory=dict)
 
 
-Decompose = Callable[[regex.Match[str], str], Decomposed]
+Match = re.Match[str] | regex.Match[str]
+Pattern = re.Pattern[str] | regex.Pattern[str]
+
+Decompose = Callable[[Match, str], Decomposed]
 """(fullmatch of the scheme's rule, lower-cased scheme) -> parts."""
+
+
+def compile_fullmatcher(text: str) -> Pattern:
+    """The stdlib engine where the pattern is one it takes (it runs these productions ~5x faster
+    than ``regex``); ``regex`` where it is not (a name used by several alternatives, as waisurl's)."""
+    try:
+        return re.compile(text)
+    except re.error:
+        return regex.compile(text)
 
 
 @dataclass(frozen=True)
@@ -32,11 +45,11 @@ class SchemeSyntax:
     rule: Rule
     decompose: Decompose
     default_port: int | None = None
-    pattern: regex.Pattern[str] = field(init=False, repr=False)
+    pattern: Pattern = field(init=False, repr=False)
     has_login: bool = field(init=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "pattern", regex.compile(to_regex(self.rule)))
+        object.__setattr__(self, "pattern", compile_fullmatcher(to_regex(self.rule)))
         object.__setattr__(self, "has_login", any(r.name == "login" for r in rules(self.rule)))
 
 
