@@ -64,6 +64,3 @@ class Verdict:
     warnings: tuple[Caveat, ...]
     profile: str
     """The name of the profile that judged it ("strict")."""
-
-    def __bool__(self) -> bool:
-        return self.valid
