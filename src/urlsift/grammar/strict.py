@@ -434,7 +434,7 @@ class StrictProfile(Profile):
         url: str, endpos: int, syntax: SchemeSyntax, stack: tuple[tuple[str, int], ...], position: int
     ) -> Problem | None:
         # D10, D18: an "@" before the host of a scheme whose production has no login.
-        if syntax.has_login or not stack or len(stack) < 2:
+        if syntax.has_login or len(stack) < 2:
             return None
         start = stack[0][1]
         if not url.startswith("//", start):
