@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -34,21 +36,71 @@ def test_one_pasted_wrapper_is_stripped_and_said(capsys: pytest.CaptureFixture[s
 
 
 def test_standard_input(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    import io
-
     monkeypatch.setattr(sys, "stdin", io.StringIO("http://a/\n\nhttp://b/~c\r\n"))
     assert main(["validate", "-"]) == 1
     assert [line.split("\t")[0] for line in capsys.readouterr().out.splitlines()] == ["valid", "invalid"]
 
 
-def test_usage_errors_exit_two(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main([]) == 2
+@pytest.mark.parametrize(
+    "argv", [[], ["validate"], ["validate", "--profile", "loose", "http://h/"], ["--format", "x", "f"]]
+)
+def test_usage_errors_exit_two(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as raised:
-        main(["validate"])
+        main(argv)
     assert raised.value.code == 2
-    with pytest.raises(SystemExit) as raised:
-        main(["validate", "--profile", "loose", "http://h/"])
-    assert raised.value.code == 2
+    assert "usage: urlsift" in capsys.readouterr().err
+
+
+APPENDIX = """Yes, Jim, I found it under <URL:ftp://info.cern.ch/pub/www/doc;
+   type=d> but you can probably pick it up from <URL:ftp://ds.in
+   ternic.net/rfc>.  Note the warning in <URL:http://ds.internic.
+   net/instructions/overview.html#WARNING>.  Or see http://host/~me/ (strict says no).
+"""
+
+
+def test_scanning_files_prints_the_valid_urls(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "a.txt").write_text(APPENDIX, encoding="utf-8")
+    (tmp_path / "b.txt").write_bytes(b"bad \xff bytes <http://b/>\n")
+    assert main([str(tmp_path / "a.txt"), str(tmp_path / "b.txt")]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "ftp://info.cern.ch/pub/www/doc;type=d",
+        "ftp://ds.internic.net/rfc",
+        "http://ds.internic.net/instructions/overview.html#WARNING",
+        "http://b/",
+    ]
+
+
+def test_scanning_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "a.txt"
+    path.write_text(APPENDIX + "naked http://n/ here\n", encoding="utf-8")
+    assert main(["--no-naked", str(path)]) == 0
+    assert "http://n/" not in capsys.readouterr().out
+    assert main(["--invalid", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[3].startswith("http://host/~me/\tat 12 (hsegment): '~' (U+007E) is unsafe")
+    assert lines[4] == "http://n/"
+
+
+def test_unreadable_files_are_reported_and_the_rest_scanned(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "ok.txt").write_text("<URL:http://ok/>", encoding="utf-8")
+    status = main([str(tmp_path / "missing.txt"), str(tmp_path / "ok.txt")])
+    out, err = capsys.readouterr()
+    assert status == 2
+    assert out == "http://ok/\n"
+    assert err == f"urlsift: {tmp_path / 'missing.txt'}: No such file or directory\n"
+
+
+def test_no_url_found_exits_one(tmp_path: Path) -> None:
+    (tmp_path / "none.txt").write_text("Note: nothing here <b>", encoding="utf-8")
+    assert main([str(tmp_path / "none.txt")]) == 1
+
+
+def test_scanning_standard_input(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"> <URL:http://a/\n> b>\n")))
+    assert main(["-"]) == 0
+    assert capsys.readouterr().out == "http://a/b\n"
 
 
 def test_python_dash_m_and_a_closed_pipe() -> None:

@@ -1,4 +1,5 @@
-"""Linear time on adversarial input: 10x the size takes about 10x the time (never 100x).
+"""Linear time on adversarial input, for validate and for extract (invalid=True, so every candidate
+is built): 10x the size takes about 10x the time (never 100x).
 
 Measured as a ratio within one run, best of three after a collection, and failing only above 30x
 so a noisy machine never fails it; the exact ratios are in bench/ and README.
@@ -38,14 +39,43 @@ SHAPES: dict[str, Callable[[int], str]] = {
 }
 
 
-def _seconds(text: str) -> float:
+# Text for the scanner: every trigger repeated, wrappers never closed, lines without end.
+TEXT_SHAPES: dict[str, Callable[[int], str]] = {
+    "runs of <": lambda n: "<" * n,
+    "runs of < and spaces": lambda n: "< " * (n // 2),
+    "<URL: with no >": lambda n: "<URL:" * (n // 5),
+    "one <URL: then letters": lambda n: "<URL:http://h/" + "a" * n,
+    "<URL: lines with no >": lambda n: "<URL:a\n" * (n // 7),
+    "quoted <URL: lines": lambda n: "> <URL:http://h/a\n" * (n // 18),
+    "<http: with no >": lambda n: "<http:" * (n // 6),
+    "< followed by letters": lambda n: "<" + "a" * n,
+    "http: with no end": lambda n: "http:" * (n // 5),
+    "http:// then letters": lambda n: "http://" + "a" * n,
+    "mailto: runs": lambda n: "mailto:" * (n // 7),
+    "colons": lambda n: ":" * n,
+    "URL: runs": lambda n: "URL:" * (n // 4),
+    "quote marks and schemes": lambda n: '"http:' * (n // 6),
+    "closing parentheses": lambda n: "http://h/" + ")" * n,
+    "trailing dots": lambda n: "http://h/" + "." * n,
+    "hyphen breaks in wrappers": lambda n: "<URL:http://h/a-\n-\n-\n-\n-\n-\n-\n>" * (n // 36),
+    "megabyte line of words": lambda n: "word " * (n // 5),
+    "scheme letters before ://": lambda n: "a" * n + "://",
+    "valid wrappers": lambda n: "<URL:http://h/a> " * (n // 17),
+}
+
+
+def _seconds(text: str, run: Callable[[str], object] = urlsift.validate) -> float:
     best = float("inf")
     for _ in range(3):
         gc.collect()
         start = time.perf_counter()
-        urlsift.validate(text)
+        run(text)
         best = min(best, time.perf_counter() - start)
     return max(best, 1e-6)
+
+
+def extract_all(text: str) -> int:
+    return sum(1 for _ in urlsift.extract(text, invalid=True))
 
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))
@@ -54,5 +84,14 @@ def test_validation_time_grows_linearly(shape: str) -> None:
     times = [_seconds(text) for text in texts]
     ratios = [later / earlier for earlier, later in itertools.pairwise(times)]
     # Below a millisecond, timer resolution and call overhead dominate: there is nothing to grow.
+    checked = [ratio for ratio, later in zip(ratios, times[1:], strict=True) if later > 1e-3]
+    assert all(ratio < LIMIT for ratio in checked), f"{shape}: times {times}, ratios {ratios}"
+
+
+@pytest.mark.parametrize("shape", sorted(TEXT_SHAPES))
+def test_extraction_time_grows_linearly(shape: str) -> None:
+    texts = [TEXT_SHAPES[shape](size) for size in SIZES]
+    times = [_seconds(text, extract_all) for text in texts]
+    ratios = [later / earlier for earlier, later in itertools.pairwise(times)]
     checked = [ratio for ratio, later in zip(ratios, times[1:], strict=True) if later > 1e-3]
     assert all(ratio < LIMIT for ratio in checked), f"{shape}: times {times}, ratios {ratios}"

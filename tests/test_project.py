@@ -6,6 +6,8 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "urlsift"
 
@@ -51,6 +53,22 @@ def test_the_core_does_no_io_and_the_grammar_knows_no_later_stage() -> None:
         assert "open(" not in text
         assert "import cli" not in text
     assert "cli" not in _imports(PACKAGE / "validate.py")
+
+
+LATER_STAGES = {
+    # module: the stages it must not import (it would reach forward, or back past its input)
+    "scan.py": {"rejoin", "validate", "extract", "cli"},
+    "rejoin.py": {"scan", "validate", "extract", "cli", "grammar"},
+    "extract.py": {"cli"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(LATER_STAGES))
+def test_each_stage_imports_only_what_comes_before_it(name: str) -> None:
+    imported = {module.split(".")[0] for module in _imports(PACKAGE / name)}
+    assert not imported & LATER_STAGES[name], (name, imported)
+    text = (PACKAGE / name).read_text(encoding="utf-8")
+    assert "open(" not in text, f"{name} does I/O"
 
 
 def test_py_typed_is_shipped() -> None:

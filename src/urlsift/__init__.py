@@ -5,21 +5,32 @@ The public face; no logic lives here.
 
 from __future__ import annotations
 
-from ._model import Caveat, CaveatKind, Part, Problem, Verdict
+from ._model import Candidate, Caveat, CaveatKind, Match, Part, Problem, Reading, Span, Verdict, Wrapper
+from .extract import extract, extract_urls
 from .grammar import PROFILES, STRICT, Profile
+from .scan import KNOWN_SCHEMES, REGISTERED_SCHEMES
 from .validate import validate
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "KNOWN_SCHEMES",
     "PROFILES",
+    "REGISTERED_SCHEMES",
     "STRICT",
+    "Candidate",
     "Caveat",
     "CaveatKind",
+    "Match",
     "Part",
     "Problem",
     "Profile",
+    "Reading",
+    "Span",
     "Verdict",
+    "Wrapper",
     "__version__",
+    "extract",
+    "extract_urls",
     "validate",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Literal, NamedTuple
 
 Part = str | int | tuple[str, ...] | tuple[tuple[str, str], ...] | None
 """A component of a URL: text, a number (port, article number), decoded segments or fields; None
@@ -64,3 +65,72 @@ class Verdict:
     warnings: tuple[Caveat, ...]
     profile: str
     """The name of the profile that judged it ("strict")."""
+
+
+# --- the scanner's and the extractor's records ---------------------------------------------------
+
+Span = tuple[int, int]
+"""(start, end) indexes into the scanned text, end exclusive, as slices take them."""
+
+Wrapper = Literal["URL:", "<>", '"']
+"""How a URL was delimited: ``<URL:...>``, a bare ``<scheme:...>``, or double quotes."""
+
+
+class Candidate(NamedTuple):
+    """What the scanner found: a delimited stretch of text that may hold a URL, not yet judged.
+
+    The stage records (Candidate, Reading, Match) are named tuples, as rfc3986's URIReference:
+    immutable, and built in a third of a frozen dataclass's time, which counts at one per URL."""
+
+    wrapper: Wrapper | None
+    """None for a naked URL (running text, or after a bare ``URL:`` prefix)."""
+    span: Span
+    """The whole thing: from ``<`` to ``>`` inclusive, the quotes included, or the naked URL."""
+    body: Span
+    """The URL's raw text: what lies between the delimiters, whitespace and all."""
+    skipped: tuple[Span, ...] = ()
+    """Quote prefixes of continuation lines inside ``body`` (D25): not part of the URL."""
+    problem: str | None = None
+    """Why the wrapper could not be closed (D21); None when it was."""
+
+
+class Reading(NamedTuple):
+    """One way to read a candidate as a URL: the string, and the slices of the text it is made of."""
+
+    url: str
+    pieces: tuple[Span, ...]
+
+
+class Match(NamedTuple):
+    """A URL found in text, with where every character of it came from."""
+
+    url: str
+    """The URL as rejoined (whitespace and quote prefixes dropped), with its #fragment if it had one."""
+    alternatives: tuple[str, ...]
+    """The other valid readings (the hyphen rule, D24), best first; usually empty."""
+    wrapper: Wrapper | None
+    span: Span
+    """The whole wrapper (or the naked URL, from its ``URL:`` prefix if it had one) in the text."""
+    pieces: tuple[Span, ...]
+    """The slices of the text whose concatenation is ``url``."""
+    line: int
+    """1-based line of ``span[0]``."""
+    column: int
+    """0-based column (in characters) of ``span[0]``."""
+    verdict: Verdict
+    """The verdict on ``url``; invalid only for the rejected candidates ``invalid=True`` asks for."""
+
+    @property
+    def naked(self) -> bool:
+        """True when nothing delimited the URL: its end was guessed (D19)."""
+        return self.wrapper is None
+
+    @property
+    def valid(self) -> bool:
+        return self.verdict.valid
+
+    @property
+    def fragment(self) -> str | None:
+        """The fragment identifier that came inside the brackets (appendix), without its "#"."""
+        hash_at = self.url.find("#")
+        return None if hash_at < 0 else self.url[hash_at + 1 :]

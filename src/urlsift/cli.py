@@ -1,6 +1,8 @@
-"""The command line: ``urlsift validate URL...`` (the scanner's ``urlsift PATH...`` comes later).
+"""The command line: ``urlsift PATH...`` (find URLs in text files) and ``urlsift validate URL...``.
 
-Exit status, as grep and ripgrep: 0 when every URL is valid, 1 when one is not, 2 on a usage error.
+Exit status, as grep and ripgrep: ``urlsift PATH...`` exits 0 when it found a URL, 1 when it found
+none, 2 when a file could not be read (the other files are still scanned); ``urlsift validate``
+exits 0 when every URL is valid, 1 when one is not; both exit 2 on a usage error.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from collections.abc import Iterable, Sequence
 
 import regex
 
-from ._model import Verdict
+from ._model import Match, Verdict
+from .extract import extract
 from .grammar import PROFILES
 from .validate import validate
 
@@ -56,34 +59,86 @@ def _run_validate(args: argparse.Namespace) -> int:
     return status
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="urlsift", description="Find and strictly validate URLs (RFC 1738)."
-    )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    check = commands.add_parser(
-        "validate",
-        help="judge each URL given",
-        description=(
-            "Print one line per URL: 'valid' or 'invalid', the URL, and where and why it fails, "
-            "then any warnings, tab-separated. '-' reads one URL per line from standard input. "
-            "Exit 0 if all are valid, 1 if any is not."
-        ),
-    )
-    check.add_argument("urls", nargs="+", metavar="URL", help="a URL, or - for standard input")
-    check.add_argument("--profile", choices=sorted(PROFILES), default="strict")
+def _command(prog: str, description: str, operand: str, operand_help: str) -> argparse.ArgumentParser:
+    """A parser with what both commands share: their operands and ``--profile``."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument(operand.lower() + "s", nargs="+", metavar=operand, help=operand_help)
+    parser.add_argument("--profile", choices=sorted(PROFILES), default="strict")
     return parser
 
 
+def _validate_parser() -> argparse.ArgumentParser:
+    return _command(
+        "urlsift validate",
+        "Print one line per URL: 'valid' or 'invalid', the URL, and where and why it fails, then any "
+        "warnings, tab-separated. '-' reads one URL per line from standard input. Exit 0 if all are "
+        "valid, 1 if any is not.",
+        "URL",
+        "a URL, or - for standard input",
+    )
+
+
+def _scan_parser() -> argparse.ArgumentParser:
+    parser = _command(
+        "urlsift",
+        "Find the URLs of text files as RFC 1738's appendix says (<URL:...> and <scheme:...> wrappers, "
+        "rejoined across lines; quoted and naked URLs) and print the valid ones, one per line. "
+        "'urlsift validate URL...' judges URLs instead (see 'urlsift validate -h'). Exit status: 0 if "
+        "a URL was found, 1 if none, 2 if a file could not be read.",
+        "PATH",
+        "a text file, or - for standard input",
+    )
+    parser.add_argument(
+        "--no-naked",
+        dest="naked",
+        action="store_false",
+        help="only delimited URLs, as the appendix recommends",
+    )
+    parser.add_argument(
+        "--invalid",
+        action="store_true",
+        help="also print the rejected candidates, each followed by a tab and the reason",
+    )
+    return parser
+
+
+def _read(path: str) -> str:
+    # Plain text only for now: bytes that are not UTF-8 become U+FFFD. (Archives, MIME and
+    # charsets are the sources' work, in a later issue.)
+    data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()  # noqa: SIM115
+    return data.decode("utf-8", "replace")
+
+
+def _scan_line(match: Match) -> str:
+    if match.valid or match.verdict.error is None:
+        return match.url
+    return f"{match.url}\t{match.verdict.error}"
+
+
+def _run_scan(args: argparse.Namespace) -> int:
+    found = failed = False
+    for path in args.paths:
+        try:
+            text = _read(path)
+        except OSError as error:
+            sys.stdout.flush()
+            name = "<stdin>" if path == "-" else path
+            print(f"urlsift: {name}: {error.strerror or error}", file=sys.stderr)
+            failed = True
+            continue
+        for match in extract(text, profile=args.profile, naked=args.naked, invalid=args.invalid):
+            print(_scan_line(match))
+            found = found or match.valid
+    return 2 if failed else 0 if found else 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
     try:
-        if args.command == "validate":
-            return _run_validate(args)
-        parser.print_help(sys.stderr)
-        return 2
-    except BrokenPipeError:  # `urlsift validate - | head` is not an error
+        if arguments[:1] == ["validate"]:
+            return _run_validate(_validate_parser().parse_args(arguments[1:]))
+        return _run_scan(_scan_parser().parse_args(arguments))
+    except BrokenPipeError:  # `urlsift ... | head` is not an error
         # Point stdout at devnull so the interpreter's final flush does not raise again.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

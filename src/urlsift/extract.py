@@ -1,0 +1,116 @@
+"""text -> Iterator[Match]: scan, rejoin, validate, rank the readings, say where each URL is.
+
+The one module that knows all three stages. Lazy: a match is built only when asked for, and
+nothing is kept from one match to the next but a line counter and a bounded verdict cache (the same
+list footer URL recurs in every message of an archive).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
+from types import MappingProxyType
+
+from ._model import Candidate, Match, Problem, Reading, Verdict
+from .grammar import STRICT, Profile, get_profile
+from .rejoin import as_written, readings
+from .scan import KNOWN_SCHEMES, scanner_for
+from .validate import validate
+
+_judge = lru_cache(maxsize=4096)(validate)
+"""Verdicts are immutable, so one may serve every occurrence of a URL."""
+
+
+class _Lines:
+    """1-based line and 0-based column of positions asked in increasing order, in linear time."""
+
+    __slots__ = ("_line", "_line_start", "_pos", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._pos = 0
+        self._line = 1
+        self._line_start = 0
+
+    def at(self, pos: int) -> tuple[int, int]:
+        if pos > self._pos:
+            newlines = self._text.count("\n", self._pos, pos)
+            if newlines:
+                self._line += newlines
+                self._line_start = self._text.rfind("\n", self._pos, pos) + 1
+            self._pos = pos
+        return self._line, pos - self._line_start
+
+
+def extract(
+    text: str,
+    *,
+    profile: Profile | str = STRICT,
+    naked: bool = True,
+    invalid: bool = False,
+    schemes: Iterable[str] = KNOWN_SCHEMES,
+) -> Iterator[Match]:
+    """The URLs of ``text``, in text order.
+
+    ``naked=False`` keeps only delimited URLs (``<URL:...>``, ``<scheme:...>``, ``"scheme:..."``),
+    as the appendix recommends. ``invalid=True`` also yields the rejected candidates: wrappers whose
+    content fails validation or that were never closed (D21), and naked candidates that fail (D20),
+    each with ``m.verdict.error`` saying why. ``schemes`` are the schemes a naked URL, a quoted URL or
+    a bare ``<...>`` may use without ``//`` (``<URL:...>`` accepts any).
+    """
+    judge = get_profile(profile)
+    scanner = scanner_for(naked, schemes if isinstance(schemes, frozenset) else frozenset(schemes))
+    return _matches(text, judge, scanner.scan(text), invalid)
+
+
+def extract_urls(
+    text: str,
+    *,
+    profile: Profile | str = STRICT,
+    naked: bool = True,
+    schemes: Iterable[str] = KNOWN_SCHEMES,
+) -> list[str]:
+    """The valid URLs of ``text``, as strings, in text order (the options are ``extract``'s)."""
+    return [m.url for m in extract(text, profile=profile, naked=naked, schemes=schemes)]
+
+
+def _matches(text: str, judge: Profile, candidates: Iterator[Candidate], invalid: bool) -> Iterator[Match]:
+    lines = _Lines(text)
+    for candidate in candidates:
+        if candidate.problem is not None:
+            if invalid:  # D21: rejected whatever it reads as; its first reading shows what it held
+                reading = readings(text, candidate)[0]
+                verdict = _unterminated(_judge(reading.url, judge), candidate.problem)
+                yield _match(candidate, reading, (), verdict, lines)
+            continue
+        if as_written(text, candidate):  # the common case: no readings to build or rank
+            start, end = candidate.body
+            verdict = _judge(text[start:end], judge)
+            if verdict.valid or invalid:
+                line, column = lines.at(candidate.span[0])
+                span, wrapper = candidate.span, candidate.wrapper
+                yield Match(verdict.url, (), wrapper, span, (candidate.body,), line, column, verdict)
+            continue
+        options = readings(text, candidate)
+        verdicts = [_judge(option.url, judge) for option in options]
+        valid = [k for k, verdict in enumerate(verdicts) if verdict.valid]
+        if valid:  # D24: the first valid reading (the most hyphens kept) is the URL
+            alternatives = tuple(options[k].url for k in valid[1:])
+            yield _match(candidate, options[valid[0]], alternatives, verdicts[valid[0]], lines)
+        elif invalid:
+            yield _match(candidate, options[0], (), verdicts[0], lines)
+
+
+def _match(
+    candidate: Candidate, reading: Reading, alternatives: tuple[str, ...], verdict: Verdict, lines: _Lines
+) -> Match:
+    line, column = lines.at(candidate.span[0])
+    return Match(
+        reading.url, alternatives, candidate.wrapper, candidate.span, reading.pieces, line, column, verdict
+    )
+
+
+def _unterminated(verdict: Verdict, why: str) -> Verdict:
+    """D21: whatever the body reads as, a wrapper never closed is no URL."""
+    problem = Problem(len(verdict.url), "wrapper", f"unterminated wrapper: {why} (appendix)")
+    return Verdict(verdict.url, False, verdict.scheme, MappingProxyType({}), problem, (), verdict.profile)

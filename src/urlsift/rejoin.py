@@ -1,0 +1,78 @@
+"""Candidate -> readings: the appendix's paragraphs on URLs broken across lines, in its order.
+
+1. "the identifier would be placed within the brackets as well": the fragment is part of the body
+   already; nothing to do but keep it (D4).
+2. "extra whitespace (spaces, linebreaks, tabs, etc.) ... should be ignored" (D23), and the quote
+   prefixes of continuation lines the scanner found (D25): the URL is the body less both.
+3. "a line break immediately after a hyphen ... the hyphen may or may not actually be part of the
+   URL" (D24): every combination of keeping and dropping such hyphens is a reading, all kept first.
+
+Each reading carries the exact slices of the text it is made of. No validation here: ``extract``
+ranks the readings by their verdicts.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from ._model import Candidate, Reading, Span
+
+MAX_HYPHEN_BREAKS = 4
+"""D24 asks for every combination (2**n readings); past this many hyphen breaks in one URL only the
+all-kept and all-dropped readings are built, so a crafted wrapper cannot ask for 2**n validations."""
+
+# D23: every Unicode whitespace character (str.isspace), U+00A0 NO-BREAK SPACE included.
+_NOT_SPACE = re.compile(r"\S+")
+_SPACE = re.compile(r"\s")
+
+
+def pieces(text: str, candidate: Candidate) -> tuple[Span, ...]:
+    """Paragraph 2: the runs of non-whitespace of the body, quote prefixes left out."""
+    start, end = candidate.body
+    if not candidate.skipped and _SPACE.search(text, start, end) is None:
+        return ((start, end),) if end > start else ()
+    found: list[Span] = []
+    for skip_start, skip_end in (*candidate.skipped, (end, end)):
+        found.extend(m.span() for m in _NOT_SPACE.finditer(text, start, skip_start))
+        start = skip_end
+    return tuple(found)
+
+
+def hyphen_breaks(text: str, runs: tuple[Span, ...]) -> tuple[int, ...]:
+    """Paragraph 3 (D24): indexes of the runs that end with "-" where a line break follows (spaces
+    and tabs before the break are "whitespace around the line break"; a quote prefix after it is
+    no URL text either)."""
+    return tuple(
+        k
+        for k, ((_, end), (after, _)) in enumerate(itertools.pairwise(runs))
+        if text[end - 1] == "-" and ("\n" in text[end:after] or "\r" in text[end:after])
+    )
+
+
+def as_written(text: str, candidate: Candidate) -> bool:
+    """True when the body is the URL as it stands (no whitespace, no quote prefix): the common case,
+    which ``extract`` takes without building readings."""
+    start, end = candidate.body
+    return not candidate.skipped and end > start and _SPACE.search(text, start, end) is None
+
+
+def readings(text: str, candidate: Candidate) -> tuple[Reading, ...]:
+    """Every reading of the candidate, the one that keeps every hyphen first (D24)."""
+    runs = pieces(text, candidate)
+    breaks = hyphen_breaks(text, runs)
+    if not breaks:
+        return (_reading(text, runs),)
+    if len(breaks) > MAX_HYPHEN_BREAKS:
+        choices: list[tuple[int, ...]] = [(), breaks]
+    else:
+        choices = [c for n in range(len(breaks) + 1) for c in itertools.combinations(breaks, n)]
+    out = []
+    for dropped in choices:
+        kept = [(s, e - 1) if k in dropped else (s, e) for k, (s, e) in enumerate(runs)]
+        out.append(_reading(text, tuple(span for span in kept if span[1] > span[0])))
+    return tuple(out)
+
+
+def _reading(text: str, runs: tuple[Span, ...]) -> Reading:
+    return Reading("".join(text[s:e] for s, e in runs), runs)

@@ -1,0 +1,199 @@
+"""The scanner and rejoiner on small texts, one input and one picture each (see pictures.py)."""
+
+from __future__ import annotations
+
+import pytest
+from pictures import check_consistent, picture
+
+import urlsift
+
+APPENDIX = (
+    "      Yes, Jim, I found it under <URL:ftp://info.cern.ch/pub/www/doc;\n"
+    "      type=d> but you can probably pick it up from <URL:ftp://ds.in\n"
+    "      ternic.net/rfc>.  Note the warning in <URL:http://ds.internic.\n"
+    "      net/instructions/overview.html#WARNING>.\n"
+)
+
+
+def test_the_appendix_example() -> None:
+    matches = list(urlsift.extract(APPENDIX))
+    assert [m.url for m in matches] == [
+        "ftp://info.cern.ch/pub/www/doc;type=d",
+        "ftp://ds.internic.net/rfc",
+        "http://ds.internic.net/instructions/overview.html#WARNING",
+    ]
+    assert [(m.line, m.column, m.wrapper, m.alternatives) for m in matches] == [
+        (1, 33, "URL:", ()),
+        (2, 51, "URL:", ()),
+        (3, 44, "URL:", ()),
+    ]
+    assert matches[2].fragment == "WARNING"
+    assert matches[2].verdict.parts["fragment"] == "WARNING"
+    assert picture(APPENDIX).splitlines()[1] == (
+        "      «type=d»> but you can probably pick it up from <URL:«ftp://ds.in»"
+    )
+    for match in matches:
+        check_consistent(APPENDIX, match)
+
+
+CASES = [
+    # wrappers (D22)
+    ("<URL:ftp://ds.in\n      ternic.net/rfc>", "<URL:«ftp://ds.in»\n      «ternic.net/rfc»>"),
+    ("<url: http://host/a >", "<url: «http://host/a» >"),
+    ("<\n   URL:ftp://host/x>", "<\n   URL:«ftp://host/x»>"),
+    ("<ftp://foo.example.\ncom/rfc/>", "<«ftp://foo.example.»\n«com/rfc/»>"),
+    ("< http://lists.example.org/listinfo/x>", "< «http://lists.example.org/listinfo/x»>"),
+    ("<mailto:joe@example.com?subject=hi>", "<«mailto:joe@example.com?subject=hi»>"),
+    ("<foo://bar/baz> <URL:x-private:abc>", "<«foo://bar/baz»> <URL:«x-private:abc»>"),
+    ("<URL:http://a/b>。下一句", "<URL:«http://a/b»>。下一句"),
+    # quote prefixes (D25)
+    ("> see <URL:http://host/a/\n> b/c> end", "> see <URL:«http://host/a/»\n> «b/c»> end"),
+    (">> see <URL:http://host/a/\n> > b/c> end", ">> see <URL:«http://host/a/»\n> > «b/c»> end"),
+    ("| <http://host/a\n|   /b>", "| <«http://host/a»\n|   «/b»>"),
+    # whitespace of every kind (D23), U+00A0 included
+    ("<URL:http://h/\ta\u00a0b\x0cc\r\nd>", "<URL:«http://h/»\t«a»\u00a0«b»\x0c«c»\r\n«d»>"),
+    # quotes (D26)
+    ('say "http://host/a." now', 'say "«http://host/a.»" now'),
+    # naked URLs (D19)
+    ("see http://host/path.", "see «http://host/path»."),
+    ("(see http://host/a)", "(see «http://host/a»)"),
+    ("wiki http://host/a_(b) ok", "wiki «http://host/a_(b)» ok"),
+    ("[http://host/a]!?", "[«http://host/a»]!?"),
+    ("mailto:joe@example.com, news:comp.lang.c;", "«mailto:joe@example.com», «news:comp.lang.c»;"),
+    ("http://host/b。\n", "«http://host/b»。\n"),
+    ("URL:http://host/x and URL: news:a.b.", "URL:«http://host/x» and URL: «news:a.b»."),
+    ("see...http://h/ x.ftp://h/", "see...«http://h/» x.«ftp://h/»"),
+    ("raw quoted-printable =09http://h/", "raw quoted-printable =09«http://h/»"),
+    ("it is http://a/<b>", "it is «http://a/»<b>"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES)
+def test_pictures(text: str, expected: str) -> None:
+    assert picture(text) == expected
+    for match in urlsift.extract(text):
+        check_consistent(text, match)
+
+
+NOT_URLS = [
+    "Note: Subject: Re: e.g.: 10:30 C:\\x example.com:80",
+    "<123.456@host.example> <user@host> <b> <- <http.1@host> <foo:bar@host>",
+    'template http://<host>:<port>/<path> and the literal "ftp://" in a grammar',
+    "xmailto:joe@x 1abc://x/ thehttp:x news: mailto:",
+    "http://host/~user/ is unsafe, and so is <URL:http://host/a b~c>",
+    "<URL:http://host/a\n\nmore text>",
+]
+
+
+@pytest.mark.parametrize("text", NOT_URLS)
+def test_not_urls(text: str) -> None:
+    assert [m.url for m in urlsift.extract(text, naked=False)] == []
+    assert [m.url for m in urlsift.extract(text) if m.wrapper is not None] == []
+    assert all(m.url == "http://host/a" for m in urlsift.extract(text)), "only D21's first line"
+
+
+def test_the_hyphen_rule_keeps_both_readings() -> None:
+    text = "see <URL:http://ho-\n  st/a-\n b> end"
+    (match,) = urlsift.extract(text)
+    assert match.url == "http://ho-st/a-b"
+    assert match.alternatives == ("http://host/a-b", "http://ho-st/ab", "http://host/ab")
+    assert picture(text) == "see <URL:«http://ho-»\n  «st/a-»\n «b»> end"
+
+
+def test_the_hyphen_reading_that_validates_wins() -> None:
+    # "-" cannot end a host label (D7), so only the reading without it is a URL.
+    (match,) = urlsift.extract("<URL:http://host-\n.example/>")
+    assert (match.url, match.alternatives) == ("http://host.example/", ())
+    assert match.pieces == ((5, 16), (18, 27))
+
+
+def test_a_hyphen_before_a_space_is_plain_whitespace() -> None:
+    (match,) = urlsift.extract("<URL:http://a/b- c>")
+    assert (match.url, match.alternatives) == ("http://a/b-c", ())
+
+
+def test_many_hyphen_breaks_give_the_two_extreme_readings() -> None:
+    text = "<URL:http://h/" + "a-\n" * 6 + "b>"
+    (match,) = urlsift.extract(text)
+    assert match.url == "http://h/" + "a-" * 6 + "b"
+    assert match.alternatives == ("http://h/" + "a" * 6 + "b",)
+
+
+def test_unterminated_wrappers_are_rejected_with_the_reason() -> None:
+    text = "x <URL:http://host/a\n\nmore <URL:ftp://h/ <b> <URL:news:a.b"
+    assert [m.url for m in urlsift.extract(text, naked=False)] == []
+    rejected = [m for m in urlsift.extract(text, invalid=True) if m.wrapper]
+    assert [(m.url, m.valid, m.verdict.error and m.verdict.error.production) for m in rejected] == [
+        ("http://host/a", False, "wrapper"),
+        ("ftp://h/", False, "wrapper"),
+        ("news:a.b", False, "wrapper"),
+    ]
+    reasons = [m.verdict.error.message for m in rejected if m.verdict.error]
+    assert "a blank line" in reasons[0]
+    assert "a second '<'" in reasons[1]
+    assert "the text ended" in reasons[2]
+    # D21: the scan resumes after the "<", so the first line is still found as a naked URL.
+    assert urlsift.extract_urls(text) == ["http://host/a", "ftp://h/", "news:a.b"]
+
+
+def test_wrappers_are_bounded_in_lines_and_length() -> None:
+    nine_lines = "<URL:http://h/" + "a\n" * 8 + "b>"
+    assert urlsift.extract_urls(nine_lines, naked=False) == []
+    long = "<URL:http://h/" + "a" * 2100 + ">"
+    assert urlsift.extract_urls(long, naked=False) == []
+    assert urlsift.extract_urls("<URL:http://h/" + "a\n" * 6 + "b>", naked=False) == ["http://h/aaaaaab"]
+
+
+def test_a_prefix_mark_never_closes_the_wrapper() -> None:
+    text = "> <URL:http://h/a\n> b>"
+    assert urlsift.extract_urls(text) == ["http://h/ab"]
+    # Without a prefix on the first line, a ">" opening the next line closes the wrapper.
+    assert urlsift.extract_urls("<URL:http://h/a\n> b>") == ["http://h/a"]
+
+
+def test_invalid_candidates_only_when_asked() -> None:
+    text = 'see http://host/~u/ and <URL:ftp://h/a b> and <http://h/ok> and "gopher://h:x/"'
+    assert urlsift.extract_urls(text) == ["ftp://h/ab", "http://h/ok"]
+    every = list(urlsift.extract(text, invalid=True))
+    assert [(m.url, m.valid) for m in every] == [
+        ("http://host/~u/", False),
+        ("ftp://h/ab", True),
+        ("http://h/ok", True),
+        ("gopher://h:x/", False),
+    ]
+    assert every[0].verdict.error is not None
+    assert every[0].verdict.error.production == "hsegment"
+    assert [m.naked for m in every] == [True, False, False, False]
+
+
+def test_naked_false_keeps_only_delimited_urls() -> None:
+    text = 'http://a/ <http://b/> "http://c/" URL:http://d/'
+    assert urlsift.extract_urls(text, naked=False) == ["http://b/", "http://c/"]
+    assert urlsift.extract_urls(text) == ["http://a/", "http://b/", "http://c/", "http://d/"]
+
+
+def test_a_url_prefix_belongs_to_the_span() -> None:
+    text = "at URL: http://d/."
+    (match,) = urlsift.extract(text)
+    assert (match.span, match.pieces, match.wrapper, match.naked) == ((3, 17), ((8, 17),), None, True)
+
+
+def test_the_known_schemes_can_be_changed() -> None:
+    text = "tel:+1-555 <urn:isbn:123> <foo:bar> foo:bar"
+    assert urlsift.extract_urls(text) == ["tel:+1-555", "urn:isbn:123"]
+    assert urlsift.extract_urls(text, schemes={"foo"}) == ["foo:bar", "foo:bar"]
+    with pytest.raises(ValueError, match="not schemes: 1x, a b"):
+        urlsift.extract_urls(text, schemes={"1x", "a b", "ok"})
+
+
+def test_lines_and_columns_count_characters() -> None:
+    text = "é\r\nline two ü <URL:http://a/>\nthree http://b/"
+    first, second = urlsift.extract(text)
+    assert (first.line, first.column) == (2, 11)
+    assert (second.line, second.column) == (3, 6)
+
+
+def test_extract_is_lazy() -> None:
+    matches = urlsift.extract("<URL:http://a/> " * 100_000)
+    assert next(matches).url == "http://a/"
+    assert next(matches).span == (16, 31)

@@ -1,0 +1,107 @@
+"""Properties of extract, with the validator's grammar-derived URL strategies (strategies.py).
+
+For any valid URL: wrapped as <URL:...> or <...>, broken at arbitrary places with line breaks,
+indentation and tabs, quoted with a consistent prefix and embedded in running text, it comes back
+exactly (the reading that keeps every hyphen is the URL itself); naked in running text it comes
+back too. On any text, every match is consistent and valid unless invalid=True asked otherwise.
+"""
+
+from __future__ import annotations
+
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from pictures import check_consistent
+from strategies import SCHEMES, urls
+
+import urlsift
+
+any_url = st.sampled_from(SCHEMES).flatmap(urls)
+known_url = st.sampled_from([s for s in SCHEMES if s != "other"]).flatmap(urls)
+
+# Running text around a URL: words, spaces, sentence punctuation and line breaks. Quote marks and
+# the characters of quote prefixes stay out of it here (the fuzz test below has them all).
+prose = st.text(st.sampled_from("abcXYZ019 .,;!?()'\n\t-"), max_size=40)
+breaks = st.lists(
+    st.tuples(st.integers(min_value=0), st.sampled_from(["\n", "\n  ", "\n\t", " ", "\t", "\r\n    "])),
+    max_size=5,
+)
+prefixes = st.sampled_from(["", "> ", ">> ", "> > ", "| ", ": "])
+
+
+def _broken(url: str, cuts: list[tuple[int, str]], first: int) -> str:
+    """``url`` with whitespace inserted at the cut points (none before index ``first``)."""
+    if len(url) <= first:
+        return url
+    out, last = [], 0
+    for at in sorted({first + position % (len(url) - first + 1) for position, _ in cuts}):
+        out.append(url[last:at])
+        last = at
+    pieces = [*out, url[last:]]
+    spaces = [space for _, space in cuts] + [""]
+    return "".join(piece + spaces[k % len(spaces)] for k, piece in enumerate(pieces[:-1])) + pieces[-1]
+
+
+def _quoted(text: str, prefix: str) -> str:
+    return "\n".join(prefix + line for line in text.split("\n"))
+
+
+@given(any_url, breaks, prefixes, prose, prose, st.sampled_from(["<URL:", "<url: ", "< URL:"]))
+def test_a_broken_url_wrapper_gives_the_url_back(
+    url: str, cuts: list[tuple[int, str]], prefix: str, before: str, after: str, opener: str
+) -> None:
+    text = _quoted(before + " " + opener + _broken(url, cuts, 0) + ">" + after, prefix)
+    found = [m for m in urlsift.extract(text) if m.wrapper == "URL:"]
+    assert [m.url for m in found] == [url]
+    check_consistent(text, found[0])
+
+
+@given(known_url, breaks, prefixes, prose, prose)
+def test_a_broken_bare_wrapper_gives_the_url_back(
+    url: str, cuts: list[tuple[int, str]], prefix: str, before: str, after: str
+) -> None:
+    # The scheme and its colon must stay together for "<" to open a bare wrapper (D22).
+    text = _quoted(before + " <" + _broken(url, cuts, url.index(":") + 1) + ">" + after, prefix)
+    found = [m for m in urlsift.extract(text) if m.wrapper == "<>"]
+    assert [m.url for m in found] == [url]
+    check_consistent(text, found[0])
+
+
+@given(known_url, prose, prose)
+def test_a_naked_url_in_running_text_comes_back(url: str, before: str, after: str) -> None:
+    assume(url[-1] not in ".,;:!?')]")  # D19 trims those; test_extract.py shows how
+    text = before + " " + url + " " + after
+    found = [m for m in urlsift.extract(text) if m.naked]
+    assert [m.url for m in found] == [url]
+    check_consistent(text, found[0])
+
+
+@given(known_url, prose, prose)
+def test_a_quoted_url_comes_back_whole(url: str, before: str, after: str) -> None:
+    text = before + ' "' + url + '" ' + after
+    found = list(urlsift.extract(text, naked=False))
+    assert [(m.url, m.wrapper, m.span[1] - m.span[0]) for m in found] == [(url, '"', len(url) + 2)]
+
+
+messy = st.lists(
+    st.one_of(
+        st.sampled_from([*'<>":/-%#@.;?=&| \n\t\r>', "URL:", "http:", "mailto:", "> ", "\u00a0"]),
+        st.characters(codec="utf-8"),
+    ),
+    max_size=40,
+).map("".join)
+
+
+@given(st.lists(st.one_of(messy, any_url), max_size=6).map(" ".join))
+def test_every_match_is_consistent_and_valid_unless_asked(text: str) -> None:
+    default = list(urlsift.extract(text))
+    every = list(urlsift.extract(text, invalid=True))
+    for match in every:
+        check_consistent(text, match)
+        unterminated = match.verdict.error is not None and match.verdict.error.production == "wrapper"
+        if not unterminated:
+            assert match.verdict == urlsift.validate(match.url)
+    assert all(m.valid for m in default)
+    assert [m for m in every if m.valid] == default
+    starts = [m.span[0] for m in every]
+    assert starts == sorted(starts)
+    assert [m.url for m in urlsift.extract(text, naked=False)] == [m.url for m in default if not m.naked]
