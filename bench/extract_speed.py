@@ -14,6 +14,7 @@ import gc
 import re
 import sys
 import time
+import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
@@ -67,6 +68,20 @@ def main() -> None:
             f"| {megabytes / wrapped:.0f} ({100 * floor / wrapped:.1f}%) | {n_wrapped} "
             f"| {megabytes / full:.0f} ({100 * floor / full:.1f}%) | {n_full} |"
         )
+    for name in INPUTS:
+        text = load(root, name)
+        print(f"{name}: peak memory of extract beside the text: {peak_memory(text):.1f} MB")
+
+
+def peak_memory(text: str) -> float:
+    """Peak of the memory extract allocates while the matches are consumed one by one (MB)."""
+    _judge.cache_clear()
+    tracemalloc.start()
+    for _ in urlsift.extract(text):
+        pass
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak / 1e6
 
 
 if __name__ == "__main__":

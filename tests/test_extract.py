@@ -197,3 +197,8 @@ def test_extract_is_lazy() -> None:
     matches = urlsift.extract("<URL:http://a/> " * 100_000)
     assert next(matches).url == "http://a/"
     assert next(matches).span == (16, 31)
+
+
+def test_bytes_are_refused_with_a_clear_error() -> None:
+    with pytest.raises(TypeError, match="decode the bytes first"):
+        list(urlsift.extract(b"<URL:http://a/>"))  # type: ignore[arg-type]

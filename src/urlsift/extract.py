@@ -58,6 +58,8 @@ def extract(
     each with ``m.verdict.error`` saying why. ``schemes`` are the schemes a naked URL, a quoted URL or
     a bare ``<...>`` may use without ``//`` (``<URL:...>`` accepts any).
     """
+    if not isinstance(text, str):
+        raise TypeError(f"extract() takes str, not {type(text).__name__}: decode the bytes first")
     judge = get_profile(profile)
     scanner = scanner_for(naked, schemes if isinstance(schemes, frozenset) else frozenset(schemes))
     return _matches(text, judge, scanner.scan(text), invalid)

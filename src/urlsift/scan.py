@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 
 from ._model import Candidate, Span, Wrapper
+from .grammar._chars import ALPHA, DIGIT, SCHEME, class_text
 from .grammar.rfc1738 import SCHEME_RULES
 
 # IANA-registered schemes seen in mail and news archives, beyond RFC 1738's ten.
@@ -47,14 +48,14 @@ MAX_WRAPPER_CHARS = 2048
 """D21: a wrapper whose ``>`` is further than this from its ``<`` is unterminated."""
 MAX_WRAPPER_LINES = 8
 """D21: a wrapper may span at most this many lines."""
-_NEVER = 1 << 62
 MAX_SCHEME_CHARS = 32
 """A naked URL's scheme is looked for this far back from its colon; longer runs are not schemes."""
 
-_SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.")
-_SUFFIX_AFTER = frozenset("+-.0123456789")
-_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-_SCHEME_TEXT = r"[A-Za-z][A-Za-z0-9+.\-]{0,31}"
+# D2's scheme characters; in running text a scheme must also start with a letter (as RFC 2396 says).
+_SCHEME_CHARS = frozenset(SCHEME)
+_LETTERS = frozenset(ALPHA)
+_SUFFIX_AFTER = frozenset("+-." + DIGIT)
+_SCHEME_TEXT = f"[{class_text(ALPHA)}][{class_text(SCHEME)}]{{0,{MAX_SCHEME_CHARS - 1}}}"
 
 # D22: "<" + optional whitespace (line breaks included) + a scheme or "URL" + ":". Bounded, so a
 # "<" before a megabyte of spaces or letters costs a constant.
@@ -73,6 +74,7 @@ _TRAILING = frozenset(".,;:!?'")
 _CLOSERS = {")": "(", "]": "["}
 
 
+_NEVER = 1 << 62  # the position of a trigger that will not come again
 _Found = tuple[Candidate | None, int]
 _Handler = Callable[[str, "re.Match[str]", int, "_LineStarts"], _Found]
 """(text, trigger hit, cursor, line starts) -> (a candidate or None, where the scan resumes: past
@@ -130,7 +132,7 @@ class _LineStarts:
         return self._start
 
 
-def trim_naked_end(text: str, start: int, end: int) -> int:
+def _trim_naked_end(text: str, start: int, end: int) -> int:
     """D19: drop trailing ``. , ; : ! ? '`` and non-ASCII punctuation, and a trailing ``)`` or ``]``
     while the URL has more of them than of their openers. Counts are kept, not recounted."""
     counts: dict[str, int] = {}
@@ -272,7 +274,7 @@ class Scanner:
             return None, colon + 1
         found = _NAKED_END.search(text, colon)
         raw_end = len(text) if found is None else found.start()
-        end = trim_naked_end(text, start, raw_end)
+        end = _trim_naked_end(text, start, raw_end)
         if end <= colon:
             return None, raw_end
         span_start = self._url_prefix(text, start, floor)
