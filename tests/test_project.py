@@ -60,6 +60,7 @@ LATER_STAGES = {
     "scan.py": {"rejoin", "validate", "extract", "cli"},
     "rejoin.py": {"scan", "validate", "extract", "cli", "grammar"},
     "extract.py": {"cli"},
+    "stream.py": {"cli"},
 }
 
 

@@ -9,6 +9,7 @@ from ._model import Candidate, Caveat, CaveatKind, Match, Part, Problem, Reading
 from .extract import extract, extract_urls
 from .grammar import PROFILES, STRICT, Profile
 from .scan import KNOWN_SCHEMES, REGISTERED_SCHEMES
+from .stream import extract_stream
 from .validate import validate
 
 __version__ = "0.1.0"
@@ -31,6 +32,7 @@ __all__ = [
     "Wrapper",
     "__version__",
     "extract",
+    "extract_stream",
     "extract_urls",
     "validate",
 ]

@@ -11,12 +11,13 @@ import argparse
 import os
 import sys
 from collections.abc import Iterable, Sequence
+from typing import IO
 
 import regex
 
 from ._model import Match, Verdict
-from .extract import extract
 from .grammar import PROFILES
+from .stream import extract_stream
 from .validate import validate
 
 # D28: the command line (not validate()) may strip one wrapper the user pasted with the URL.
@@ -102,11 +103,15 @@ def _scan_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _read(path: str) -> str:
+def _scan_file(file: IO[bytes], args: argparse.Namespace) -> bool:
+    """Print the matches of one file, read as a stream; True when a valid URL was among them."""
+    found = False
     # Plain text only for now: bytes that are not UTF-8 become U+FFFD. (Archives, MIME and
     # charsets are the sources' work, in a later issue.)
-    data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()  # noqa: SIM115
-    return data.decode("utf-8", "replace")
+    for match in extract_stream(file, profile=args.profile, naked=args.naked, invalid=args.invalid):
+        print(_scan_line(match))
+        found = found or match.valid
+    return found
 
 
 def _scan_line(match: Match) -> str:
@@ -119,16 +124,16 @@ def _run_scan(args: argparse.Namespace) -> int:
     found = failed = False
     for path in args.paths:
         try:
-            text = _read(path)
+            if path == "-":
+                found = _scan_file(sys.stdin.buffer, args) or found
+            else:
+                with open(path, "rb") as file:
+                    found = _scan_file(file, args) or found
         except OSError as error:
             sys.stdout.flush()
             name = "<stdin>" if path == "-" else path
             print(f"urlsift: {name}: {error.strerror or error}", file=sys.stderr)
             failed = True
-            continue
-        for match in extract(text, profile=args.profile, naked=args.naked, invalid=args.invalid):
-            print(_scan_line(match))
-            found = found or match.valid
     return 2 if failed else 0 if found else 1
 
 

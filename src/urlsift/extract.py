@@ -14,7 +14,7 @@ from types import MappingProxyType
 from ._model import Candidate, Match, Problem, Reading, Verdict
 from .grammar import STRICT, Profile, get_profile
 from .rejoin import as_written, readings
-from .scan import KNOWN_SCHEMES, scanner_for
+from .scan import KNOWN_SCHEMES, ScanProgress, scanner_for
 from .validate import validate
 
 _judge = lru_cache(maxsize=4096)(validate)
@@ -22,7 +22,8 @@ _judge = lru_cache(maxsize=4096)(validate)
 
 
 class _Lines:
-    """1-based line and 0-based column of positions asked in increasing order, in linear time."""
+    """1-based line and 0-based column of positions asked in increasing order, in linear time.
+    Over a stream of windows, ``rebase`` moves it to the next window's text."""
 
     __slots__ = ("_line", "_line_start", "_pos", "_text")
 
@@ -40,6 +41,47 @@ class _Lines:
                 self._line_start = self._text.rfind("\n", self._pos, pos) + 1
             self._pos = pos
         return self._line, pos - self._line_start
+
+    def rebase(self, text: str, dropped: int) -> None:
+        """The text is now ``text``, whose first character was at ``dropped`` in the old one."""
+        self.at(dropped)  # count the lines of what leaves, while it is still there
+        self._text = text
+        self._pos -= dropped
+        self._line_start -= dropped
+
+
+class Extraction:
+    """One extraction: over a whole text (``extract``), or over the windows of a text too big to
+    hold (``extract_stream``), which must come in order and overlap as ``Scanner.scan`` says."""
+
+    def __init__(
+        self,
+        *,
+        profile: Profile | str = STRICT,
+        naked: bool = True,
+        invalid: bool = False,
+        schemes: Iterable[str] = KNOWN_SCHEMES,
+    ) -> None:
+        self.judge = get_profile(profile)
+        self.scanner = scanner_for(naked, schemes if isinstance(schemes, frozenset) else frozenset(schemes))
+        self.invalid = invalid
+        self._lines = _Lines("")
+
+    def window(
+        self, text: str, start: int, stop: int, *, base: int, dropped: int, progress: ScanProgress
+    ) -> Iterator[Match]:
+        """The matches whose trigger lies in ``text[start:stop]``; ``text[0]`` is at ``base`` in the
+        whole text and ``dropped`` characters left the front since the previous window."""
+        self._lines.rebase(text, dropped)
+        candidates = self.scanner.scan(text, start, stop, text_start=base == 0, progress=progress)
+        for match in _matches(text, self.judge, candidates, self.invalid, self._lines):
+            if base:
+                span, pieces = match.span, match.pieces
+                match = match._replace(
+                    span=(span[0] + base, span[1] + base),
+                    pieces=tuple((s + base, e + base) for s, e in pieces),
+                )
+            yield match
 
 
 def extract(
@@ -62,7 +104,7 @@ def extract(
         raise TypeError(f"extract() takes str, not {type(text).__name__}: decode the bytes first")
     judge = get_profile(profile)
     scanner = scanner_for(naked, schemes if isinstance(schemes, frozenset) else frozenset(schemes))
-    return _matches(text, judge, scanner.scan(text), invalid)
+    return _matches(text, judge, scanner.scan(text), invalid, _Lines(text))
 
 
 def extract_urls(
@@ -76,8 +118,9 @@ def extract_urls(
     return [m.url for m in extract(text, profile=profile, naked=naked, schemes=schemes)]
 
 
-def _matches(text: str, judge: Profile, candidates: Iterator[Candidate], invalid: bool) -> Iterator[Match]:
-    lines = _Lines(text)
+def _matches(
+    text: str, judge: Profile, candidates: Iterator[Candidate], invalid: bool, lines: _Lines
+) -> Iterator[Match]:
     for candidate in candidates:
         if candidate.problem is not None:
             if invalid:  # D21: rejected whatever it reads as; its first reading shows what it held

@@ -50,6 +50,19 @@ MAX_WRAPPER_LINES = 8
 """D21: a wrapper may span at most this many lines."""
 MAX_SCHEME_CHARS = 32
 """A naked URL's scheme is looked for this far back from its colon; longer runs are not schemes."""
+MAX_NAKED_CHARS = 4096
+"""A naked or quoted candidate longer than this is no URL (a megabyte of non-space is not one);
+the scan goes on after its first MAX_NAKED_CHARS characters."""
+PREFIX_REACH = 4096
+"""D25: a wrapper's quote prefix is looked for only when the wrapper starts this close to the start
+of its line (a prefix begins a line; a line of kilobytes before the "<" is no quoted mail line)."""
+LOOKAHEAD = MAX_WRAPPER_CHARS + MAX_NAKED_CHARS + 256
+"""How far past a trigger the scanner may read: a window that ends this far past ``stop`` gives
+the same candidates as the whole text."""
+LOOKBEHIND = PREFIX_REACH + 256
+"""How far before ``start`` the scanner may read (schemes, ``URL:`` prefixes, quote prefixes)."""
+RESUME_SLACK = 64
+"""A naked URL's scheme and ``URL:`` prefix start at most this far before its colon."""
 
 # D2's scheme characters; in running text a scheme must also start with a letter (as RFC 2396 says).
 _SCHEME_CHARS = frozenset(SCHEME)
@@ -114,14 +127,15 @@ def _after_prefix(text: str, pos: int, limit: int, key: str) -> int:
 
 class _LineStarts:
     """Where the line holding a position starts, for positions asked in increasing order; never
-    looks at a character twice (a megabyte line full of "<" stays linear)."""
+    looks at a character twice (a megabyte line full of "<" stays linear). In a window of a longer
+    text, a line that starts before the window starts "long ago" (-PREFIX_REACH - 1)."""
 
     __slots__ = ("_searched", "_start", "_text")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, text_start: bool) -> None:
         self._text = text
         self._searched = 0
-        self._start = 0
+        self._start = 0 if text_start else -PREFIX_REACH - 1
 
     def of(self, pos: int) -> int:
         if pos > self._searched:
@@ -165,20 +179,38 @@ class Scanner:
             raise ValueError(f"not schemes: {', '.join(bad)}")
         self._naked_trigger = _naked_trigger(self.schemes)
 
-    def scan(self, text: str) -> Iterator[Candidate]:
-        """Candidates in text order, none overlapping a delimited one before it."""
-        lines = _LineStarts(text)
+    def scan(
+        self,
+        text: str,
+        start: int = 0,
+        stop: int | None = None,
+        *,
+        text_start: bool = True,
+        progress: ScanProgress | None = None,
+    ) -> Iterator[Candidate]:
+        """Candidates in text order, none overlapping a delimited one before it.
+
+        ``start``/``stop`` scan a window of a longer text (``extract_stream``): only candidates
+        whose trigger lies before ``stop`` are given, ``text`` must hold LOOKBEHIND characters
+        before ``start`` (or start the text, ``text_start``) and LOOKAHEAD after ``stop`` (or end
+        it), and ``progress.resume`` says where the next window's scan must start."""
+        stop = len(text) if stop is None else stop
+        lines = _LineStarts(text, text_start)
         patterns: list[re.Pattern[str]] = [_OPEN, _QUOTE]
         handlers: list[_Handler] = [self._wrapper, self._quoted]
         if self.naked:
             patterns.append(self._naked_trigger)
             handlers.append(self._naked)
-        hits = [pattern.search(text) for pattern in patterns]
+        hits = [pattern.search(text, start) for pattern in patterns]
         at = [_NEVER if hit is None else hit.start() for hit in hits]
-        cursor = 0
+        cursor = start
         while True:
             first = min(at)
-            if first == _NEVER:
+            if first >= stop:
+                if progress is not None:
+                    # Every trigger before stop is done. The next window re-finds the first one at
+                    # or after it, and needs the cursor only as a floor for looking back.
+                    progress.resume = max(cursor, min(stop, len(text)) - RESUME_SLACK)
                 return
             k = at.index(first)
             candidate, cursor = handlers[k](text, hits[k], cursor, lines)  # type: ignore[arg-type]
@@ -210,7 +242,10 @@ class Scanner:
         closing = text.find(">", body_start, limit if second < 0 else second)
         if closing >= 0 and text.find("\n", body_start, closing) < 0:
             return Candidate(wrapper, (opening, closing + 1), (body_start, closing)), closing + 1
-        prefix = _QUOTE_PREFIX.match(text, lines.of(opening), opening)
+        line_start = lines.of(opening)
+        prefix = (
+            _QUOTE_PREFIX.match(text, line_start, opening) if opening - line_start <= PREFIX_REACH else None
+        )
         key = _prefix_key(prefix.group()) if prefix else ""
         return self._close(text, wrapper, opening, body_start, key)
 
@@ -259,10 +294,10 @@ class Scanner:
         quote, colon = hit.start(), hit.end() - 1
         if not self._vouched(hit.group(1), text, colon):
             return None, quote + 1
-        stop = _NAKED_END.search(text, colon)
-        if stop is None or text[stop.start()] != '"':
+        closing = _NAKED_END.search(text, colon, quote + 1 + MAX_NAKED_CHARS)
+        if closing is None or text[closing.start()] != '"':
             return None, quote + 1  # not closed on its line: the naked scanner may still take it
-        end = stop.start()
+        end = closing.start()
         return Candidate('"', (quote, end + 1), (quote + 1, end)), end + 1
 
     # --- the naked scanner (D19, D20, D22) -----------------------------------------------------
@@ -272,7 +307,10 @@ class Scanner:
         start = self._scheme_start(text, colon, floor)
         if start < 0:
             return None, colon + 1
-        found = _NAKED_END.search(text, colon)
+        bound = start + MAX_NAKED_CHARS + 1
+        found = _NAKED_END.search(text, colon, bound)
+        if found is None and bound < len(text):
+            return None, bound  # too long to be a URL
         raw_end = len(text) if found is None else found.start()
         end = _trim_naked_end(text, start, raw_end)
         if end <= colon:
@@ -316,6 +354,15 @@ class Scanner:
         if word >= floor and text[word:at].lower() == _URL_PREFIX_WORD and not glued:
             return word
         return start
+
+
+class ScanProgress:
+    """Where a windowed scan stopped (see ``Scanner.scan``)."""
+
+    __slots__ = ("resume",)
+
+    def __init__(self) -> None:
+        self.resume = 0
 
 
 @lru_cache(maxsize=32)
