@@ -61,6 +61,12 @@ LATER_STAGES = {
     "rejoin.py": {"scan", "validate", "extract", "cli", "grammar"},
     "extract.py": {"cli"},
     "stream.py": {"cli"},
+    "output.py": {"cli", "scan", "rejoin", "validate", "extract", "sources"},
+    # Sources come first in the flow: they hand text on and know nothing of what is done with it.
+    **{
+        f"sources/{name}": {"cli", "scan", "rejoin", "validate", "extract", "stream", "output"}
+        for name in ("__init__.py", "mbox.py", "mime.py")
+    },
 }
 
 
@@ -69,7 +75,7 @@ def test_each_stage_imports_only_what_comes_before_it(name: str) -> None:
     imported = {module.split(".")[0] for module in _imports(PACKAGE / name)}
     assert not imported & LATER_STAGES[name], (name, imported)
     text = (PACKAGE / name).read_text(encoding="utf-8")
-    assert "open(" not in text, f"{name} does I/O"
+    assert "open(" not in text, f"{name} opens files"
 
 
 def test_py_typed_is_shipped() -> None:

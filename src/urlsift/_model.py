@@ -134,3 +134,44 @@ class Match(NamedTuple):
         """The fragment identifier that came inside the brackets (appendix), without its "#"."""
         hash_at = self.url.find("#")
         return None if hash_at < 0 else self.url[hash_at + 1 :]
+
+
+# --- where a text came from (sources) --------------------------------------------------------
+
+
+class Provenance(NamedTuple):
+    """Where a scanned text came from; None where it does not apply (a plain text file has no
+    message)."""
+
+    source: str
+    """The path as given ("<stdin>" for "-")."""
+    member: str | None = None
+    """The member inside a zip or tar archive."""
+    message: int | None = None
+    """The message's index in its file (0-based)."""
+    offset: int | None = None
+    """The byte offset of the message (its ``From `` line in an mbox) in its file."""
+    message_id: str | None = None
+    date: str | None = None
+    newsgroups: str | None = None
+    part: str | None = None
+    """A header's name, or a MIME part's index and type ("2 text/html")."""
+
+
+class TextUnit(NamedTuple):
+    """One text to scan and where it came from."""
+
+    text: str
+    provenance: Provenance
+
+
+class Defect(NamedTuple):
+    """Something wrong with the input that did not stop the work: reported, counted, never raised."""
+
+    kind: str
+    """One of DEFECT_KINDS."""
+    provenance: Provenance
+    detail: str
+
+
+DEFECT_KINDS = frozenset({"unreadable", "undecodable-bytes", "unknown-charset", "malformed"})

@@ -15,8 +15,12 @@ from typing import IO
 
 import regex
 
-from ._model import Match, Verdict
+from ._model import Defect, Provenance, Verdict
+from .extract import extract
 from .grammar import PROFILES
+from .output import FORMATS, Writer, escaped, writer
+from .sources import FORMATS as INPUT_FORMATS
+from .sources import SNIFF_BYTES, mail_units, sniff
 from .stream import extract_stream
 from .validate import validate
 
@@ -95,6 +99,14 @@ def _scan_parser() -> argparse.ArgumentParser:
         action="store_false",
         help="only delimited URLs, as the appendix recommends",
     )
+    parser.add_argument("--format", choices=FORMATS, default="text", help="text: one URL per line (default)")
+    parser.add_argument(
+        "--input-format",
+        choices=INPUT_FORMATS,
+        default="auto",
+        help="what the files are; auto: an mbox if the first line is a From_ separator, a message if "
+        "it starts with mail or news headers (or is named .eml), else plain text",
+    )
     parser.add_argument(
         "--invalid",
         action="store_true",
@@ -103,36 +115,54 @@ def _scan_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _scan_file(file: IO[bytes], args: argparse.Namespace) -> bool:
-    """Print the matches of one file, read as a stream; True when a valid URL was among them."""
+def _report(where: Provenance, message: str) -> None:
+    """One line on standard error naming the file (and the message), stdout flushed first."""
+    sys.stdout.flush()
+    place = where.source if where.message is None else f"{where.source}#{where.message}"
+    print(f"urlsift: {escaped(place)}: {escaped(message)}", file=sys.stderr)
+
+
+def _scan_file(file: IO[bytes], where: Provenance, args: argparse.Namespace, write: Writer) -> bool:
+    """Write the matches of one file; True when a valid URL was among them."""
+    options = {"profile": args.profile, "naked": args.naked, "invalid": args.invalid}
+    fmt = args.input_format
+    if fmt == "auto":
+        peek = getattr(file, "peek", None)
+        head = peek(SNIFF_BYTES)[:SNIFF_BYTES] if peek is not None else b""
+        fmt = sniff(head, where.source)
     found = False
-    # Plain text only for now: bytes that are not UTF-8 become U+FFFD. (Archives, MIME and
-    # charsets are the sources' work, in a later issue.)
-    for match in extract_stream(file, profile=args.profile, naked=args.naked, invalid=args.invalid):
-        print(_scan_line(match))
-        found = found or match.valid
+    if fmt == "text":
+        for match in extract_stream(file, **options):
+            write(match, where)
+            found = found or match.valid
+        return found
+    for unit in mail_units(file, fmt, where):
+        if isinstance(unit, Defect):
+            _report(
+                unit.provenance, f"{unit.kind}: {unit.detail} (in {unit.provenance.part or 'the message'})"
+            )
+            continue
+        for match in extract(unit.text, **options):
+            write(match, unit.provenance)
+            found = found or match.valid
     return found
-
-
-def _scan_line(match: Match) -> str:
-    if match.valid or match.verdict.error is None:
-        return match.url
-    return f"{match.url}\t{match.verdict.error}"
 
 
 def _run_scan(args: argparse.Namespace) -> int:
     found = failed = False
+    write = writer(args.format, sys.stdout)
     for path in args.paths:
+        where = Provenance("<stdin>" if path == "-" else path)
         try:
             if path == "-":
-                found = _scan_file(sys.stdin.buffer, args) or found
+                found = _scan_file(sys.stdin.buffer, where, args, write) or found
             else:
                 with open(path, "rb") as file:
-                    found = _scan_file(file, args) or found
+                    found = _scan_file(file, where, args, write) or found
+        except BrokenPipeError:
+            raise  # main() ends quietly
         except OSError as error:
-            sys.stdout.flush()
-            name = "<stdin>" if path == "-" else path
-            print(f"urlsift: {name}: {error.strerror or error}", file=sys.stderr)
+            _report(where, error.strerror or str(error))
             failed = True
     return 2 if failed else 0 if found else 1
 
