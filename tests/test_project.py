@@ -65,7 +65,7 @@ LATER_STAGES = {
     # Sources come first in the flow: they hand text on and know nothing of what is done with it.
     **{
         f"sources/{name}": {"cli", "scan", "rejoin", "validate", "extract", "stream", "output"}
-        for name in ("__init__.py", "mbox.py", "mime.py")
+        for name in ("__init__.py", "mbox.py", "mime.py", "packed.py", "dirs.py")
     },
 }
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import IO
 
 import regex
@@ -20,7 +20,8 @@ from .extract import extract
 from .grammar import PROFILES
 from .output import FORMATS, Writer, escaped, writer
 from .sources import FORMATS as INPUT_FORMATS
-from .sources import SNIFF_BYTES, mail_units, sniff
+from .sources import SNIFF_BYTES, dirs, mail_units, sniff
+from .sources.packed import CORRUPT, MAX_EXPAND, unpacked
 from .stream import extract_stream
 from .validate import validate
 
@@ -108,6 +109,13 @@ def _scan_parser() -> argparse.ArgumentParser:
         "it starts with mail or news headers (or is named .eml), else plain text",
     )
     parser.add_argument(
+        "--max-expand",
+        type=_size,
+        default=MAX_EXPAND,
+        metavar="SIZE",
+        help="stop a compressed file that expands past SIZE (default 20G), or past 1000x its size",
+    )
+    parser.add_argument(
         "--invalid",
         action="store_true",
         help="also print the rejected candidates, each followed by a tab and the reason",
@@ -122,14 +130,17 @@ def _report(where: Provenance, message: str) -> None:
     print(f"urlsift: {escaped(place)}: {escaped(message)}", file=sys.stderr)
 
 
-def _scan_file(file: IO[bytes], where: Provenance, args: argparse.Namespace, write: Writer) -> bool:
+def _scan_file(
+    file: IO[bytes], name: str, where: Provenance, args: argparse.Namespace, write: Writer, size: int | None
+) -> bool:
     """Write the matches of one file; True when a valid URL was among them."""
+    peek = getattr(file, "peek", None)
+    head = peek(SNIFF_BYTES)[:SNIFF_BYTES] if peek is not None else b""
+    inner = unpacked(file, head, name, size, args.max_expand)
+    if inner is not None:  # gzip, bzip2, xz: read through, whatever they hold
+        return _scan_file(inner[0], inner[1], where, args, write, None)
     options = {"profile": args.profile, "naked": args.naked, "invalid": args.invalid}
-    fmt = args.input_format
-    if fmt == "auto":
-        peek = getattr(file, "peek", None)
-        head = peek(SNIFF_BYTES)[:SNIFF_BYTES] if peek is not None else b""
-        fmt = sniff(head, where.source)
+    fmt = sniff(head, name) if args.input_format == "auto" else args.input_format
     found = False
     if fmt == "text":
         for match in extract_stream(file, **options):
@@ -148,23 +159,49 @@ def _scan_file(file: IO[bytes], where: Provenance, args: argparse.Namespace, wri
     return found
 
 
+def _paths(arguments: Sequence[str]) -> Iterator[str | tuple[str, str]]:
+    """The files to read: the arguments, with folders walked (Maildir, MH, news spools)."""
+    for path in arguments:
+        if path != "-" and os.path.isdir(path):
+            yield from dirs.files(path)
+        else:
+            yield path
+
+
 def _run_scan(args: argparse.Namespace) -> int:
     found = failed = False
     write = writer(args.format, sys.stdout)
-    for path in args.paths:
+    for path in _paths(args.paths):
+        if isinstance(path, tuple):
+            _report(Provenance(path[0]), path[1])
+            failed = True
+            continue
         where = Provenance("<stdin>" if path == "-" else path)
         try:
             if path == "-":
-                found = _scan_file(sys.stdin.buffer, where, args, write) or found
+                found = _scan_file(sys.stdin.buffer, path, where, args, write, None) or found
             else:
                 with open(path, "rb") as file:
-                    found = _scan_file(file, where, args, write) or found
+                    size = os.fstat(file.fileno()).st_size
+                    found = _scan_file(file, path, where, args, write, size) or found
         except BrokenPipeError:
             raise  # main() ends quietly
-        except OSError as error:
-            _report(where, error.strerror or str(error))
+        except CORRUPT as error:
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+            _report(where, reason or type(error).__name__)
             failed = True
     return 2 if failed else 0 if found else 1
+
+
+def _size(text: str) -> int:
+    """``--max-expand``: bytes, with an optional K, M or G (powers of 1000)."""
+    units = {"k": 10**3, "m": 10**6, "g": 10**9}
+    try:
+        if text and text[-1].lower() in units:
+            return int(float(text[:-1]) * units[text[-1].lower()])
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (say 20G, 500M or 1000000)") from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,45 @@
+"""Folders -> the files to read, in a stable order: Maildir (``new`` then ``cur``), MH folders and
+news spools (INN tradspool: one article per file, named by its number), or any tree of files.
+
+Numeric names sort as numbers (article 9 before 10), others by name. Links to folders are
+followed, but a folder already visited (a link loop) is reported, not entered again.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+
+def _order(name: str) -> tuple[int, int, str]:
+    return (0, int(name), "") if name.isdigit() else (1, 0, name)
+
+
+def files(folder: str) -> Iterator[str | tuple[str, str]]:
+    """Paths of the files under ``folder``; a (path, reason) pair for a folder not entered."""
+    seen: set[tuple[int, int]] = set()
+    yield from _walk(folder, seen)
+
+
+def _walk(folder: str, seen: set[tuple[int, int]]) -> Iterator[str | tuple[str, str]]:
+    try:
+        status = os.stat(folder)
+        entries = sorted(os.scandir(folder), key=lambda entry: _order(entry.name))
+    except OSError as error:
+        yield folder, error.strerror or str(error)
+        return
+    if (status.st_dev, status.st_ino) in seen:
+        yield folder, "a link loop: this folder was read already"
+        return
+    seen.add((status.st_dev, status.st_ino))
+    names = {entry.name for entry in entries}
+    if {"cur", "new", "tmp"} <= names:  # Maildir: tmp holds messages still being delivered
+        entries = [entry for entry in entries if entry.name in ("new", "cur")]
+        entries.sort(key=lambda entry: entry.name != "new")
+    for entry in entries:
+        if entry.name.startswith(".") and entry.name != ".":
+            continue  # .mh_sequences, .overview and other bookkeeping
+        if entry.is_dir():
+            yield from _walk(entry.path, seen)
+        elif entry.is_file():
+            yield entry.path

@@ -1,0 +1,123 @@
+"""Compressed files, folders (Maildir, MH, news spools) and the bad input they may hold."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import json
+import lzma
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from urlsift.cli import main
+from urlsift.sources.mbox import messages
+
+HARD_CASES = Path(__file__).parents[1] / "corpora" / "mail" / "mail-url-hard-cases.mbox"
+
+
+def _output(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str], str]:
+    status = main(argv)
+    out, err = capsys.readouterr()
+    return status, out.splitlines(), err
+
+
+COMPRESSORS: dict[str, Callable[[bytes], bytes]] = {
+    "gz": gzip.compress,
+    "bz2": bz2.compress,
+    "xz": lzma.compress,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(COMPRESSORS))
+def test_compressed_mboxes_read_as_streams(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plain = _output([str(HARD_CASES)], capsys)
+    packed = tmp_path / f"list.mbox.{kind}"
+    packed.write_bytes(COMPRESSORS[kind](HARD_CASES.read_bytes()))
+    assert _output([str(packed)], capsys)[:2] == plain[:2]
+    assert len(plain[1]) > 700
+
+
+def test_a_truncated_stream_keeps_what_came_before_and_exits_two(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = gzip.compress(HARD_CASES.read_bytes())
+    (tmp_path / "cut.mbox.gz").write_bytes(data[: len(data) // 2])
+    (tmp_path / "junk.gz").write_bytes(b"\x1f\x8b" + os.urandom(200))
+    status, lines, err = _output([str(tmp_path / "cut.mbox.gz"), str(tmp_path / "junk.gz")], capsys)
+    assert status == 2
+    assert 100 < len(lines) < 700
+    errors = [line for line in err.splitlines() if "unknown-charset" not in line]
+    assert errors[0].startswith(f"urlsift: {tmp_path / 'cut.mbox.gz'}: Compressed file ended")
+    assert errors[1].startswith(f"urlsift: {tmp_path / 'junk.gz'}: ")
+    assert len(errors) == 2
+
+
+def test_a_decompression_bomb_is_stopped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "bomb.gz").write_bytes(gzip.compress(b"<URL:http://a/> " + b"a" * 30_000_000))
+    status, lines, err = _output([str(tmp_path / "bomb.gz")], capsys)
+    assert status == 2
+    assert lines == ["http://a/"]
+    assert "expands past" in err
+    # A low --max-expand stops even a modest stream.
+    (tmp_path / "small.gz").write_bytes(gzip.compress(b"x" * 5000 + b" http://b/"))
+    assert _output(["--max-expand", "1K", str(tmp_path / "small.gz")], capsys)[0] == 2
+    assert _output(["--max-expand", "1M", str(tmp_path / "small.gz")], capsys)[:2] == (0, ["http://b/"])
+
+
+def test_bad_sizes_are_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as raised:
+        main(["--max-expand", "lots", "x"])
+    assert raised.value.code == 2
+    assert "not a size: 'lots'" in capsys.readouterr().err
+
+
+def _messages() -> list[bytes]:
+    return [data for _, _, data in messages(io.BytesIO(HARD_CASES.read_bytes()))]
+
+
+def test_a_maildir_reads_new_then_cur_and_skips_tmp(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    found = _messages()
+    for sub in ("new", "cur", "tmp"):
+        (tmp_path / sub).mkdir()
+    (tmp_path / "cur" / "1.host:2,S").write_bytes(found[3])
+    (tmp_path / "new" / "2.host").write_bytes(found[14])
+    (tmp_path / "tmp" / "3.host").write_bytes(found[0])
+    status, lines, _ = _output(["--format", "jsonl", str(tmp_path)], capsys)
+    sources = [json.loads(line)["source"] for line in lines]
+    assert status == 0
+    assert sources[0].endswith("new/2.host")
+    assert sources[-1].endswith("cur/1.host:2,S")
+    assert not any(source.endswith("tmp/3.host") for source in sources)
+
+
+def test_a_news_spool_reads_articles_in_numeric_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    group = tmp_path / "comp" / "infosystems"
+    group.mkdir(parents=True)
+    article = (
+        b"Path: a!b\nNewsgroups: comp.infosystems\nMessage-ID: <%d@x>\nSubject: s\n\nsee <URL:http://a/%d>\n"
+    )
+    for number in (10, 9, 100):
+        (group / str(number)).write_bytes(article % (number, number))
+    (group / ".overview").write_bytes(b"not an article http://no/")
+    status, lines, _ = _output([str(tmp_path)], capsys)
+    assert (status, lines) == (0, ["http://a/9", "http://a/10", "http://a/100"])
+
+
+def test_a_link_loop_is_reported_not_followed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "1").write_bytes(b"Subject: x\nFrom: y\n\nhttp://once/\n")
+    os.symlink(tmp_path, tmp_path / "a" / "loop")
+    status, lines, err = _output([str(tmp_path)], capsys)
+    assert lines == ["http://once/"]
+    assert status == 2
+    assert "a link loop" in err
