@@ -74,14 +74,17 @@ class Extraction:
         whole text and ``dropped`` characters left the front since the previous window."""
         self._lines.rebase(text, dropped)
         candidates = self.scanner.scan(text, start, stop, text_start=base == 0, progress=progress)
-        for match in _matches(text, self.judge, candidates, self.invalid, self._lines):
-            if base:
-                span, pieces = match.span, match.pieces
-                match = match._replace(
-                    span=(span[0] + base, span[1] + base),
-                    pieces=tuple((s + base, e + base) for s, e in pieces),
-                )
-            yield match
+        matches = _matches(text, self.judge, candidates, self.invalid, self._lines)
+        return _shifted(matches, base) if base else matches
+
+
+def _shifted(matches: Iterator[Match], base: int) -> Iterator[Match]:
+    """Positions in a window, made positions in the whole text."""
+    for match in matches:
+        span, pieces = match.span, match.pieces
+        yield match._replace(
+            span=(span[0] + base, span[1] + base), pieces=tuple((s + base, e + base) for s, e in pieces)
+        )
 
 
 def extract(
@@ -102,9 +105,8 @@ def extract(
     """
     if not isinstance(text, str):
         raise TypeError(f"extract() takes str, not {type(text).__name__}: decode the bytes first")
-    judge = get_profile(profile)
-    scanner = scanner_for(naked, schemes if isinstance(schemes, frozenset) else frozenset(schemes))
-    return _matches(text, judge, scanner.scan(text), invalid, _Lines(text))
+    extraction = Extraction(profile=profile, naked=naked, invalid=invalid, schemes=schemes)
+    return extraction.window(text, 0, len(text), base=0, dropped=0, progress=ScanProgress())
 
 
 def extract_urls(

@@ -30,8 +30,6 @@ _SPACE = re.compile(r"\s")
 def pieces(text: str, candidate: Candidate) -> tuple[Span, ...]:
     """Paragraph 2: the runs of non-whitespace of the body, quote prefixes left out."""
     start, end = candidate.body
-    if not candidate.skipped and _SPACE.search(text, start, end) is None:
-        return ((start, end),) if end > start else ()
     found: list[Span] = []
     for skip_start, skip_end in (*candidate.skipped, (end, end)):
         found.extend(m.span() for m in _NOT_SPACE.finditer(text, start, skip_start))
