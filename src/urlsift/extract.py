@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from types import MappingProxyType
 
+from ._lines import Lines
 from ._model import Candidate, Match, Problem, Reading, Verdict
 from .grammar import STRICT, Profile, get_profile
 from .rejoin import as_written, readings
@@ -19,35 +20,6 @@ from .validate import validate
 
 _judge = lru_cache(maxsize=4096)(validate)
 """Verdicts are immutable, so one may serve every occurrence of a URL."""
-
-
-class _Lines:
-    """1-based line and 0-based column of positions asked in increasing order, in linear time.
-    Over a stream of windows, ``rebase`` moves it to the next window's text."""
-
-    __slots__ = ("_line", "_line_start", "_pos", "_text")
-
-    def __init__(self, text: str) -> None:
-        self._text = text
-        self._pos = 0
-        self._line = 1
-        self._line_start = 0
-
-    def at(self, pos: int) -> tuple[int, int]:
-        if pos > self._pos:
-            newlines = self._text.count("\n", self._pos, pos)
-            if newlines:
-                self._line += newlines
-                self._line_start = self._text.rfind("\n", self._pos, pos) + 1
-            self._pos = pos
-        return self._line, pos - self._line_start
-
-    def rebase(self, text: str, dropped: int) -> None:
-        """The text is now ``text``, whose first character was at ``dropped`` in the old one."""
-        self.at(dropped)  # count the lines of what leaves, while it is still there
-        self._text = text
-        self._pos -= dropped
-        self._line_start -= dropped
 
 
 class Extraction:
@@ -65,7 +37,7 @@ class Extraction:
         self.judge = get_profile(profile)
         self.scanner = scanner_for(naked, schemes if isinstance(schemes, frozenset) else frozenset(schemes))
         self.invalid = invalid
-        self._lines = _Lines("")
+        self._lines = Lines("")
 
     def window(
         self, text: str, start: int, stop: int, *, base: int, dropped: int, progress: ScanProgress
@@ -121,7 +93,7 @@ def extract_urls(
 
 
 def _matches(
-    text: str, judge: Profile, candidates: Iterator[Candidate], invalid: bool, lines: _Lines
+    text: str, judge: Profile, candidates: Iterator[Candidate], invalid: bool, lines: Lines
 ) -> Iterator[Match]:
     for candidate in candidates:
         if candidate.problem is not None:
@@ -149,7 +121,7 @@ def _matches(
 
 
 def _match(
-    candidate: Candidate, reading: Reading, alternatives: tuple[str, ...], verdict: Verdict, lines: _Lines
+    candidate: Candidate, reading: Reading, alternatives: tuple[str, ...], verdict: Verdict, lines: Lines
 ) -> Match:
     line, column = lines.at(candidate.span[0])
     return Match(

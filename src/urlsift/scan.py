@@ -24,6 +24,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 
+from ._lines import Lines
 from ._model import Candidate, Span, Wrapper
 from .grammar._chars import ALPHA, DIGIT, SCHEME, class_text
 from .grammar.rfc1738 import SCHEME_RULES
@@ -89,7 +90,7 @@ _CLOSERS = {")": "(", "]": "["}
 
 _NEVER = 1 << 62  # the position of a trigger that will not come again
 _Found = tuple[Candidate | None, int]
-_Handler = Callable[[str, "re.Match[str]", int, "_LineStarts"], _Found]
+_Handler = Callable[[str, "re.Match[str]", int, Lines], _Found]
 """(text, trigger hit, cursor, line starts) -> (a candidate or None, where the scan resumes: past
 the hit)."""
 
@@ -123,27 +124,6 @@ def _after_prefix(text: str, pos: int, limit: int, key: str) -> int:
             return pos
         at += 1
     return at
-
-
-class _LineStarts:
-    """Where the line holding a position starts, for positions asked in increasing order; never
-    looks at a character twice (a megabyte line full of "<" stays linear). In a window of a longer
-    text, a line that starts before the window starts "long ago" (-PREFIX_REACH - 1)."""
-
-    __slots__ = ("_searched", "_start", "_text")
-
-    def __init__(self, text: str, text_start: bool) -> None:
-        self._text = text
-        self._searched = 0
-        self._start = 0 if text_start else -PREFIX_REACH - 1
-
-    def of(self, pos: int) -> int:
-        if pos > self._searched:
-            newline = self._text.rfind("\n", self._searched, pos)
-            if newline >= 0:
-                self._start = newline + 1
-            self._searched = pos
-        return self._start
 
 
 def _trim_naked_end(text: str, start: int, end: int) -> int:
@@ -195,7 +175,7 @@ class Scanner:
         before ``start`` (or start the text, ``text_start``) and LOOKAHEAD after ``stop`` (or end
         it), and ``progress.resume`` says where the next window's scan must start."""
         stop = len(text) if stop is None else stop
-        lines = _LineStarts(text, text_start)
+        lines = Lines(text, 0 if text_start else -PREFIX_REACH - 1)  # unknown: "long ago"
         patterns: list[re.Pattern[str]] = [_OPEN, _QUOTE]
         handlers: list[_Handler] = [self._wrapper, self._quoted]
         if self.naked:
@@ -223,7 +203,7 @@ class Scanner:
 
     # --- the wrapper scanner (D21, D22, D25) ---------------------------------------------------
 
-    def _wrapper(self, text: str, hit: re.Match[str], floor: int, lines: _LineStarts) -> _Found:
+    def _wrapper(self, text: str, hit: re.Match[str], floor: int, lines: Lines) -> _Found:
         opening, after = hit.span()
         space, word = hit.groups()
         word = word.lower()
@@ -242,7 +222,7 @@ class Scanner:
         closing = text.find(">", body_start, limit if second < 0 else second)
         if closing >= 0 and text.find("\n", body_start, closing) < 0:
             return Candidate(wrapper, (opening, closing + 1), (body_start, closing)), closing + 1
-        line_start = lines.of(opening)
+        line_start = lines.start_of(opening)
         prefix = (
             _QUOTE_PREFIX.match(text, line_start, opening) if opening - line_start <= PREFIX_REACH else None
         )
@@ -290,7 +270,7 @@ class Scanner:
 
     # --- the quote scanner (D26) ---------------------------------------------------------------
 
-    def _quoted(self, text: str, hit: re.Match[str], floor: int, lines: _LineStarts) -> _Found:
+    def _quoted(self, text: str, hit: re.Match[str], floor: int, lines: Lines) -> _Found:
         quote, colon = hit.start(), hit.end() - 1
         if not self._vouched(hit.group(1), text, colon):
             return None, quote + 1
@@ -302,7 +282,7 @@ class Scanner:
 
     # --- the naked scanner (D19, D20, D22) -----------------------------------------------------
 
-    def _naked(self, text: str, hit: re.Match[str], floor: int, lines: _LineStarts) -> _Found:
+    def _naked(self, text: str, hit: re.Match[str], floor: int, lines: Lines) -> _Found:
         colon = hit.start()
         start = self._scheme_start(text, colon, floor)
         if start < 0:
