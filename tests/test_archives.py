@@ -53,7 +53,7 @@ def test_a_truncated_stream_keeps_what_came_before_and_exits_two(
     assert status == 2
     assert 100 < len(lines) < 700
     errors = [line for line in err.splitlines() if "unknown-charset" not in line]
-    assert errors[0].startswith(f"urlsift: {tmp_path / 'cut.mbox.gz'}: Compressed file ended")
+    assert errors[0].startswith(f"urlsift: {tmp_path / 'cut.mbox.gz'}: corrupt: Compressed file ended")
     assert errors[1].startswith(f"urlsift: {tmp_path / 'junk.gz'}: ")
     assert len(errors) == 2
 
@@ -78,7 +78,7 @@ def test_bad_sizes_are_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def _messages() -> list[bytes]:
-    return [data for _, _, data in messages(io.BytesIO(HARD_CASES.read_bytes()))]
+    return [message.data for message in messages(io.BytesIO(HARD_CASES.read_bytes()))]
 
 
 def test_a_maildir_reads_new_then_cur_and_skips_tmp(

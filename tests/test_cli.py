@@ -89,7 +89,7 @@ def test_unreadable_files_are_reported_and_the_rest_scanned(
     out, err = capsys.readouterr()
     assert status == 2
     assert out == "http://ok/\n"
-    assert err == f"urlsift: {tmp_path / 'missing.txt'}: No such file or directory\n"
+    assert err == f"urlsift: {tmp_path / 'missing.txt'}: unreadable: No such file or directory\n"
 
 
 def test_no_url_found_exits_one(tmp_path: Path) -> None:

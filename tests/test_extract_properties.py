@@ -14,6 +14,7 @@ from pictures import check_consistent
 from strategies import SCHEMES, urls
 
 import urlsift
+from urlsift.extract import extract_each
 
 any_url = st.sampled_from(SCHEMES).flatmap(urls)
 known_url = st.sampled_from([s for s in SCHEMES if s != "other"]).flatmap(urls)
@@ -105,3 +106,20 @@ def test_every_match_is_consistent_and_valid_unless_asked(text: str) -> None:
     starts = [m.span[0] for m in every]
     assert starts == sorted(starts)
     assert [m.url for m in urlsift.extract(text, naked=False)] == [m.url for m in default if not m.naked]
+
+
+@given(st.lists(st.lists(st.one_of(messy, any_url), max_size=4).map(" ".join), max_size=5))
+def test_extract_each_is_extract_on_each_text(texts: list[str]) -> None:
+    together = list(extract_each(texts, invalid=True))
+    alone = [(k, match) for k, text in enumerate(texts) for match in urlsift.extract(text, invalid=True)]
+    assert together == alone
+
+
+def test_extract_each_says_a_wrapper_left_open_ran_to_the_end_of_its_text() -> None:
+    texts = ["see <URL:http://a/", "next", "> <URL:http://b/>"]
+    found = [(k, m.url, m.valid, str(m.verdict.error)) for k, m in extract_each(texts, invalid=True)]
+    assert found[0][:3] == (0, "http://a/", False)
+    assert "the text ended before the closing '>'" in found[0][3]
+    assert found[1] == (0, "http://a/", True, "None")  # the naked URL inside it
+    assert found[2] == (2, "http://b/", True, "None")
+    assert len(found) == 3

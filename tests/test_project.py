@@ -62,12 +62,14 @@ LATER_STAGES = {
     "extract.py": {"cli"},
     "stream.py": {"cli"},
     "output.py": {"cli", "scan", "rejoin", "validate", "extract", "sources"},
+    "results.py": {"cli", "output", "progress"},
     # Sources come first in the flow: they hand text on and know nothing of what is done with it.
     **{
-        f"sources/{name}": {"cli", "scan", "rejoin", "validate", "extract", "stream", "output"}
+        f"sources/{name}": {"cli", "scan", "rejoin", "validate", "extract", "stream", "output", "results"}
         for name in ("__init__.py", "mbox.py", "mime.py", "packed.py", "dirs.py")
     },
 }
+READS_FILES = {"sources/__init__.py"}  # the I/O stage: it opens the files (and zip and tar members)
 
 
 @pytest.mark.parametrize("name", sorted(LATER_STAGES))
@@ -75,7 +77,7 @@ def test_each_stage_imports_only_what_comes_before_it(name: str) -> None:
     imported = {module.split(".")[0] for module in _imports(PACKAGE / name)}
     assert not imported & LATER_STAGES[name], (name, imported)
     text = (PACKAGE / name).read_text(encoding="utf-8")
-    assert "open(" not in text, f"{name} opens files"
+    assert name in READS_FILES or "open(" not in text, f"{name} opens files"
 
 
 def test_py_typed_is_shipped() -> None:

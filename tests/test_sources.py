@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 import urlsift
-from urlsift._model import Defect, Provenance, TextUnit
+from urlsift._model import Provenance
 from urlsift.cli import main
-from urlsift.sources import mail_units, sniff
+from urlsift.sources import sniff
+from urlsift.sources.mime import read
 from urlsift.sources.mbox import messages
 
 CORPORA = Path(__file__).parents[1] / "corpora"
@@ -25,10 +26,13 @@ PIPERMAIL = CORPORA / "mail" / "r-devel-2000-May.mbox"
 def test_every_message_of_a_real_mbox_is_found_at_its_offset(path: Path, count: int) -> None:
     data = path.read_bytes()
     found = list(messages(io.BytesIO(data)))
-    assert [index for index, _, _ in found] == list(range(count))
-    assert all(data[offset : offset + 5] == b"From " for _, offset, _ in found)
+    assert [message.number for message in found] == list(range(count))
+    assert all(data[message.offset : message.offset + 5] == b"From " for message in found)
     # What lies between the separators is the messages, less one empty line each.
-    assert all(message.split(b"\n", 1)[0].count(b":") for _, _, message in found)
+    assert all(message.data.split(b"\n", 1)[0].count(b":") for message in found)
+    # size counts the bytes in the file: the ">" of each unquoted ">From " line included.
+    assert all(len(m.data) <= m.size <= len(m.data) + m.data.count(b"From ") for m in found)
+    assert all(message.complete for message in found)
 
 
 def test_separators_quoting_and_false_from_lines() -> None:
@@ -42,11 +46,11 @@ def test_separators_quoting_and_false_from_lines() -> None:
         b"Subject: two\n\n<URL:http://two/>\n"
     )
     found = list(messages(io.BytesIO(mbox)))
-    assert [(index, offset) for index, offset, _ in found] == [(0, 0), (1, mbox.index(b"From mboxrd"))]
-    first = found[0][2]
+    assert [(m.number, m.offset) for m in found] == [(0, 0), (1, mbox.index(b"From mboxrd"))]
+    first = found[0].data
     assert b"\nFrom the start\n>From here\n" in first
     assert b"From the start of time" in first
-    assert found[1][2] == b"Subject: two\n\n<URL:http://two/>\n"
+    assert found[1].data == b"Subject: two\n\n<URL:http://two/>\n"
 
 
 def test_sniffing() -> None:
@@ -78,18 +82,16 @@ MESSAGE = (
 
 
 def test_a_message_gives_its_headers_and_decoded_text_parts() -> None:
-    found = list(mail_units(io.BytesIO(MESSAGE), "eml", Provenance("m.eml")))
-    texts = [unit for unit in found if isinstance(unit, TextUnit)]
-    defects = [unit for unit in found if isinstance(unit, Defect)]
-    urls = {unit.provenance.part: urlsift.extract_urls(unit.text) for unit in texts}
+    found = read(MESSAGE, Provenance("m.eml", message=0, offset=0))
+    urls = {part: urlsift.extract_urls(text) for part, text in zip(found.parts, found.texts, strict=True)}
     assert urls["Subject"] == []  # decoded to "see http://subject.example/é": not strict RFC 1738
     assert urls["List-Archive"] == ["http://lists.example.org/archive/"]
     assert urls["1 text/plain"] == ["https://wiki.debian.org/accessibility"]
     assert urls["2 text/html"] == ["http://h/?a=1&b=2", "http://text.example/"]
     assert "4 image/png" not in urls
-    assert [(d.kind, d.provenance.part) for d in defects] == [("unknown-charset", "2 text/html")]
-    first = texts[0].provenance
-    assert first == Provenance(
+    assert [(d.kind, d.provenance.part) for d in found.defects] == [("unknown-charset", "2 text/html")]
+    assert found.parts[: found.headers] == ["Date", "Subject", "List-Archive"]  # those with a colon
+    assert found.provenance == Provenance(
         "m.eml",
         None,
         0,
@@ -97,10 +99,9 @@ def test_a_message_gives_its_headers_and_decoded_text_parts() -> None:
         "<1@example.org>",
         "Mon, 1 May 2000 12:48:53 +1200",
         "comp.infosystems.www",
-        "Date",
+        None,
     )
-    (latin,) = (unit for unit in texts if unit.provenance.part == "3 text/plain")
-    assert "café" in latin.text
+    assert "café" in found.texts[found.parts.index("3 text/plain")]
 
 
 def test_jsonl_carries_every_field_and_the_provenance(capsys: pytest.CaptureFixture[str]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from typing import IO, Literal, NamedTuple
 
 Part = str | int | tuple[str, ...] | tuple[tuple[str, str], ...] | None
 """A component of a URL: text, a number (port, article number), decoded segments or fields; None
@@ -158,11 +158,18 @@ class Provenance(NamedTuple):
     """A header's name, or a MIME part's index and type ("2 text/html")."""
 
 
-class TextUnit(NamedTuple):
-    """One text to scan and where it came from."""
+class MessageText(NamedTuple):
+    """One message read: the texts to scan in it (its headers, then its text parts decoded), the
+    name of each, and what was wrong with it."""
 
-    text: str
     provenance: Provenance
+    """Where the message is (``part`` None)."""
+    texts: list[str]
+    parts: list[str]
+    """For each text: a header's name, or a MIME part's index and type ("2 text/html")."""
+    headers: int
+    """How many of the texts, first, are headers."""
+    defects: list[Defect]
 
 
 class Defect(NamedTuple):
@@ -174,4 +181,17 @@ class Defect(NamedTuple):
     detail: str
 
 
-DEFECT_KINDS = frozenset({"unreadable", "undecodable-bytes", "unknown-charset", "malformed"})
+ERROR_KINDS = frozenset({"unreadable", "corrupt", "too-large", "truncated", "binary", "long-line"})
+"""Defects that lose input (a file, a member, a message or its end could not be scanned as it is):
+the command line exits 2 after any of them."""
+WARNING_KINDS = frozenset({"undecodable-bytes", "unknown-charset", "malformed"})
+"""Defects worked around with nothing lost that could hold a URL: reported, counted, exit unchanged."""
+DEFECT_KINDS = ERROR_KINDS | WARNING_KINDS
+
+
+class TextStream(NamedTuple):
+    """A plain text file (or member) to be read as a stream, now: it is open only until the
+    source that gave it is asked for its next item."""
+
+    file: IO[bytes]
+    provenance: Provenance

@@ -1,7 +1,8 @@
-"""The command line: ``urlsift PATH...`` (find URLs in text files) and ``urlsift validate URL...``.
+"""The command line: ``urlsift PATH...`` (find URLs in files, folders and archives) and
+``urlsift validate URL...``.
 
 Exit status, as grep and ripgrep: ``urlsift PATH...`` exits 0 when it found a URL, 1 when it found
-none, 2 when a file could not be read (the other files are still scanned); ``urlsift validate``
+none, 2 when something could not be read (everything else is still scanned); ``urlsift validate``
 exits 0 when every URL is valid, 1 when one is not; both exit 2 on a usage error.
 """
 
@@ -9,20 +10,22 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
+from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from typing import IO
+from concurrent.futures import Future, ProcessPoolExecutor
 
 import regex
 
-from ._model import Defect, Provenance, Verdict
-from .extract import extract
+from ._model import Verdict
 from .grammar import PROFILES
-from .output import FORMATS, Writer, escaped, writer
+from .output import FORMATS, escaped, writer
+from .progress import Progress
+from .results import Event, Options, Report, Tally, results, scan_file
 from .sources import FORMATS as INPUT_FORMATS
-from .sources import SNIFF_BYTES, dirs, mail_units, sniff
-from .sources.packed import CORRUPT, MAX_EXPAND, unpacked
-from .stream import extract_stream
+from .sources import MAX_MESSAGE, Counter, ReadOptions, dirs
+from .sources.packed import MAX_EXPAND
 from .validate import validate
 
 # D28: the command line (not validate()) may strip one wrapper the user pasted with the URL.
@@ -87,114 +90,90 @@ def _validate_parser() -> argparse.ArgumentParser:
 def _scan_parser() -> argparse.ArgumentParser:
     parser = _command(
         "urlsift",
-        "Find the URLs of text files as RFC 1738's appendix says (<URL:...> and <scheme:...> wrappers, "
-        "rejoined across lines; quoted and naked URLs) and print the valid ones, one per line. "
-        "'urlsift validate URL...' judges URLs instead (see 'urlsift validate -h'). Exit status: 0 if "
-        "a URL was found, 1 if none, 2 if a file could not be read.",
+        "Find the URLs of text files, mail and news archives as RFC 1738's appendix says (<URL:...> "
+        "and <scheme:...> wrappers, rejoined across lines; quoted and naked URLs) and print the valid "
+        "ones, one per line. Folders (Maildir, MH, news spools), mbox files, messages, zip and tar "
+        "archives and gzip/bzip2/xz files are read as they are. 'urlsift validate URL...' judges URLs "
+        "instead (see 'urlsift validate -h'). Exit status: 0 if a URL was found, 1 if none, 2 if "
+        "something could not be read (the rest is still scanned).",
         "PATH",
-        "a text file, or - for standard input",
+        "a file or folder, or - for standard input",
     )
-    parser.add_argument(
+    found = parser.add_argument_group("what to find")
+    found.add_argument(
         "--no-naked",
         dest="naked",
         action="store_false",
         help="only delimited URLs, as the appendix recommends",
     )
-    parser.add_argument("--format", choices=FORMATS, default="text", help="text: one URL per line (default)")
-    parser.add_argument(
+    found.add_argument(
+        "--invalid",
+        action="store_true",
+        help="also print the rejected candidates, each followed by a tab and the reason",
+    )
+    found.add_argument(
+        "--schemes", type=_scheme_list, metavar="LIST", help="print only URLs of these schemes (say http,ftp)"
+    )
+    found.add_argument("--unique", action="store_true", help="print each URL once, where it first occurs")
+    shown = parser.add_argument_group("what to print")
+    shown.add_argument("--format", choices=FORMATS, default="text", help="text: one URL per line (default)")
+    shown.add_argument(
+        "--count",
+        action="store_true",
+        help="print how many URLs each file holds instead (PATH:N; N alone for a single file)",
+    )
+    shown.add_argument(
+        "--stats", action="store_true", help="end with a summary on standard error (files, messages, URLs)"
+    )
+    shown.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    read = parser.add_argument_group("how to read")
+    read.add_argument(
         "--input-format",
         choices=INPUT_FORMATS,
         default="auto",
         help="what the files are; auto: an mbox if the first line is a From_ separator, a message if "
         "it starts with mail or news headers (or is named .eml), else plain text",
     )
-    parser.add_argument(
+    read.add_argument(
         "--max-expand",
         type=_size,
         default=MAX_EXPAND,
         metavar="SIZE",
-        help="stop a compressed file that expands past SIZE (default 20G), or past 1000x its size",
+        help="stop a compressed file or member that expands past SIZE (default 20G) or 1000x its size",
     )
-    parser.add_argument(
-        "--invalid",
-        action="store_true",
-        help="also print the rejected candidates, each followed by a tab and the reason",
+    read.add_argument(
+        "--max-message",
+        type=_size,
+        default=MAX_MESSAGE,
+        metavar="SIZE",
+        help="skip and report a message larger than SIZE (default 100M)",
+    )
+    read.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default=1,
+        metavar="N",
+        help="read N files at once, in N processes; the output is the same, in the same order",
     )
     return parser
 
 
-def _report(where: Provenance, message: str) -> None:
-    """One line on standard error naming the file (and the message), stdout flushed first."""
-    sys.stdout.flush()
-    place = where.source if where.message is None else f"{where.source}#{where.message}"
-    print(f"urlsift: {escaped(place)}: {escaped(message)}", file=sys.stderr)
+def _scheme_list(text: str) -> frozenset[str]:
+    schemes = frozenset(word.strip().lower() for word in text.split(",") if word.strip())
+    if not schemes:
+        raise argparse.ArgumentTypeError("no scheme given (say http,ftp)")
+    return schemes
 
 
-def _scan_file(
-    file: IO[bytes], name: str, where: Provenance, args: argparse.Namespace, write: Writer, size: int | None
-) -> bool:
-    """Write the matches of one file; True when a valid URL was among them."""
-    peek = getattr(file, "peek", None)
-    head = peek(SNIFF_BYTES)[:SNIFF_BYTES] if peek is not None else b""
-    inner = unpacked(file, head, name, size, args.max_expand)
-    if inner is not None:  # gzip, bzip2, xz: read through, whatever they hold
-        return _scan_file(inner[0], inner[1], where, args, write, None)
-    options = {"profile": args.profile, "naked": args.naked, "invalid": args.invalid}
-    fmt = sniff(head, name) if args.input_format == "auto" else args.input_format
-    found = False
-    if fmt == "text":
-        for match in extract_stream(file, **options):
-            write(match, where)
-            found = found or match.valid
-        return found
-    for unit in mail_units(file, fmt, where):
-        if isinstance(unit, Defect):
-            _report(
-                unit.provenance, f"{unit.kind}: {unit.detail} (in {unit.provenance.part or 'the message'})"
-            )
-            continue
-        for match in extract(unit.text, **options):
-            write(match, unit.provenance)
-            found = found or match.valid
-    return found
-
-
-def _paths(arguments: Sequence[str]) -> Iterator[str | tuple[str, str]]:
-    """The files to read: the arguments, with folders walked (Maildir, MH, news spools)."""
-    for path in arguments:
-        if path != "-" and os.path.isdir(path):
-            yield from dirs.files(path)
-        else:
-            yield path
-
-
-def _run_scan(args: argparse.Namespace) -> int:
-    found = failed = False
-    write = writer(args.format, sys.stdout)
-    for path in _paths(args.paths):
-        if isinstance(path, tuple):
-            _report(Provenance(path[0]), path[1])
-            failed = True
-            continue
-        where = Provenance("<stdin>" if path == "-" else path)
-        try:
-            if path == "-":
-                found = _scan_file(sys.stdin.buffer, path, where, args, write, None) or found
-            else:
-                with open(path, "rb") as file:
-                    size = os.fstat(file.fileno()).st_size
-                    found = _scan_file(file, path, where, args, write, size) or found
-        except BrokenPipeError:
-            raise  # main() ends quietly
-        except CORRUPT as error:
-            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-            _report(where, reason or type(error).__name__)
-            failed = True
-    return 2 if failed else 0 if found else 1
+def _jobs(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"not a number of processes: {text!r}")
+    return int(text)
 
 
 def _size(text: str) -> int:
-    """``--max-expand``: bytes, with an optional K, M or G (powers of 1000)."""
+    """``--max-expand``, ``--max-message``: bytes, with an optional K, M or G (powers of 1000)."""
     units = {"k": 10**3, "m": 10**6, "g": 10**9}
     try:
         if text and text[-1].lower() in units:
@@ -202,6 +181,146 @@ def _size(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a size: {text!r} (say 20G, 500M or 1000000)") from None
+
+
+class _Printer:
+    """Writes rows and reports in order, applies ``--schemes``, ``--unique`` and ``--count``, and
+    keeps what the exit status needs."""
+
+    def __init__(self, args: argparse.Namespace, bar: Progress) -> None:
+        self.write = writer(args.format, sys.stdout)
+        self.schemes: frozenset[str] | None = args.schemes
+        self.seen: set[tuple[str, bool]] | None = set() if args.unique else None
+        self.counting: bool = args.count
+        self.bar = bar
+        self.found = self.failed = False
+        self.printed = 0
+
+    def events(self, events: Iterable[Event]) -> None:
+        for event in events:
+            if isinstance(event, Report):
+                self.failed = self.failed or event.error
+                self.bar.say(f"urlsift: {escaped(event.place)}: {event.kind}: {escaped(event.detail)}")
+                continue
+            if self.schemes is not None and event[3] not in self.schemes:
+                continue
+            if self.seen is not None:
+                key = (event[0], event[2])
+                if key in self.seen:
+                    continue
+                self.seen.add(key)
+            self.found = self.found or event[2]
+            self.printed += 1
+            if not self.counting:
+                self.write(event)
+
+
+def _paths(arguments: Sequence[str]) -> Iterator[str | Report]:
+    """The files to read: the arguments, with folders walked (Maildir, MH, news spools)."""
+    for path in arguments:
+        if path != "-" and os.path.isdir(path):
+            for found in dirs.files(path):
+                if isinstance(found, tuple):
+                    yield Report(found[0], "unreadable", found[1], True)
+                else:
+                    yield found
+        else:
+            yield path
+
+
+_Scanned = tuple[str | None, Iterable[Event], Tally | None]
+"""A file's path, its events and its tally; a folder's problem comes with no path and no tally."""
+_Task = tuple[str | Report, "Future[tuple[list[Event], Tally]] | None"]
+
+
+def _scanned(paths: Iterable[str | Report], options: Options, jobs: int, bar: Progress) -> Iterator[_Scanned]:
+    """Each path's events, in order. With ``jobs`` > 1 worker processes read the files, at most
+    4 per worker ahead of the one being printed (so memory holds a few files' results, not all)."""
+    if jobs == 1:
+        for path in paths:
+            if isinstance(path, Report):
+                yield None, [path], None
+                continue
+            tally, counter = Tally(), Counter()
+            yield path, bar.watch(results(path, options, tally, counter), counter, tally), tally
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        waiting: deque[_Task] = deque()
+        for path in paths:
+            # Standard input is read here, in its turn; everything else by the workers.
+            if isinstance(path, Report) or path == "-":
+                waiting.append((path, None))
+            else:
+                waiting.append((path, pool.submit(scan_file, path, options)))
+            while len(waiting) > 4 * jobs or (waiting and waiting[0][1] is None):
+                yield _finished(waiting.popleft(), options)
+        while waiting:
+            yield _finished(waiting.popleft(), options)
+
+
+def _finished(task: _Task, options: Options) -> _Scanned:
+    path, future = task
+    if isinstance(path, Report):
+        return None, [path], None
+    events, tally = scan_file(path, options) if future is None else future.result()
+    return path, events, tally
+
+
+def _total_size(arguments: Sequence[str]) -> int | None:
+    """The bytes to read, when every argument is a regular file (a folder would need a walk)."""
+    total = 0
+    for path in arguments:
+        try:
+            status = os.stat(path)
+        except OSError:
+            continue
+        if not stat.S_ISREG(status.st_mode):
+            return None
+        total += status.st_size
+    return total
+
+
+def _run_scan(args: argparse.Namespace) -> int:
+    options = Options(
+        profile=args.profile,
+        naked=args.naked,
+        invalid=args.invalid,
+        read=ReadOptions(args.input_format, args.max_expand, args.max_message),
+    )
+    single = len(args.paths) == 1 and not os.path.isdir(args.paths[0])
+    tally = Tally()
+    with Progress(_total_size(args.paths), enabled=not args.quiet and sys.stderr.isatty()) as bar:
+        printer = _Printer(args, bar)
+        for path, events, file_tally in _scanned(_paths(args.paths), options, args.jobs, bar):
+            before = printer.printed
+            printer.events(events)
+            if file_tally is not None:
+                tally.add(file_tally)
+                bar.done(file_tally)
+            if args.count and path is not None:
+                count = printer.printed - before
+                print(count if single else f"{escaped(path)}:{count}")
+    if args.stats:
+        _summary(tally, printer.printed)
+    return 2 if printer.failed else 0 if printer.found else 1
+
+
+def _summary(tally: Tally, printed: int) -> None:
+    """``--stats``: what was seen, and what became of it; the counts add up."""
+    files_scanned = tally.files - tally.files_failed
+    messages_scanned = tally.messages - tally.messages_failed
+    problems = tally.errors + tally.warnings
+    lines = [
+        f"files     {tally.files:>11,} = {files_scanned:,} scanned + {tally.files_failed:,} failed",
+        f"messages  {tally.messages:>11,} = {messages_scanned:,} scanned + {tally.messages_failed:,} failed",
+        f"parts     {tally.parts:>11,} text parts scanned, and {tally.headers:,} headers",
+        f"bytes     {tally.bytes:>11,} read",
+        f"URLs      {tally.urls:>11,} valid ({printed:,} printed), {tally.rejected:,} candidates rejected",
+        f"problems  {problems:>11,} = {tally.errors:,} errors + {tally.warnings:,} warnings",
+    ]
+    sys.stdout.flush()
+    for line in lines:
+        print(f"urlsift: {line}", file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -62,6 +62,9 @@ LOOKAHEAD = MAX_WRAPPER_CHARS + MAX_NAKED_CHARS + 256
 the same candidates as the whole text."""
 LOOKBEHIND = PREFIX_REACH + 256
 """How far before ``start`` the scanner may read (schemes, ``URL:`` prefixes, quote prefixes)."""
+TEXT_ENDED = "the text ended before the closing '>'"
+"""D21: why a wrapper that reaches the end of its text is unterminated."""
+BLANK_LINE = "a blank line came before the closing '>'"
 RESUME_SLACK = 64
 """A naked URL's scheme and ``URL:`` prefix start at most this far before its colon."""
 
@@ -253,7 +256,7 @@ class Scanner:
                 return unterminated(second, "a second '<' came before the closing '>'")
             if newline < 0:
                 if limit == len(text):
-                    return unterminated(limit, "the text ended before the closing '>'")
+                    return unterminated(limit, TEXT_ENDED)
                 return unterminated(limit, f"no closing '>' within {MAX_WRAPPER_CHARS} characters")
             lines += 1
             if lines > MAX_WRAPPER_LINES:
@@ -266,7 +269,7 @@ class Scanner:
                     skipped.append((pos, after))
                     pos = after
             if _BLANK_REST.match(text, pos, limit):
-                return unterminated(newline, "a blank line came before the closing '>'")
+                return unterminated(newline, BLANK_LINE)
 
     # --- the quote scanner (D26) ---------------------------------------------------------------
 

@@ -1,21 +1,40 @@
-"""Sources: what a path holds (plain text, an mbox, one message) and the texts to scan in it.
+"""Sources: a path -> what is in it to scan, each item with where it came from.
 
-Plain text is not turned into units here: it goes to ``extract_stream`` as a stream, so a file of
-any size is read in bounded windows. Mail gives one TextUnit per header and per text part.
+A path is opened and looked at (its first bytes and its name): gzip, bzip2 and xz streams are read
+through (``packed``), zip and tar archives member by member, and what is left is an mbox, one
+message (``.eml``, a news article) or plain text. Mail gives one MessageText per message (its
+headers and decoded text parts); plain text is handed on as a TextStream, to be read in bounded
+windows (a 20 GB text is never held). Whatever goes wrong is a Defect, naming the file, member
+and message; the items before and after it are still given.
 """
 
 from __future__ import annotations
 
+import io
+import os
 import re
-from collections.abc import Iterator
-from typing import IO
+import stat
+import sys
+import tarfile
+import zipfile
+from collections.abc import Generator, Iterator
+from typing import IO, NamedTuple
 
-from .._model import Defect, Provenance, TextUnit
+from .._model import Defect, MessageText, Provenance, TextStream
 from . import mime
 from .mbox import is_separator, messages
+from .packed import CORRUPT, MAX_EXPAND, MAX_RATIO, Capped, unpacked
 
 FORMATS = ("auto", "text", "mbox", "eml")
 SNIFF_BYTES = 4096
+MAX_MESSAGE = 100 * 10**6
+"""Default cap on one message (bytes): a larger one is reported and skipped, not held."""
+MAX_LINE = 1 << 20
+"""A line longer than this in a message is reported (mail lines are at most 998 bytes, RFC 5322)."""
+MAX_BUFFERED = 64 << 20
+"""A zip archive inside a stream is read into memory to be opened, up to this size."""
+
+Item = MessageText | TextStream | Defect
 
 # Two or more header lines at the very start, one of them a header every message or article has.
 _HEADERS = re.compile(
@@ -24,6 +43,13 @@ _HEADERS = re.compile(
 _MESSAGE_HEADER = re.compile(
     rb"^(?:From|Date|Subject|Message-ID|Received|Return-Path|Path|Newsgroups):", re.IGNORECASE | re.MULTILINE
 )
+
+
+class ReadOptions(NamedTuple):
+    input_format: str = "auto"
+    """One of FORMATS; zip, tar and compressed files are recognised whatever it says."""
+    max_expand: int = MAX_EXPAND
+    max_message: int = MAX_MESSAGE
 
 
 def sniff(head: bytes, name: str) -> str:
@@ -39,13 +65,230 @@ def sniff(head: bytes, name: str) -> str:
     return "text"
 
 
-def mail_units(file: IO[bytes], fmt: str, where: Provenance) -> Iterator[TextUnit | Defect]:
-    """The texts of each message of an mbox, or of one message."""
+class Counter:
+    """Bytes read from the files on disk so far (compressed bytes, for a compressed file)."""
+
+    __slots__ = ("bytes",)
+
+    def __init__(self) -> None:
+        self.bytes = 0
+
+
+def read_path(path: str, options: ReadOptions, counter: Counter | None = None) -> Generator[Item, None, None]:
+    """The items of the file at ``path`` ("-": standard input), in order."""
+    where = Provenance("<stdin>" if path == "-" else path)
+    counter = Counter() if counter is None else counter
+    try:
+        raw: IO[bytes] = sys.stdin.buffer if path == "-" else io.FileIO(path, "rb")
+        status = os.fstat(raw.fileno())
+        size = status.st_size if stat.S_ISREG(status.st_mode) else None  # a pipe's size says nothing
+    except (OSError, ValueError) as error:  # io.UnsupportedOperation: a stdin with no file under it
+        if path != "-":
+            yield Defect("unreadable", where, reason(error))
+            return
+        size = None
+    with io.BufferedReader(_Counting(raw, counter, close=path != "-"), buffer_size=1 << 16) as file:
+        yield from _guarded(file, path, where, size, options)
+
+
+class _Counting(io.RawIOBase):
+    """A raw file that adds what is read from it to a Counter; seekable when the file is."""
+
+    def __init__(self, raw: IO[bytes], counter: Counter, *, close: bool) -> None:
+        self._raw, self._counter, self._close = raw, counter, close
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        data = self._raw.read(len(buffer))
+        buffer[: len(data)] = data
+        self._counter.bytes += len(data)
+        return len(data)
+
+    def seekable(self) -> bool:
+        return self._raw.seekable()
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return self._raw.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._raw.tell()
+
+    def close(self) -> None:
+        if self._close:  # standard input stays open
+            self._raw.close()
+        super().close()
+
+
+class _LineWatch(io.RawIOBase):
+    """A raw stream that notes the first line longer than MAX_LINE going through it."""
+
+    def __init__(self, inner: IO[bytes]) -> None:
+        self._inner = inner
+        self._lines = 1  # the line being read, 1-based
+        self._run = 0  # its bytes so far
+        self.long_line: tuple[int, int] | None = None  # (line, length so far) of the first long one
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        data = self._inner.read(min(len(buffer), 1 << 16))  # shorter than MAX_LINE: see _check
+        first = data.find(b"\n")
+        if first < 0:
+            self._run += len(data)
+        else:
+            self._check(self._run + first)
+            self._lines += data.count(b"\n")
+            self._run = len(data) - data.rfind(b"\n") - 1
+        self._check(self._run)
+        buffer[: len(data)] = data
+        return len(data)
+
+    def _check(self, length: int) -> None:
+        # Only the first and last line of a read are checked: one whole inside it is shorter.
+        if length > MAX_LINE and self.long_line is None:
+            self.long_line = (self._lines, length)
+
+
+def _guarded(
+    file: IO[bytes], name: str, where: Provenance, size: int | None, options: ReadOptions
+) -> Iterator[Item]:
+    """``_read``, with what a corrupt stream raises while this generator reads it made a Defect
+    (it ends this file, or this member; a TextStream is read by the caller, who guards it)."""
+    try:
+        yield from _read(file, name, where, size, options)
+    except CORRUPT as error:
+        yield Defect("corrupt", where, reason(error))
+
+
+def reason(error: BaseException) -> str:
+    """An exception as the few words a user needs."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error) or type(error).__name__
+
+
+def _read(
+    file: IO[bytes], name: str, where: Provenance, size: int | None, options: ReadOptions
+) -> Iterator[Item]:
+    peek = getattr(file, "peek", None)
+    head = peek(SNIFF_BYTES)[:SNIFF_BYTES] if peek is not None else b""
+    inner = unpacked(file, head, name, size, options.max_expand)
+    if inner is not None:  # gzip, bzip2, xz: read through, whatever they hold
+        yield from _read(inner[0], inner[1], where, None, options)
+        return
+    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+        yield from _zip(file, where, options)
+        return
+    if head[257:262] == b"ustar":
+        yield from _tar(file, where, options)
+        return
+    fmt = sniff(head, name) if options.input_format == "auto" else options.input_format
+    if fmt == "text":
+        nul = head.find(b"\x00")
+        if nul >= 0:  # as grep: a NUL in the first block means binary data, not text
+            yield Defect("binary", where, f"binary data (a NUL byte at offset {nul}); not scanned")
+            return
+        watch = _LineWatch(file)
+        yield TextStream(io.BufferedReader(watch, buffer_size=1 << 16), where)
+        if watch.long_line is not None:
+            line, length = watch.long_line
+            detail = f"line {line:,} is over {MAX_LINE:,} bytes long ({length:,} at least); scanned"
+            yield Defect("long-line", where, detail)
+        return
     if fmt == "mbox":
-        for index, offset, data in messages(file):
-            yield from mime.units(data, where._replace(message=index, offset=offset))
-    else:
-        yield from mime.units(file.read(), where._replace(message=0, offset=0))
+        for raw in messages(file, options.max_message):
+            here = where._replace(message=raw.number, offset=raw.offset)
+            yield _message(raw.data, raw.size, here, options, last_line_ended=raw.complete)
+        return
+    data = file.read(options.max_message + 1)
+    size = len(data) + len(file.read()) if len(data) > options.max_message else len(data)
+    yield _message(data, size, where._replace(message=0, offset=0), options, last_line_ended=True)
 
 
-__all__ = ["FORMATS", "SNIFF_BYTES", "mail_units", "sniff"]
+def _message(
+    data: bytes, size: int, where: Provenance, options: ReadOptions, last_line_ended: bool
+) -> MessageText:
+    if size > options.max_message:
+        detail = f"a message of {size:,} bytes, over the {options.max_message:,}-byte limit; not scanned"
+        where = mime.identified(data, where)
+        return MessageText(where, [], [], 0, [Defect("too-large", where, detail)])
+    found = mime.read(data, where)
+    if not last_line_ended:
+        found.defects.append(Defect("truncated", found.provenance, "the file ends in the middle of a line"))
+    if len(data) > MAX_LINE:  # only a message this long can hold a line this long
+        longest = max(map(len, data.split(b"\n")))
+        if longest > MAX_LINE:
+            detail = f"a line of {longest:,} bytes (over {MAX_LINE:,}); scanned, but it is no mail text"
+            found.defects.append(Defect("long-line", found.provenance, detail))
+    return found
+
+
+def _members(where: Provenance, name: str) -> Provenance:
+    """Where a member is: nested members are joined with "!" (``a.zip!inner.tar!x.mbox``)."""
+    return where._replace(member=name if where.member is None else f"{where.member}!{name}")
+
+
+def _zip(file: IO[bytes], where: Provenance, options: ReadOptions) -> Iterator[Item]:
+    if not file.seekable():
+        data = file.read(MAX_BUFFERED + 1)
+        if len(data) > MAX_BUFFERED:
+            yield Defect("unreadable", where, f"a zip archive in a stream, over {MAX_BUFFERED:,} bytes")
+            return
+        file = io.BytesIO(data)
+    try:
+        archive = zipfile.ZipFile(file)
+    except CORRUPT as error:
+        yield Defect("corrupt", where, f"not a readable zip archive: {reason(error)}")
+        return
+    with archive:
+        for info in archive.infolist():
+            if info.is_dir():
+                continue
+            here = _members(where, info.filename)
+            if info.flag_bits & 1:
+                yield Defect("unreadable", here, "an encrypted member; not scanned")
+                continue
+            try:
+                member = archive.open(info)
+            except CORRUPT as error:
+                yield Defect("corrupt", here, reason(error))
+                continue
+            with member:
+                limit = min(options.max_expand, MAX_RATIO * max(info.compress_size, 1))
+                stream = io.BufferedReader(Capped(member, limit), buffer_size=1 << 16)
+                yield from _guarded(stream, info.filename, here, None, options)
+
+
+def _tar(file: IO[bytes], where: Provenance, options: ReadOptions) -> Iterator[Item]:
+    try:
+        archive = tarfile.open(fileobj=file, mode="r|")  # noqa: SIM115 (closed by the with below)
+    except CORRUPT as error:
+        yield Defect("corrupt", where, f"not a readable tar archive: {reason(error)}")
+        return
+    with archive:
+        try:
+            for info in archive:
+                if not info.isfile():
+                    continue  # folders, links, devices
+                member = archive.extractfile(info)
+                if member is not None:
+                    yield from _guarded(member, info.name, _members(where, info.name), info.size, options)
+        except CORRUPT as error:
+            yield Defect("corrupt", where, f"the tar archive is cut or damaged: {reason(error)}")
+
+
+__all__ = [
+    "FORMATS",
+    "MAX_LINE",
+    "MAX_MESSAGE",
+    "SNIFF_BYTES",
+    "Counter",
+    "Item",
+    "ReadOptions",
+    "read_path",
+    "reason",
+    "sniff",
+]

@@ -1,4 +1,4 @@
-"""mbox files -> (index, byte offset, message bytes), in one streaming pass.
+"""mbox files -> RawMessage (index, byte offset, bytes), in one streaming pass over large blocks.
 
 A message starts at a ``From `` line at the start of the file or after an empty line, that looks
 like a separator (a date with a time and a year follows): the mboxo/mboxrd form ``From sender
@@ -6,44 +6,136 @@ Thu Jan  1 00:00:00 1970`` and pipermail's ``From user at host  Mon May  5 12:34
 empty line before the next separator belongs to the file, not the message. Body lines that read
 ``>From ``, ``>>From `` ... lose one ``>`` (mboxrd; in mboxo only ``>From `` occurs, and it was a
 quoted ``From `` too). The stdlib's ``mailbox.mbox`` is not used: it reads the file twice, would
-create a missing one, and leaves the quoting in place.
+create a missing one, and leaves the quoting in place; and a loop over lines costs more than the
+rest of the reading (the file is searched in blocks of 64 KiB for ``\\nFrom `` instead).
+
+A message longer than ``limit`` bytes is not held: its first ``HEAD_BYTES`` are kept (for its
+Message-ID) and the rest counted, so one 500 MB message cannot fill memory.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import IO
+from typing import IO, NamedTuple
 
 _SEPARATOR = re.compile(rb"From \S+(?: at \S+)? .*\d\d:\d\d(?::\d\d)?.* \d{4}\s*$")
 _QUOTED_FROM = re.compile(rb"^>(>*From )", re.MULTILINE)
 _EMPTY = (b"\n", b"\r\n")
+BLOCK_BYTES = 1 << 16
+"""Read at a time: a corrupt compressed stream loses at most this much before its error."""
+MAX_SEPARATOR_BYTES = 4096
+"""A line longer than this is no separator: it is passed on without waiting for its end."""
+HEAD_BYTES = 1 << 16
+"""What is kept of a message over the limit: enough for its headers."""
+
+
+class RawMessage(NamedTuple):
+    number: int
+    """0-based, in file order."""
+    offset: int
+    """Byte offset of its ``From `` line in the file."""
+    data: bytes
+    """The message without its separator line and the empty line after it; only the first
+    HEAD_BYTES when ``size`` is over the limit."""
+    size: int
+    """Its length in bytes, however much of it was kept."""
+    complete: bool
+    """False when the file ended in the middle of its last line (a truncated file)."""
 
 
 def is_separator(line: bytes) -> bool:
     return line.startswith(b"From ") and _SEPARATOR.match(line) is not None
 
 
-def messages(file: IO[bytes]) -> Iterator[tuple[int, int, bytes]]:
-    """(index, offset of the separator line, message bytes without it) for each message."""
-    offset, start, index = 0, -1, 0
-    lines: list[bytes] = []
-    after_empty = True
-    for line in file:
-        if after_empty and line[:5] == b"From " and is_separator(line):
-            if start >= 0:
-                yield index, start, _message(lines)
-                index += 1
-            start, lines = offset, []
-        elif start >= 0:
-            lines.append(line)
-        after_empty = line in _EMPTY
-        offset += len(line)
-    if start >= 0:
-        yield index, start, _message(lines)
+class _Message:
+    """The message being read: its pieces, kept up to the limit."""
+
+    def __init__(self, index: int, offset: int, limit: int) -> None:
+        self.number, self.offset, self.limit = index, offset, limit
+        self.pieces: list[bytes] = []
+        self.size = 0
+
+    def add(self, data: bytes) -> None:
+        self.size += len(data)
+        if self.size <= self.limit:
+            self.pieces.append(data)
+        elif len(self.pieces) != 1 or len(self.pieces[0]) < HEAD_BYTES:  # over: keep the head only
+            self.pieces = [b"".join([*self.pieces, data[:HEAD_BYTES]])[:HEAD_BYTES]]
+
+    def done(self, complete: bool = True) -> RawMessage:
+        data = b"".join(self.pieces)
+        size = self.size
+        if data in _EMPTY:
+            data, size = b"", 0
+        elif data.endswith(b"\n\n"):
+            data, size = data[:-1], size - 1  # the separating empty line
+        elif data.endswith(b"\n\r\n"):
+            data, size = data[:-2], size - 2
+        if size > self.limit:
+            return RawMessage(self.number, self.offset, data[:HEAD_BYTES], size, complete)
+        if b">From " in data:  # a substring search first: the regex costs more than the rest
+            data = _QUOTED_FROM.sub(rb"\1", data)
+        return RawMessage(self.number, self.offset, data, size, complete)
 
 
-def _message(lines: list[bytes]) -> bytes:
-    if lines and lines[-1] in _EMPTY:
-        lines.pop()  # the separating empty line
-    return _QUOTED_FROM.sub(rb"\1", b"".join(lines))
+def _empty_before(data: bytes, at: int, mid_line: bool, after_empty: bool) -> bool:
+    """Whether the line before the one starting at ``data[at]`` is empty. ``data[0]`` starts a line
+    unless ``mid_line``; ``after_empty`` says whether the line before ``data[0]`` was empty."""
+    if at == 0:
+        return after_empty and not mid_line
+    line_start = data.rfind(b"\n", 0, at - 1) + 1
+    return not (line_start == 0 and mid_line) and data[line_start:at] in _EMPTY
+
+
+def _from_lines(data: bytes, end: int) -> Iterator[int]:
+    """Where the lines of ``data[:end]`` that start with ``From `` start."""
+    if data.startswith(b"From "):
+        yield 0
+    at = data.find(b"\nFrom ", 0, end)
+    while at >= 0:
+        yield at + 1
+        at = data.find(b"\nFrom ", at + 1, end)
+
+
+def messages(file: IO[bytes], limit: int = 1 << 62) -> Iterator[RawMessage]:
+    """The messages of the mbox ``file``, in order; what comes before the first separator is not
+    a message and is skipped. Messages over ``limit`` bytes are given cut (see RawMessage)."""
+    current: _Message | None = None
+    index = 0
+    position = 0  # file offset of data[0]
+    mid_line = False  # data[0] continues a long line passed on already
+    after_empty = True  # the line before data[0] was empty (the file's start counts as one)
+    data = b""
+    while True:
+        block = file.read(BLOCK_BYTES)
+        data = data + block if data else block
+        end = data.rfind(b"\n") + 1 if block else len(data)  # whole lines, until the file ends
+        if end == 0 and block:
+            if len(data) <= MAX_SEPARATOR_BYTES:
+                continue
+            end = len(data)  # part of a long line, which is no separator: pass it on
+        taken = 0
+        for at in _from_lines(data, end):
+            line_end = data.find(b"\n", at, end)
+            line = data[at : end if line_end < 0 else line_end]
+            if _empty_before(data, at, mid_line, after_empty) and is_separator(line):
+                if current is not None:
+                    current.add(data[taken:at])
+                    yield current.done()
+                    index += 1
+                current = _Message(index, position + at, limit)
+                taken = at + len(line) + (line_end >= 0)
+        if current is not None:
+            current.add(data[taken:end])
+        if end:
+            line_start = data.rfind(b"\n", 0, end - 1) + 1
+            ended = data[end - 1] == 0x0A
+            after_empty = ended and not (line_start == 0 and mid_line) and data[line_start:end] in _EMPTY
+            mid_line = not ended
+        position += end
+        data = data[end:]
+        if not block:
+            if current is not None:
+                yield current.done(complete=not mid_line)
+            return

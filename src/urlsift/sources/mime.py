@@ -1,84 +1,238 @@
 """One message's bytes -> the texts to scan: its headers, and its text parts decoded.
 
-Headers are scanned one by one (List-Archive, List-Unsubscribe and friends carry ``<...>``
-wrappers), RFC 2047 words decoded. Text parts are decoded from quoted-printable or base64 (real
-list mail breaks ``<https://...>`` wrappers with soft line breaks), then from their charset, with
-undecodable bytes replaced and counted; an unknown charset is read as UTF-8 and reported.
-``text/html`` parts give the text of the page and the values of its ``href`` and ``src``
-attributes, one per line. Other parts (images, archives, binaries) are skipped. Nothing here
-raises on bad input: each problem is a Defect, and what can be read is still given.
+Headers that may hold a URL are scanned one by one (List-Archive, List-Unsubscribe and friends
+carry ``<...>`` wrappers), RFC 2047 words decoded. Text parts are decoded from quoted-printable or
+base64 (real list mail breaks ``<https://...>`` wrappers with soft line breaks), then from their
+charset, with undecodable bytes replaced and counted; an unknown charset is read as UTF-8 and
+reported. ``text/html`` parts give the text of the page and the values of its ``href`` and ``src``
+attributes, one per line. Other parts (images, archives, binaries) are skipped undecoded.
+
+The stdlib's ``email`` parser is not used for the structure: it builds a Message object for every
+part and line-splits every byte, which costs more than the scanning itself; this module finds the
+header block and the multipart boundaries with byte searches and decodes only the text parts. It
+walks the parts in ``Message.walk()`` order and numbers them as it does (``tests/test_mime.py``
+compares the two on the corpora). Nothing here raises on bad input: each problem is a Defect, and
+what can be read is still given.
 """
 
 from __future__ import annotations
 
+import binascii
 import codecs
 import contextlib
-import email
 import email.header
+import email.utils
 import re
-from collections.abc import Iterator
-from email.message import Message
 from html.parser import HTMLParser
+from operator import itemgetter
+from typing import NamedTuple
 
-from .._model import Defect, Provenance, TextUnit
+from .._model import Defect, MessageText, Provenance
 
-_RAW_BYTE = re.compile("[\udc80-\udcff]")  # a byte the parser could not decode, kept as a surrogate
+MAX_DEPTH = 64
+"""Multiparts nested deeper than this are not entered (a crafted message could nest thousands)."""
+
 _LINKS = frozenset({"href", "src", "action", "cite", "background"})
+# A header: its name, and its value with its folded lines (line breaks kept, as the stdlib keeps
+# them), up to the line break that ends it.
+_HEADER = re.compile(r"([!-9;-~]+)([ \t]*:[ \t]*)([^\n]*(?:\n[ \t][^\n]*)*)(\n|\Z)")
+_PARAMETER = re.compile(r';\s*([^\s=;]+)\s*=\s*("(?:\\.|[^"\\])*"?|[^;]*)')
 
 
-def units(data: bytes, where: Provenance) -> Iterator[TextUnit | Defect]:
-    """The headers and text parts of the message ``data``, with where each came from."""
-    message = email.message_from_bytes(data)
-    where = where._replace(
-        message_id=_header_text(message.get("Message-ID")),
-        date=_header_text(message.get("Date")),
-        newsgroups=_header_text(message.get("Newsgroups")),
+class _Entity(NamedTuple):
+    """A message or a MIME part: its headers and its body's bytes."""
+
+    headers: list[tuple[str, str]]
+    keys: list[str]
+    """The headers' names, lower-cased."""
+    body: bytes
+    defects: list[str]
+
+    def get(self, name: str) -> str | None:
+        """The first header called ``name`` (lower case)."""
+        return self.headers[self.keys.index(name)][1].rstrip("\r") if name in self.keys else None
+
+
+def read(data: bytes, where: Provenance) -> MessageText:
+    """The headers and text parts of the message ``data``, named, and its defects."""
+    message = _entity(data)
+    named = [
+        (name, value.rstrip("\r")) for name, value in message.headers if ":" in value
+    ]  # no colon, no URL
+    texts = [_header_text(value) or "" if "=?" in value else value for _, value in named]
+    found = MessageText(_identified(message, where), texts, [name for name, _ in named], len(texts), [])
+    _walk(message, found, [0], "text/plain", 0)
+    return found
+
+
+def identified(data: bytes, where: Provenance) -> Provenance:
+    """``where`` with the Message-ID, Date and Newsgroups of the message that starts ``data``."""
+    return _identified(_entity(data), where)
+
+
+def _identified(message: _Entity, where: Provenance) -> Provenance:
+    return where._replace(
+        message_id=_header_text(message.get("message-id")),
+        date=_header_text(message.get("date")),
+        newsgroups=_header_text(message.get("newsgroups")),
     )
-    for defect in message.defects:
-        yield Defect("malformed", where, type(defect).__name__)
-    for name, value in message.items():
-        if ":" in value:  # no colon, no URL
-            yield TextUnit(_header_text(value) or "", where._replace(part=name))
-    for index, part in enumerate(message.walk()):
-        if part.is_multipart() or part.get_content_maintype() != "text":
-            continue
-        yield from _text_part(part, where._replace(part=f"{index} {part.get_content_type()}"))
 
 
-def _text_part(part: Message, where: Provenance) -> Iterator[TextUnit | Defect]:
-    for defect in part.defects:
-        yield Defect("malformed", where, type(defect).__name__)
-    payload = part.get_payload(decode=True)
-    if not isinstance(payload, bytes):
-        return
-    charset = part.get_content_charset() or "utf-8"
+def _entity(data: bytes) -> _Entity:
+    """Split the header block from the body, and the header block into headers."""
+    blank = _blank_line(data)
+    if data.startswith((b"\n", b"\r\n")):
+        head, body = "", data[data.index(b"\n") + 1 :]
+    elif blank is None:
+        head, body = data.decode("utf-8", "replace"), b""
+    else:
+        head, body = data[: blank[0]].decode("utf-8", "replace"), data[blank[1] :]
+    found = _HEADER.findall(head)
+    if len("".join(map("".join, found))) == len(head):  # one regex pass, checked to cover it all
+        headers = [(name, value) for name, _, value, _ in found]
+        return _Entity(headers, list(map(str.lower, map(itemgetter(0), found))), body, [])
+    # As the stdlib: the headers end at the first line that is none; it and the rest are body.
+    headers, at = [], 0
+    while (match := _HEADER.match(head, at)) is not None:
+        headers.append((match.group(1), match.group(3)))
+        at = match.end()
+    start = 0  # the byte where the line that is no header starts: lines are the same in bytes
+    for _ in range(head.count("\n", 0, at)):
+        start = data.index(b"\n", start) + 1
+    body = data[start:]
+    keys = [name.lower() for name, _ in headers]
+    return _Entity(headers, keys, body, ["MissingHeaderBodySeparatorDefect"])
+
+
+def _blank_line(data: bytes) -> tuple[int, int] | None:
+    """Where the first empty line is (from the line feed before it to its end): substring
+    searches, where a regex with an optional first character would step through every byte."""
+    lf = data.find(b"\n\n")
+    crlf = data.find(b"\n\r\n", 0, len(data) if lf < 0 else lf)
+    if crlf >= 0:
+        return crlf + 1, crlf + 3
+    return None if lf < 0 else (lf + 1, lf + 2)
+
+
+def _content_type(entity: _Entity, default: str) -> tuple[str, dict[str, str]]:
+    """The part's type (lower case; ``default`` when missing or malformed) and its parameters."""
+    value = entity.get("content-type")
+    if value is None:
+        return default, {}
+    kind, _, rest = value.partition(";")
+    kind = "".join(kind.split()).lower()
+    if kind.count("/") != 1:
+        kind = "text/plain"  # as the stdlib (RFC 2045: an invalid type is read as text/plain)
+    pairs = [(name.lower(), raw.strip()) for name, raw in _PARAMETER.findall(";" + rest)]
+    if any("*" in name for name, _ in pairs):  # RFC 2231 continuations and charsets
+        decoded = email.utils.decode_params([("", ""), *((n, f'"{_unquote(v)}"') for n, v in pairs)])
+        return kind, {name: email.utils.collapse_rfc2231_value(value) for name, value in decoded[1:]}
+    return kind, {name: _unquote(raw) for name, raw in pairs}
+
+
+def _unquote(raw: str) -> str:
+    if raw.startswith('"'):
+        return re.sub(r"\\(.)", r"\1", raw[1:-1] if raw.endswith('"') and len(raw) > 1 else raw[1:])
+    return raw
+
+
+def _walk(entity: _Entity, found: MessageText, counter: list[int], default: str, depth: int) -> None:
+    """Add ``entity``'s text and the parts inside it to ``found``, numbered as ``Message.walk()``
+    numbers them."""
+    index = counter[0]
+    counter[0] += 1
+    kind, params = _content_type(entity, default)
+    part = f"{index} {kind}"
+    for defect in entity.defects:
+        _defect(found, "malformed", part, defect)
+    if kind.startswith("multipart/"):
+        if depth >= MAX_DEPTH:
+            _defect(found, "malformed", part, f"parts nested deeper than {MAX_DEPTH} levels; not read")
+            return
+        boundary = params.get("boundary")
+        if not boundary:
+            _defect(found, "malformed", part, "NoBoundaryInMultipartDefect")
+            _text_part(entity, found, part, params, kind)
+            return
+        inner = "message/rfc822" if kind == "multipart/digest" else "text/plain"
+        parts, problems = _split(entity.body, boundary.encode("utf-8", "replace"))
+        for problem in problems:
+            _defect(found, "malformed", part, problem)
+        if not parts and problems:
+            _text_part(entity, found, part, params, kind)  # as the stdlib: the body as text
+        for body in parts:
+            _walk(_entity(body), found, counter, inner, depth + 1)
+    elif kind == "message/rfc822" and depth < MAX_DEPTH:
+        _walk(_entity(entity.body), found, counter, "text/plain", depth + 1)
+    elif kind.startswith("text/"):
+        _text_part(entity, found, part, params, kind)
+
+
+def _defect(found: MessageText, kind: str, part: str, detail: str) -> None:
+    found.defects.append(Defect(kind, found.provenance._replace(part=part), detail))
+
+
+def _split(body: bytes, boundary: bytes) -> tuple[list[bytes], list[str]]:
+    """The parts of a multipart body, and what was wrong with its boundaries (RFC 2046 5.1.1: the
+    line break before a boundary line belongs to the boundary)."""
+    lines = re.compile(rb"^--" + re.escape(boundary) + rb"(--)?[ \t]*\r?$", re.MULTILINE)
+    parts: list[bytes] = []
+    start = -1
+    for found in lines.finditer(body):
+        if start >= 0:
+            end = found.start()
+            end -= 2 if body[max(0, end - 2) : end] == b"\r\n" else 1 if end and body[end - 1] == 10 else 0
+            parts.append(body[start : max(start, end)])
+        if found.group(1):
+            return parts, []
+        start = found.end() + (2 if body[found.end() : found.end() + 2] == b"\r\n" else 1)
+    if start < 0:
+        return [], ["StartBoundaryNotFoundDefect"]
+    parts.append(body[start:])
+    return parts, ["CloseBoundaryNotFoundDefect"]
+
+
+def _text_part(entity: _Entity, found: MessageText, part: str, params: dict[str, str], kind: str) -> None:
+    payload, problem = _decoded(entity.body, (entity.get("content-transfer-encoding") or "").strip().lower())
+    if problem:
+        _defect(found, "malformed", part, problem)
+    charset = params.get("charset", "utf-8").strip().lower() or "utf-8"
     if charset in ("us-ascii", "ascii"):
         charset = "utf-8"  # undeclared 8-bit text is most often UTF-8; ASCII is a subset anyway
     try:
         codecs.lookup(charset)
     except LookupError:
-        yield Defect("unknown-charset", where, f"unknown charset {charset!r}, read as UTF-8")
+        _defect(found, "unknown-charset", part, f"unknown charset {charset!r}, read as UTF-8")
         charset = "utf-8"
     text = payload.decode(charset, "replace")
     replaced = text.count("\ufffd") - payload.count("\ufffd".encode())
     if replaced > 0:
-        yield Defect("undecodable-bytes", where, f"{replaced} undecodable byte sequences ({charset})")
-    if part.get_content_subtype() == "html":
-        text = _html_text(text)
-    yield TextUnit(text, where)
+        _defect(found, "undecodable-bytes", part, f"{replaced} undecodable byte sequences ({charset})")
+    found.texts.append(_html_text(text) if kind == "text/html" else text)
+    found.parts.append(part)
 
 
-def _header_text(value: object) -> str | None:
-    """A header value as text: RFC 2047 words decoded, raw 8-bit bytes read as UTF-8."""
-    if value is None:
-        return None
-    text = str(value)
-    if "=?" in text:
-        with contextlib.suppress(ValueError, LookupError, UnicodeError):  # else as written
-            text = str(email.header.make_header(email.header.decode_header(text)))
-    if _RAW_BYTE.search(text):
-        text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-    return text
+def _decoded(body: bytes, encoding: str) -> tuple[bytes, str | None]:
+    """The body with its Content-Transfer-Encoding undone, and what went wrong doing it."""
+    if encoding == "quoted-printable":
+        return binascii.a2b_qp(body), None
+    if encoding == "base64":
+        try:
+            return binascii.a2b_base64(body), None
+        except binascii.Error:  # padding missing: decode what is there (as the stdlib does)
+            with contextlib.suppress(binascii.Error):
+                return binascii.a2b_base64(body + b"==="), "InvalidBase64PaddingDefect"
+            return b"", "InvalidBase64LengthDefect"
+    return body, None
+
+
+def _header_text(value: str | None) -> str | None:
+    """A header value as text: RFC 2047 words decoded (else as written)."""
+    if value is None or "=?" not in value:
+        return value
+    with contextlib.suppress(ValueError, LookupError, UnicodeError, AssertionError):
+        return str(email.header.make_header(email.header.decode_header(value)))
+    return value
 
 
 class _PageText(HTMLParser):

@@ -7,6 +7,9 @@ import bz2
 import gzip
 import io
 import lzma
+import tarfile
+import zipfile
+import zlib
 from collections.abc import Callable
 from typing import IO, Protocol
 
@@ -26,15 +29,25 @@ _OPENERS: list[tuple[bytes, str, Callable[[IO[bytes]], _Readable]]] = [
     (b"BZh", ".bz2", lambda f: bz2.BZ2File(f, mode="rb")),
     (b"\xfd7zXZ\x00", ".xz", lambda f: lzma.LZMAFile(f, mode="rb")),  # noqa: SIM115
 ]
-CORRUPT = (EOFError, lzma.LZMAError, gzip.BadGzipFile, OSError)
-"""What a corrupt or truncated compressed stream raises while it is read."""
+CORRUPT = (
+    EOFError,
+    OSError,  # gzip.BadGzipFile among them
+    lzma.LZMAError,
+    zlib.error,
+    zipfile.BadZipFile,  # a CRC that does not match, a cut central directory
+    tarfile.TarError,
+    NotImplementedError,  # a zip member packed by a method this Python lacks
+)
+"""What a corrupt or truncated compressed stream or archive raises while it is read."""
 
 
 class ExpansionLimitError(OSError):
     """A compressed stream expanded past its limit."""
 
 
-class _Capped(io.RawIOBase):
+class Capped(io.RawIOBase):
+    """A stream that raises ExpansionLimitError once more than ``limit`` bytes came out of it."""
+
     def __init__(self, inner: _Readable, limit: int) -> None:
         self._inner = inner
         self._limit = limit
@@ -63,5 +76,5 @@ def unpacked(
         if head.startswith(magic):
             limit = max_expand if packed_size is None else min(max_expand, MAX_RATIO * max(packed_size, 1))
             inner = name[: -len(suffix)] if name.lower().endswith(suffix) else name
-            return io.BufferedReader(_Capped(opener(file), limit), buffer_size=1 << 16), inner
+            return io.BufferedReader(Capped(opener(file), limit), buffer_size=1 << 16), inner
     return None

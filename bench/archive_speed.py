@@ -1,0 +1,87 @@
+"""The command line on a mailing-list mbox, beside a bare loop of ``email.message_from_bytes`` over
+the same messages, measured in the same run (issue 5's target: at least 80% of the bare loop).
+
+    python bench/archive_speed.py [MBOX] [--rounds N] [--jobs]
+
+The CLI runs in this process, ``--format jsonl`` written to /dev/null; the bare loop gets the
+messages already split (it does less than the CLI, which also reads and splits the file). Each
+figure is the best of N rounds, the two interleaved so a slow spell of the machine hits both.
+``--jobs`` also times ``-j 1`` and ``-j 2`` on copies of the mbox (the files are the unit of work).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import email
+import gc
+import io
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from urlsift.cli import main
+from urlsift.extract import _judge
+from urlsift.sources.mbox import messages
+
+DEFAULT = Path(__file__).parents[2] / "shared" / "corpora" / "mail" / "blinux-list.mbox"
+
+
+def cli(*argv: str) -> Callable[[], None]:
+    def run() -> None:
+        _judge.cache_clear()
+        with open(os.devnull, "w") as null, contextlib.redirect_stdout(null), contextlib.redirect_stderr(null):
+            main(["--quiet", "--format", "jsonl", *argv])
+
+    return run
+
+
+def best(rounds: int, runs: dict[str, Callable[[], None]]) -> dict[str, float]:
+    times = dict.fromkeys(runs, float("inf"))
+    for _ in range(rounds):
+        for name, run in runs.items():
+            gc.collect()
+            started = time.perf_counter()
+            run()
+            times[name] = min(times[name], time.perf_counter() - started)
+    return times
+
+
+def main_bench() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("mbox", nargs="?", default=str(DEFAULT))
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--jobs", action="store_true")
+    args = parser.parse_args()
+    data = Path(args.mbox).read_bytes()
+    split = [message.data for message in messages(io.BytesIO(data))]
+    megabytes = len(data) / 1e6
+
+    def bare() -> None:
+        for message in split:
+            email.message_from_bytes(message)
+
+    times = best(args.rounds, {"bare": bare, "cli": cli(args.mbox)})
+    print(f"{Path(args.mbox).name}: {megabytes:.1f} MB, {len(split)} messages, best of {args.rounds}")
+    print(f"  bare email.message_from_bytes loop  {megabytes / times['bare']:6.1f} MB/s")
+    print(f"  urlsift --format jsonl              {megabytes / times['cli']:6.1f} MB/s")
+    print(f"  ratio                               {times['bare'] / times['cli']:6.2f}  (target >= 0.80)")
+    if args.jobs:
+        with tempfile.TemporaryDirectory() as folder:
+            copies = []
+            for k in range(8):
+                copies.append(str(Path(folder) / f"copy{k}.mbox"))
+                shutil.copyfile(args.mbox, copies[-1])
+            times = best(3, {"j1": cli("-j", "1", *copies), "j2": cli("-j", "2", *copies)})
+        total = megabytes * len(copies)
+        print(f"  8 copies, -j 1                      {total / times['j1']:6.1f} MB/s")
+        print(f"  8 copies, -j 2                      {total / times['j2']:6.1f} MB/s")
+        print(f"  -j 2 / -j 1                         {times['j1'] / times['j2']:6.2f}  ({os.cpu_count()} cores)")
+
+
+if __name__ == "__main__":
+    sys.exit(main_bench())

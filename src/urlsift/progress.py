@@ -1,0 +1,70 @@
+"""The progress bar on standard error (tqdm): bytes read, messages, rate, and time left when the
+total is known. Shown only on a terminal; messages printed while it runs go above it."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from types import TracebackType
+from typing import TypeVar
+
+from tqdm import tqdm
+
+from .results import Tally
+from .sources import Counter
+
+T = TypeVar("T")
+_EVERY = 0.2  # seconds between redraws while one file is read
+
+
+class Progress:
+    def __init__(self, total: int | None, *, enabled: bool) -> None:
+        self._bar = (
+            tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024, file=sys.stderr, leave=False)
+            if enabled
+            else None
+        )
+        self._bytes = 0  # of the files done
+        self._messages = 0
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        if self._bar is not None:
+            self._bar.close()
+
+    def say(self, line: str) -> None:
+        """Print a line on standard error (above the bar), standard output flushed first."""
+        sys.stdout.flush()
+        if self._bar is None:
+            print(line, file=sys.stderr)
+        else:
+            self._bar.write(line, file=sys.stderr)
+
+    def watch(self, events: Iterable[T], counter: Counter, tally: Tally) -> Iterator[T]:
+        """``events`` of the file being read here, the bar moved on as its counts grow."""
+        if self._bar is None:
+            yield from events
+            return
+        start, last = counter.bytes, time.monotonic()
+        for event in events:
+            now = time.monotonic()
+            if now - last > _EVERY:
+                last = now
+                self._show(self._bytes + counter.bytes - start, self._messages + tally.messages)
+            yield event
+
+    def done(self, tally: Tally) -> None:
+        """One file is done (here or in a worker): the bar counts its bytes and messages."""
+        self._bytes += tally.bytes
+        self._messages += tally.messages
+        self._show(self._bytes, self._messages)
+
+    def _show(self, done: int, messages: int) -> None:
+        if self._bar is not None:
+            self._bar.update(done - self._bar.n)
+            self._bar.set_postfix_str(f"{messages:,} messages", refresh=False)

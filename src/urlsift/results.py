@@ -1,0 +1,185 @@
+"""A path -> its results: rows (one per URL or rejected candidate, in FIELDS order), reports (what
+went wrong, with where), and a Tally that adds up.
+
+The last stage: it takes what the sources give (messages, text streams, defects), runs the
+extraction on it, and says where every result came from. Rows and reports are plain tuples, so a
+worker process can hand them to the one that prints (``cli -j``) in the order ``-j 1`` prints them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, fields
+from typing import Any, NamedTuple
+
+from ._model import ERROR_KINDS, Defect, Match, MessageText, Provenance, TextStream
+from .extract import extract_each
+from .grammar import STRICT
+from .scan import KNOWN_SCHEMES
+from .sources import Counter, ReadOptions, read_path, reason
+from .sources.packed import CORRUPT
+from .stream import extract_stream
+
+Row = tuple[Any, ...]
+"""url, alternatives, valid, scheme, wrapper, naked, line, column, source, member, message,
+offset, message_id, date, newsgroups, part, error: ``output.FIELDS``, in that order."""
+
+
+class Report(NamedTuple):
+    """A defect, as it is printed: where, what, and whether it makes the exit status 2."""
+
+    place: str
+    """``path``, ``path[member]``, with ``#message`` when it is one message's."""
+    kind: str
+    detail: str
+    error: bool
+
+
+Event = Row | Report
+
+_FILE_LOST = frozenset({"unreadable", "corrupt", "binary"})
+"""Defects of a whole file that leave it (or its end) unscanned: the file counts as failed."""
+
+
+@dataclass
+class Tally:
+    """Counts that add up: files seen = scanned + failed, messages seen = scanned + failed."""
+
+    files: int = 0
+    files_failed: int = 0
+    messages: int = 0
+    messages_failed: int = 0
+    parts: int = 0
+    """MIME text parts scanned (a plain text file counts as one)."""
+    headers: int = 0
+    """Mail headers scanned (those with a colon in them)."""
+    bytes: int = 0
+    """Read from the files on disk (compressed, for compressed files)."""
+    urls: int = 0
+    rejected: int = 0
+    errors: int = 0
+    warnings: int = 0
+
+    def add(self, other: Tally) -> None:
+        for count in fields(self):
+            setattr(self, count.name, getattr(self, count.name) + getattr(other, count.name))
+
+
+@dataclass(frozen=True)
+class Options:
+    profile: str = STRICT.name
+    naked: bool = True
+    invalid: bool = False
+    """Yield the rejected candidates as rows too (they are counted either way)."""
+    schemes: frozenset[str] = KNOWN_SCHEMES
+    read: ReadOptions = field(default_factory=ReadOptions)
+
+
+def place(where: Provenance) -> str:
+    """How a report names where it happened."""
+    name = where.source if where.member is None else f"{where.source}[{where.member}]"
+    return name if where.message is None else f"{name}#{where.message}"
+
+
+def results(path: str, options: Options, tally: Tally, counter: Counter | None = None) -> Iterator[Event]:
+    """The events of one file, in order; ``tally`` is kept up to date as they come."""
+    counter = Counter() if counter is None else counter
+    before = counter.bytes
+    tally.files += 1
+    failed = False
+    items = read_path(path, options.read, counter)
+    try:
+        for item in items:
+            if isinstance(item, MessageText):
+                yield from _message(item, options, tally)
+            elif isinstance(item, TextStream):
+                try:
+                    tally.parts += 1
+                    matches = extract_stream(item.file, **_extraction(options))
+                    yield from _rows(matches, item.provenance, options, tally)
+                except CORRUPT as error:
+                    failed = True
+                    yield _report(Defect("corrupt", item.provenance, reason(error)), tally)
+            else:
+                whole_file = item.provenance.member is None and item.provenance.message is None
+                failed = failed or (whole_file and item.kind in _FILE_LOST)
+                yield _report(item, tally)
+    except Exception as error:  # a bug must not lose the other files' results: say it, go on
+        failed = True
+        detail = f"internal error, please report it: {type(error).__name__}: {error}"
+        yield _report(Defect("internal", Provenance(path), detail), tally)
+    finally:
+        items.close()
+        tally.files_failed += failed
+        tally.bytes += counter.bytes - before
+
+
+def _extraction(options: Options) -> dict[str, Any]:
+    return {"profile": options.profile, "naked": options.naked, "invalid": True, "schemes": options.schemes}
+
+
+def _message(message: MessageText, options: Options, tally: Tally) -> Iterator[Event]:
+    tally.messages += 1
+    if not message.texts and any(defect.kind == "too-large" for defect in message.defects):
+        tally.messages_failed += 1
+    tally.headers += message.headers
+    tally.parts += len(message.texts) - message.headers
+    for defect in message.defects:
+        yield _report(defect, tally)
+    matches = extract_each(message.texts, **_extraction(options))
+    parts = message.parts
+    fields = tuple(message.provenance)[:-1]
+    for k, match in matches:
+        row = _row(match, fields, parts[k], options, tally)
+        if row is not None:
+            yield row
+
+
+def _rows(matches: Iterable[Match], where: Provenance, options: Options, tally: Tally) -> Iterator[Row]:
+    fields = tuple(where)[:-1]
+    for match in matches:
+        row = _row(match, fields, where.part, options, tally)
+        if row is not None:
+            yield row
+
+
+def _row(
+    match: Match, fields: tuple[Any, ...], part: str | None, options: Options, tally: Tally
+) -> Row | None:
+    verdict = match.verdict
+    if verdict.valid:
+        tally.urls += 1
+        error = None
+    else:
+        tally.rejected += 1
+        if not options.invalid:
+            return None
+        error = str(verdict.error)
+    return (
+        match.url,
+        match.alternatives,
+        verdict.valid,
+        verdict.scheme,
+        match.wrapper,
+        match.wrapper is None,
+        match.line,
+        match.column,
+        *fields,
+        part,
+        error,
+    )
+
+
+def _report(defect: Defect, tally: Tally) -> Report:
+    error = defect.kind in ERROR_KINDS or defect.kind == "internal"
+    if error:
+        tally.errors += 1
+    else:
+        tally.warnings += 1
+    return Report(place(defect.provenance), defect.kind, defect.detail, error)
+
+
+def scan_file(path: str, options: Options) -> tuple[list[Event], Tally]:
+    """All the events of one file and its tally (what a worker process sends back)."""
+    tally = Tally()
+    return list(results(path, options, tally)), tally
