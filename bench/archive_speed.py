@@ -34,7 +34,11 @@ DEFAULT = Path(__file__).parents[2] / "shared" / "corpora" / "mail" / "blinux-li
 def cli(*argv: str) -> Callable[[], None]:
     def run() -> None:
         _judge.cache_clear()
-        with open(os.devnull, "w") as null, contextlib.redirect_stdout(null), contextlib.redirect_stderr(null):
+        with (
+            open(os.devnull, "w") as null,
+            contextlib.redirect_stdout(null),
+            contextlib.redirect_stderr(null),
+        ):
             main(["--quiet", "--format", "jsonl", *argv])
 
     return run
@@ -80,7 +84,8 @@ def main_bench() -> None:
         total = megabytes * len(copies)
         print(f"  8 copies, -j 1                      {total / times['j1']:6.1f} MB/s")
         print(f"  8 copies, -j 2                      {total / times['j2']:6.1f} MB/s")
-        print(f"  -j 2 / -j 1                         {times['j1'] / times['j2']:6.2f}  ({os.cpu_count()} cores)")
+        ratio = times["j1"] / times["j2"]
+        print(f"  -j 2 / -j 1                         {ratio:6.2f}  ({os.cpu_count()} cores)")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,6 @@
 """The stdlib-based MIME reader urlsift used before sources/mime.py: kept as an oracle for
 the light reader (test_mime.py), not used by the package."""
 
-
 from __future__ import annotations
 
 import codecs

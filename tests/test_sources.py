@@ -14,8 +14,8 @@ import urlsift
 from urlsift._model import Provenance
 from urlsift.cli import main
 from urlsift.sources import sniff
-from urlsift.sources.mime import read
 from urlsift.sources.mbox import messages
+from urlsift.sources.mime import read
 
 CORPORA = Path(__file__).parents[1] / "corpora"
 HARD_CASES = CORPORA / "mail" / "mail-url-hard-cases.mbox"
