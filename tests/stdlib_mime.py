@@ -11,8 +11,15 @@ import re
 from collections.abc import Iterator
 from email.message import Message
 from html.parser import HTMLParser
+from typing import NamedTuple
 
-from urlsift._model import Defect, Provenance, TextUnit
+from urlsift._model import Defect, Provenance
+
+
+class TextUnit(NamedTuple):
+    text: str
+    provenance: Provenance
+
 
 _RAW_BYTE = re.compile("[\udc80-\udcff]")  # a byte the parser could not decode, kept as a surrogate
 _LINKS = frozenset({"href", "src", "action", "cite", "background"})

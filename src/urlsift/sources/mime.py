@@ -56,11 +56,14 @@ class _Entity(NamedTuple):
 def read(data: bytes, where: Provenance) -> MessageText:
     """The headers and text parts of the message ``data``, named, and its defects."""
     message = _entity(data)
-    named = [
-        (name, value.rstrip("\r")) for name, value in message.headers if ":" in value
-    ]  # no colon, no URL
-    texts = [_header_text(value) or "" if "=?" in value else value for _, value in named]
-    found = MessageText(_identified(message, where), texts, [name for name, _ in named], len(texts), [])
+    names, texts = [], []
+    for name, value in message.headers:
+        if "=?" in value:  # an RFC 2047 word may hide a colon ("=3A")
+            value = _header_text(value.rstrip("\r")) or ""
+        if ":" in value:  # no colon, no URL
+            names.append(name)
+            texts.append(value.rstrip("\r"))
+    found = MessageText(_identified(message, where), texts, names, len(texts), [])
     _walk(message, found, [0], "text/plain", 0)
     return found
 

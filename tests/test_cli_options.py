@@ -1,0 +1,147 @@
+"""The command line's options over archives: zip and tar members, -j, --unique, --schemes, --count,
+--stats, and the jsonl writer against json.dumps."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from urlsift.cli import main
+from urlsift.output import FIELDS, record, writer
+
+CORPORA = Path(__file__).parents[1] / "corpora"
+HARD_CASES = CORPORA / "mail" / "mail-url-hard-cases.mbox"
+PIPERMAIL = CORPORA / "mail" / "r-devel-2000-May.mbox"
+RFC = CORPORA / "rfc" / "rfc1738.txt"
+
+
+def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    status = main(argv)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def _tar(path: Path, members: dict[str, bytes], compress: bool = False) -> None:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as archive:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    path.write_bytes(gzip.compress(buffer.getvalue()) if compress else buffer.getvalue())
+
+
+@pytest.mark.parametrize("kind", ["zip", "tar", "tar.gz"])
+def test_archive_members_give_what_the_files_give_with_the_member_named(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    members = {"lists/hard.mbox": HARD_CASES.read_bytes(), "rfc/rfc1738.txt": RFC.read_bytes()}
+    archive = tmp_path / f"a.{kind}"
+    if kind == "zip":
+        with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as packed:
+            for name, data in members.items():
+                packed.writestr(name, data)
+    else:
+        _tar(archive, members, compress=kind == "tar.gz")
+    _, plain, _ = _run(["--format", "jsonl", str(HARD_CASES), str(RFC)], capsys)
+    status, packed_out, _ = _run(["--format", "jsonl", str(archive)], capsys)
+    assert status == 0
+    rows = [json.loads(line) for line in packed_out.splitlines()]
+    expected = [json.loads(line) for line in plain.splitlines()]
+    assert len(rows) == len(expected) > 700
+    for row, alone in zip(rows, expected, strict=True):
+        member = "lists/hard.mbox" if alone["source"] == str(HARD_CASES) else "rfc/rfc1738.txt"
+        assert row == {**alone, "source": str(archive), "member": member}
+
+
+def _files(tmp_path: Path) -> list[str]:
+    (tmp_path / "bad.gz").write_bytes(b"\x1f\x8b" + b"\x00" * 40)
+    (tmp_path / "one.txt").write_text("<URL:http://one.example/> <URL:ftp://x.example/>\n")
+    return [
+        str(HARD_CASES),
+        str(tmp_path / "bad.gz"),
+        str(PIPERMAIL),
+        str(tmp_path / "missing"),
+        str(tmp_path),
+    ]
+
+
+def test_jobs_give_the_same_output_in_the_same_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    paths = _files(tmp_path)
+    one = _run(["--format", "jsonl", "--invalid", "--stats", *paths], capsys)
+    two = _run(["--format", "jsonl", "--invalid", "--stats", "-j", "2", *paths], capsys)
+    assert one == two
+    assert one[0] == 2
+    assert len(one[1].splitlines()) > 1000
+
+
+def test_unique_schemes_and_count(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run([str(PIPERMAIL)], capsys)
+    every = out.splitlines()
+    status, out, _ = _run(["--unique", str(PIPERMAIL)], capsys)
+    assert out.splitlines() == list(dict.fromkeys(every))
+    assert len(every) > len(out.splitlines())
+    _, out, _ = _run(["--schemes", "FTP,mailto", str(PIPERMAIL)], capsys)
+    assert out.splitlines() == [url for url in every if url.lower().startswith(("ftp:", "mailto:"))]
+    assert out
+    _, out, _ = _run(["--count", str(PIPERMAIL)], capsys)
+    assert out == f"{len(every)}\n"
+    (tmp_path / "one.txt").write_text("<URL:http://one.example/> <URL:ftp://x.example/>\n")
+    (tmp_path / "none.txt").write_text("nothing\n")
+    status, out, _ = _run(["--count", "--schemes", "ftp", str(tmp_path)], capsys)
+    assert out == f"{tmp_path / 'none.txt'}:0\n{tmp_path / 'one.txt'}:1\n"
+    assert status == 0
+    assert _run(["--schemes", "gopher", str(tmp_path / "one.txt")], capsys)[0] == 1
+
+
+def test_stats_add_up(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, err = _run(["--stats", *_files(tmp_path)], capsys)
+    lines = {
+        line.split()[1]: line for line in err.splitlines() if line.startswith("urlsift: ") and "  " in line
+    }
+    assert lines["files"].split(None, 2)[2] == "6 = 3 scanned + 3 failed"  # bad.gz twice, missing
+    assert lines["messages"].split(None, 2)[2] == "429 = 429 scanned + 0 failed"
+    assert f"{len(out.splitlines()):,} printed" in lines["URLs"]
+
+
+row_text = st.text(st.characters(codec="utf-8"), max_size=12)
+rows = st.tuples(
+    row_text,
+    st.lists(row_text, max_size=2).map(tuple),
+    st.booleans(),
+    st.none() | row_text,
+    st.sampled_from([None, "URL:", "<>", '"']),
+    st.booleans(),
+    st.integers(1, 10**6),
+    st.integers(0, 10**6),
+    row_text,
+    st.none() | row_text,
+    st.none() | st.integers(0, 10**6),
+    st.none() | st.integers(0, 10**9),
+    st.none() | row_text,
+    st.none() | row_text,
+    st.none() | row_text,
+    st.none() | row_text,
+    st.none() | row_text,
+)
+
+
+@given(st.lists(rows, max_size=4))
+def test_the_jsonl_writer_writes_what_json_dumps_writes(found: list[tuple[object, ...]]) -> None:
+    out = io.StringIO()
+    write = writer("jsonl", out)
+    for row in found:
+        write(row)
+    expected = "".join(json.dumps(record(row), ensure_ascii=False) + "\n" for row in found)
+    assert out.getvalue() == expected
+    assert all(list(json.loads(line)) == list(FIELDS) for line in out.getvalue().split("\n")[:-1])
