@@ -8,7 +8,8 @@ worker process can hand them to the one that prints (``cli -j``) in the order ``
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 
@@ -126,13 +127,47 @@ def _message(message: MessageText, options: Options, tally: Tally) -> Iterator[E
     tally.parts += len(message.texts) - message.headers
     for defect in message.defects:
         yield _report(defect, tally)
-    matches = extract_each(message.texts, **_extraction(options))
     parts = message.parts
     fields = tuple(message.provenance)[:-1]
-    for k, match in matches:
+    for k, match in _matches(message, options):
         row = _row(match, fields, parts[k], options, tally)
         if row is not None:
             yield row
+
+
+_HEADER_MATCHES: dict[Options, OrderedDict[str, tuple[Match, ...]]] = {}
+"""The matches of recent header values: every message of a list archive repeats the same
+List-Unsubscribe, List-Archive and List-Post, and their matches are most of an archive's."""
+_HEADER_CACHE_SIZE = 1024
+_HEADER_CACHE_CHARS = 2048  # longer values (Received, DKIM-Signature) seldom recur
+
+
+def _matches(message: MessageText, options: Options) -> Iterator[tuple[int, Match]]:
+    """``extract_each`` over the message's texts, with recurring header values not scanned again."""
+    texts, headers = message.texts, message.headers
+    cache = _HEADER_MATCHES.get(options)
+    if cache is None:
+        cache = _HEADER_MATCHES[options] = OrderedDict()
+    known = {
+        k: hit
+        for k, text in enumerate(texts[:headers])
+        if len(text) <= _HEADER_CACHE_CHARS and (hit := cache.get(text)) is not None
+    }
+    todo = [k for k in range(len(texts)) if k not in known] if known else range(len(texts))
+    fresh: dict[int, list[Match]] = {}
+    for j, match in extract_each([texts[k] for k in todo], **_extraction(options)):
+        fresh.setdefault(todo[j], []).append(match)
+    for k in todo:
+        if k >= headers:
+            break
+        if len(texts[k]) <= _HEADER_CACHE_CHARS:
+            cache[texts[k]] = tuple(fresh.get(k, ()))
+            if len(cache) > _HEADER_CACHE_SIZE:
+                cache.popitem(last=False)
+    found: dict[int, Sequence[Match]] = {**fresh, **known}
+    for k in sorted(found):
+        for match in found[k]:
+            yield k, match
 
 
 def _rows(matches: Iterable[Match], where: Provenance, options: Options, tally: Tally) -> Iterator[Row]:
