@@ -121,3 +121,31 @@ def test_a_link_loop_is_reported_not_followed(tmp_path: Path, capsys: pytest.Cap
     assert lines == ["http://once/"]
     assert status == 2
     assert "a link loop" in err
+
+
+def test_a_news_batch_reads_each_article_by_its_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    articles = [
+        b"Path: a!b\nNewsgroups: comp.x\nMessage-ID: <1@x>\n\nSee <URL:http://one.example/>\n",
+        b"Path: a!b\nNewsgroups: comp.y\nMessage-ID: <2@x>\n\n#! rnews 99 in a body\nhttp://two.example/\n",
+    ]
+    batch = b"".join(b"#! rnews %d\n" % len(article) + article for article in articles)
+    (tmp_path / "batch").write_bytes(batch)
+    status, lines, err = _output(["--format", "jsonl", str(tmp_path / "batch")], capsys)
+    rows = [json.loads(line) for line in lines]
+    assert status == 0
+    assert err == ""
+    assert [(r["url"], r["message"], r["newsgroups"]) for r in rows] == [
+        ("http://one.example/", 0, "comp.x"),
+        ("http://two.example/", 1, "comp.y"),
+    ]
+    assert [r["offset"] for r in rows] == [0, batch.index(b"#! rnews %d" % len(articles[1]))]
+    (tmp_path / "cut").write_bytes(batch[:-5])
+    status, lines, err = _output([str(tmp_path / "cut")], capsys)
+    assert (status, lines) == (2, ["http://one.example/"])
+    second = batch.index(b"#! rnews %d" % len(articles[1]))
+    assert err == (
+        f"urlsift: {tmp_path / 'cut'}: corrupt: news batch: article 1 at byte {second} is cut: "
+        f"5 of {len(articles[1])} bytes missing\n"
+    )

@@ -145,3 +145,26 @@ def test_the_jsonl_writer_writes_what_json_dumps_writes(found: list[tuple[object
     expected = "".join(json.dumps(record(row), ensure_ascii=False) + "\n" for row in found)
     assert out.getvalue() == expected
     assert all(list(json.loads(line)) == list(FIELDS) for line in out.getvalue().split("\n")[:-1])
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_progress_bar_on_a_terminal_and_none_with_quiet(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for quiet in ([], ["--quiet"]):
+        terminal = _Terminal()
+        monkeypatch.setattr("sys.stderr", terminal)
+        assert main([*quiet, str(PIPERMAIL)]) == 0
+        shown = terminal.getvalue()
+        if quiet:
+            assert "messages" not in shown
+        else:
+            assert "396 messages" in shown  # the bar's last state: every message of the file
+            assert "B" in shown
+        # Reports go above the bar, whole lines.
+        assert "undecodable-bytes: 1 undecodable byte sequences (utf-8)\n" in shown
+    capsys.readouterr()

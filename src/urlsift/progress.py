@@ -35,6 +35,7 @@ class Progress:
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
         if self._bar is not None:
+            self._bar.refresh()  # the last state, even when it came faster than the redraw interval
             self._bar.close()
 
     def say(self, line: str) -> None:

@@ -22,10 +22,11 @@ from typing import IO, NamedTuple
 
 from .._model import Defect, MessageText, Provenance, TextStream
 from . import mime
+from .batch import BatchError, articles, is_batch
 from .mbox import is_separator, messages
 from .packed import CORRUPT, MAX_EXPAND, MAX_RATIO, Capped, unpacked
 
-FORMATS = ("auto", "text", "mbox", "eml")
+FORMATS = ("auto", "text", "mbox", "eml", "batch")
 SNIFF_BYTES = 4096
 MAX_MESSAGE = 100 * 10**6
 """Default cap on one message (bytes): a larger one is reported and skipped, not held."""
@@ -53,8 +54,10 @@ class ReadOptions(NamedTuple):
 
 
 def sniff(head: bytes, name: str) -> str:
-    """The format of a file from its first bytes and its name: "mbox", "eml" or "text"."""
+    """The format of a file from its first bytes and its name: "mbox", "batch", "eml" or "text"."""
     first_line = head.split(b"\n", 1)[0]
+    if is_batch(head):
+        return "batch"
     if is_separator(first_line):
         return "mbox"
     if name.lower().endswith(".eml"):
@@ -198,10 +201,13 @@ def _read(
             detail = f"line {line:,} is over {MAX_LINE:,} bytes long ({length:,} at least); scanned"
             yield Defect("long-line", where, detail)
         return
-    if fmt == "mbox":
-        for raw in messages(file, options.max_message):
-            here = where._replace(message=raw.number, offset=raw.offset)
-            yield _message(raw.data, raw.size, here, options, last_line_ended=raw.complete)
+    if fmt in ("mbox", "batch"):
+        try:
+            for raw in (messages if fmt == "mbox" else articles)(file, options.max_message):
+                here = where._replace(message=raw.number, offset=raw.offset)
+                yield _message(raw.data, raw.size, here, options, last_line_ended=raw.complete)
+        except BatchError as error:
+            yield Defect("corrupt", where, f"news batch: {error}")
         return
     data = file.read(options.max_message + 1)
     size = len(data) + len(file.read()) if len(data) > options.max_message else len(data)
