@@ -51,6 +51,18 @@ class Extraction:
         matches = _matches(text, self.judge, candidates, self.invalid, self._lines)
         return _shifted(matches, base) if base else matches
 
+    def whole(self, text: str) -> Iterator[Match]:
+        """The matches of all of ``text``. Keeps no state between calls (unlike ``window``): one
+        Extraction may serve many texts, even interleaved."""
+        return _matches(text, self.judge, self.scanner.scan(text), self.invalid, Lines(text))
+
+
+@lru_cache(maxsize=32)
+def _extraction_for(
+    profile: Profile | str, naked: bool, invalid: bool, schemes: frozenset[str]
+) -> Extraction:
+    return Extraction(profile=profile, naked=naked, invalid=invalid, schemes=schemes)
+
 
 def _shifted(matches: Iterator[Match], base: int) -> Iterator[Match]:
     """Positions in a window, made positions in the whole text."""
@@ -79,8 +91,8 @@ def extract(
     """
     if not isinstance(text, str):
         raise TypeError(f"extract() takes str, not {type(text).__name__}: decode the bytes first")
-    extraction = Extraction(profile=profile, naked=naked, invalid=invalid, schemes=schemes)
-    return extraction.window(text, 0, len(text), base=0, dropped=0, progress=ScanProgress())
+    schemes = schemes if isinstance(schemes, frozenset) else frozenset(schemes)
+    return _extraction_for(profile, naked, invalid, schemes).whole(text)
 
 
 _SEPARATOR = "\n\n\x00\n\n"

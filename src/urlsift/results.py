@@ -8,7 +8,6 @@ worker process can hand them to the one that prints (``cli -j``) in the order ``
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
@@ -135,39 +134,54 @@ def _message(message: MessageText, options: Options, tally: Tally) -> Iterator[E
             yield row
 
 
-_HEADER_MATCHES: dict[Options, OrderedDict[str, tuple[Match, ...]]] = {}
+_HEADER_MATCHES: dict[Options, dict[str, tuple[Match, ...]]] = {}
 """The matches of recent header values: every message of a list archive repeats the same
 List-Unsubscribe, List-Archive and List-Post, and their matches are most of an archive's."""
 _HEADER_CACHE_SIZE = 1024
 _HEADER_CACHE_CHARS = 2048  # longer values (Received, DKIM-Signature) seldom recur
 
 
-def _matches(message: MessageText, options: Options) -> Iterator[tuple[int, Match]]:
+def _matches(message: MessageText, options: Options) -> list[tuple[int, Match]]:
     """``extract_each`` over the message's texts, with recurring header values not scanned again."""
     texts, headers = message.texts, message.headers
     cache = _HEADER_MATCHES.get(options)
     if cache is None:
-        cache = _HEADER_MATCHES[options] = OrderedDict()
+        cache = _HEADER_MATCHES[options] = {}
     known = {
         k: hit
         for k, text in enumerate(texts[:headers])
         if len(text) <= _HEADER_CACHE_CHARS and (hit := cache.get(text)) is not None
     }
-    todo = [k for k in range(len(texts)) if k not in known] if known else range(len(texts))
+    if not known:  # the common case where headers do not recur: one pass, in order
+        every = list(extract_each(texts, **_extraction(options)))
+        found: dict[int, list[Match]] = {}
+        for k, match in every:
+            if k >= headers:
+                break
+            found.setdefault(k, []).append(match)
+        _remember(cache, texts, range(headers), found)
+        return every
+    todo = [k for k in range(len(texts)) if k not in known]
     fresh: dict[int, list[Match]] = {}
     for j, match in extract_each([texts[k] for k in todo], **_extraction(options)):
         fresh.setdefault(todo[j], []).append(match)
-    for k in todo:
-        if k >= headers:
-            break
+    _remember(cache, texts, [k for k in todo if k < headers], fresh)
+    merged: dict[int, Sequence[Match]] = {**fresh, **known}
+    return [(k, match) for k in sorted(merged) for match in merged[k]]
+
+
+def _remember(
+    cache: dict[str, tuple[Match, ...]],
+    texts: list[str],
+    scanned: Iterable[int],
+    found: dict[int, list[Match]],
+) -> None:
+    """Keep the matches (none, often) of the header values just scanned, the oldest forgotten."""
+    for k in scanned:
         if len(texts[k]) <= _HEADER_CACHE_CHARS:
-            cache[texts[k]] = tuple(fresh.get(k, ()))
+            cache[texts[k]] = tuple(found.get(k, ()))
             if len(cache) > _HEADER_CACHE_SIZE:
-                cache.popitem(last=False)
-    found: dict[int, Sequence[Match]] = {**fresh, **known}
-    for k in sorted(found):
-        for match in found[k]:
-            yield k, match
+                del cache[next(iter(cache))]
 
 
 def _rows(matches: Iterable[Match], where: Provenance, options: Options, tally: Tally) -> Iterator[Row]:
