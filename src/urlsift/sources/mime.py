@@ -23,6 +23,7 @@ import contextlib
 import email.header
 import email.utils
 import re
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from itertools import repeat
 from operator import itemgetter
@@ -197,21 +198,37 @@ def _defect(found: MessageText, kind: str, part: str, detail: str) -> None:
 def _split(body: bytes, boundary: bytes) -> tuple[list[bytes], list[str]]:
     """The parts of a multipart body, and what was wrong with its boundaries (RFC 2046 5.1.1: the
     line break before a boundary line belongs to the boundary)."""
-    lines = re.compile(rb"^--" + re.escape(boundary) + rb"(--)?[ \t]*\r?$", re.MULTILINE)
     parts: list[bytes] = []
     start = -1
-    for found in lines.finditer(body):
+    for line_start, after, closing in _boundary_lines(body, b"--" + boundary):
         if start >= 0:
-            end = found.start()
+            end = line_start
             end -= 2 if body[max(0, end - 2) : end] == b"\r\n" else 1 if end and body[end - 1] == 10 else 0
             parts.append(body[start : max(start, end)])
-        if found.group(1):
+        if closing:
             return parts, []
-        start = found.end() + (2 if body[found.end() : found.end() + 2] == b"\r\n" else 1)
+        start = after
     if start < 0:
         return [], ["StartBoundaryNotFoundDefect"]
     parts.append(body[start:])
     return parts, ["CloseBoundaryNotFoundDefect"]
+
+
+def _boundary_lines(body: bytes, delimiter: bytes) -> Iterator[tuple[int, int, bool]]:
+    """(start of the line, start of the next line, whether it closes) for each line that is
+    ``delimiter``, maybe ``--``, maybe blanks. Substring searches: a regex compiled for each
+    message's boundary cost more than the rest of the message."""
+    at = body.find(delimiter)
+    while at >= 0:
+        if at == 0 or body[at - 1] == 10:
+            end = at + len(delimiter)
+            closing = body.startswith(b"--", end)
+            end += 2 * closing
+            while end < len(body) and body[end] in b" \t":
+                end += 1
+            if end == len(body) or body[end] == 10 or body.startswith(b"\r\n", end):
+                yield at, min(len(body), body.find(b"\n", end) + 1 or len(body)), closing
+        at = body.find(delimiter, at + 1)
 
 
 def _text_part(entity: _Entity, found: MessageText, part: str, params: dict[str, str], kind: str) -> None:
