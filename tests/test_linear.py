@@ -11,10 +11,15 @@ import gc
 import itertools
 import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
 import urlsift
+from urlsift.results import Options, Tally, results
+
+T = TypeVar("T", str, bytes)
 
 SIZES = (10_000, 100_000, 1_000_000)
 LIMIT = 30.0
@@ -64,7 +69,7 @@ TEXT_SHAPES: dict[str, Callable[[int], str]] = {
 }
 
 
-def _seconds(text: str, run: Callable[[str], object] = urlsift.validate) -> float:
+def _seconds(text: T, run: Callable[[T], object] = urlsift.validate) -> float:  # type: ignore[assignment]
     best = float("inf")
     for _ in range(3):
         gc.collect()
@@ -92,6 +97,44 @@ def test_validation_time_grows_linearly(shape: str) -> None:
 def test_extraction_time_grows_linearly(shape: str) -> None:
     texts = [TEXT_SHAPES[shape](size) for size in SIZES]
     times = [_seconds(text, extract_all) for text in texts]
+    ratios = [later / earlier for earlier, later in itertools.pairwise(times)]
+    checked = [ratio for ratio, later in zip(ratios, times[1:], strict=True) if later > 1e-3]
+    assert all(ratio < LIMIT for ratio in checked), f"{shape}: times {times}, ratios {ratios}"
+
+
+# The archive reader on adversarial messages (bytes): one message or mbox of each shape; read as
+# what it is (eml or mbox), whatever the sniffing would say of it.
+MESSAGE_SHAPES: dict[str, Callable[[int], bytes]] = {
+    "boundary lines": lambda n: b'Content-Type: multipart/mixed; boundary="b"\n\n' + b"--b\n\n" * (n // 5),
+    "boundary-like lines": lambda n: (
+        b'Content-Type: multipart/mixed; boundary="b"\n\n' + b"--bx --b\n" * (n // 9)
+    ),
+    "header lines": lambda n: b"X-A: b\n" * (n // 7) + b"\nbody",
+    "folded header": lambda n: b"Subject: a\n" + b" a\n" * (n // 3) + b"\nbody",
+    "a header line of colons": lambda n: b"Subject: " + b"a:" * (n // 2) + b"\n\nbody",
+    "lines that are no header": lambda n: b"X: y\n" + b"no header here\n" * (n // 15),
+    "nested multiparts": lambda n: b"".join(
+        b'Content-Type: multipart/mixed; boundary="b%d"\n\n--b%d\n' % (k, k) for k in range(n // 60)
+    ),
+    "mbox of From lines": lambda n: b"From a@b Thu Jan  1 00:00:00 1970\n\n" + b"From x\n\n" * (n // 8),
+    "mbox of separators": lambda n: b"From a@b Thu Jan  1 00:00:00 1970\n\n" * (n // 35),
+}
+
+
+OPTIONS = Options()
+
+
+@pytest.mark.parametrize("shape", sorted(MESSAGE_SHAPES))
+def test_reading_archives_grows_linearly(shape: str, tmp_path: Path) -> None:
+    def read_all(data: bytes) -> int:  # the file written is in the time: it is linear too
+        path = tmp_path / "adversarial"
+        path.write_bytes(data)
+        return sum(1 for _ in results(str(path), OPTIONS, Tally()))
+
+    texts = [b"Message-ID: <1@x>\n" + MESSAGE_SHAPES[shape](size) for size in SIZES]
+    if shape.startswith("mbox"):
+        texts = [MESSAGE_SHAPES[shape](size) for size in SIZES]
+    times = [_seconds(text, read_all) for text in texts]
     ratios = [later / earlier for earlier, later in itertools.pairwise(times)]
     checked = [ratio for ratio, later in zip(ratios, times[1:], strict=True) if later > 1e-3]
     assert all(ratio < LIMIT for ratio in checked), f"{shape}: times {times}, ratios {ratios}"
