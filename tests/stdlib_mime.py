@@ -10,10 +10,10 @@ import email.header
 import re
 from collections.abc import Iterator
 from email.message import Message
-from html.parser import HTMLParser
 from typing import NamedTuple
 
 from urlsift._model import Defect, Provenance
+from urlsift.sources.mime import _html_text  # not what is compared: the MIME walk is
 
 
 class TextUnit(NamedTuple):
@@ -22,7 +22,6 @@ class TextUnit(NamedTuple):
 
 
 _RAW_BYTE = re.compile("[\udc80-\udcff]")  # a byte the parser could not decode, kept as a surrogate
-_LINKS = frozenset({"href", "src", "action", "cite", "background"})
 
 
 def units(data: bytes, where: Provenance) -> Iterator[TextUnit | Defect]:
@@ -79,22 +78,3 @@ def _header_text(value: object) -> str | None:
     if _RAW_BYTE.search(text):
         text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     return text
-
-
-class _PageText(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.lines: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.lines.extend(value for name, value in attrs if name in _LINKS and value)
-
-    def handle_data(self, data: str) -> None:
-        self.lines.append(data)
-
-
-def _html_text(html: str) -> str:
-    page = _PageText()
-    page.feed(html)
-    page.close()
-    return "\n".join(page.lines)

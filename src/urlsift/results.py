@@ -98,7 +98,7 @@ def results(path: str, options: Options, tally: Tally, counter: Counter | None =
                     matches = extract_stream(item.file, **_extraction(options))
                     yield from _rows(matches, item.provenance, options, tally)
                 except CORRUPT as error:
-                    failed = True
+                    failed = failed or item.provenance.member is None  # a member: the rest goes on
                     yield _report(Defect("corrupt", item.provenance, reason(error)), tally)
             else:
                 whole_file = item.provenance.member is None and item.provenance.message is None
