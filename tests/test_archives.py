@@ -149,3 +149,22 @@ def test_a_news_batch_reads_each_article_by_its_count(
         f"urlsift: {tmp_path / 'cut'}: corrupt: news batch: article 1 at byte {second} is cut: "
         f"5 of {len(articles[1])} bytes missing\n"
     )
+
+
+def test_the_corpora_news_spool(capsys: pytest.CaptureFixture[str]) -> None:
+    spool = Path(__file__).parents[1] / "corpora" / "news" / "spool"
+    articles = sorted(path for path in spool.rglob("*") if path.is_file())
+    status, lines, err = _output(["--format", "jsonl", "--stats", str(spool)], capsys)
+    rows = [json.loads(line) for line in lines]
+    assert status == 0
+    assert "messages           21 = 21 scanned + 0 failed" in err
+    # Each article is one message (index 0 in its file), read in folder then numeric order.
+    faq = str(spool / "comp" / "protocols" / "tcp-ip" / "domains" / "12904")
+    assert {row["source"] for row in rows} == {faq}  # the 1993 sci.space articles hold no URL
+    groups = "comp.protocols.tcp-ip.domains,comp.answers,news.answers"
+    assert all(row["message"] == 0 and row["newsgroups"] == groups for row in rows)
+    assert all(row["message_id"] and row["part"] for row in rows)
+    alone = [json.loads(line) for line in _output(["--format", "jsonl", faq], capsys)[1]]
+    assert rows == alone
+    assert len(rows) == 27
+    assert len(articles) == 21
