@@ -46,14 +46,16 @@ def cli(*argv: str) -> Callable[[], None]:
     return run
 
 
-def best(rounds: int, runs: dict[str, Callable[[], None]]) -> dict[str, float]:
+def best(
+    rounds: int, runs: dict[str, Callable[[], None]], clock: Callable[[], float] = time.process_time
+) -> dict[str, float]:
     times = dict.fromkeys(runs, float("inf"))
     for _ in range(rounds):
         for name, run in runs.items():
             gc.collect()
-            started = time.perf_counter()
+            started = clock()
             run()
-            times[name] = min(times[name], time.perf_counter() - started)
+            times[name] = min(times[name], clock() - started)
     return times
 
 
@@ -82,7 +84,9 @@ def main_bench() -> None:
             for k in range(8):
                 copies.append(str(Path(folder) / f"copy{k}.mbox"))
                 shutil.copyfile(args.mbox, copies[-1])
-            times = best(3, {"j1": cli("-j", "1", *copies), "j2": cli("-j", "2", *copies)})
+            # Wall time here: the work is done in worker processes, not this one.
+            jobs = {"j1": cli("-j", "1", *copies), "j2": cli("-j", "2", *copies)}
+            times = best(3, jobs, time.perf_counter)
         total = megabytes * len(copies)
         print(f"  8 copies, -j 1                      {total / times['j1']:6.1f} MB/s")
         print(f"  8 copies, -j 2                      {total / times['j2']:6.1f} MB/s")

@@ -13,7 +13,7 @@ from email.message import Message
 from typing import NamedTuple
 
 from urlsift._model import Defect, Provenance
-from urlsift.sources.mime import _html_text  # not what is compared: the MIME walk is
+from urlsift.sources.mime import TRACE_HEADERS, _html_text  # not what is compared: the MIME walk is
 
 
 class TextUnit(NamedTuple):
@@ -35,6 +35,8 @@ def units(data: bytes, where: Provenance) -> Iterator[TextUnit | Defect]:
     for defect in message.defects:
         yield Defect("malformed", where, type(defect).__name__)
     for name, raw in message.items():
+        if name.lower() in TRACE_HEADERS:  # the package's choice of what to scan, not checked here
+            continue
         value = _header_text(raw) or ""
         if ":" in value:  # no colon, no URL
             yield TextUnit(value, where._replace(part=name))

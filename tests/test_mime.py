@@ -50,6 +50,23 @@ def test_every_message_of_the_corpora_reads_as_the_stdlib_reads_it(path: Path) -
         assert _by_reader(message.data) == _by_oracle(message.data), message.number
 
 
+def test_trace_and_signature_headers_are_not_scanned_but_spf_explanations_are() -> None:
+    data = (
+        b"Received: from a.example (<http://a.example/received>) by b.example; 1 Jan 2001 00:00:00\n"
+        b"DKIM-Signature: v=1; d=a.example; h=From:To; b=<http://a.example/dkim>\n"
+        b"Received-SPF: fail (see http://spf.example/why?id=1)\n"
+        b"List-Post: <mailto:list@a.example>\n"
+        b"\n"
+        b"body\n"
+    )
+    found = mime.read(data, Provenance("m"))
+    assert found.parts == ["Received-SPF", "List-Post", "0 text/plain"]
+    assert [m.url for m in urlsift.extract("\n".join(found.texts))] == [
+        "http://spf.example/why?id=1",
+        "mailto:list@a.example",
+    ]
+
+
 text = st.lists(
     st.sampled_from(
         [

@@ -37,6 +37,8 @@ FORMATS = ("text", "jsonl", "csv")
 _URL, _VALID, _PART, _ERROR = 0, 2, 15, 16
 _MESSAGE = slice(8, 15)  # source ... newsgroups: the same for every row of a message
 _MESSAGE_FIELDS = FIELDS[_MESSAGE]
+_MATCH_END = 8  # url ... column: the same for a header value that every message repeats
+_MATCH_CACHE_SIZE = 4096
 _WRAPPERS = {None: "null", "URL:": '"URL:"', "<>": '"<>"', '"': '"\\""'}
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
@@ -91,9 +93,11 @@ def writer(fmt: str, out: IO[str]) -> Writer:
 
 def _jsonl_writer(out: IO[str]) -> Writer:
     """``json.dumps(record(row), ensure_ascii=False)`` per row, by hand: the message's part of the
-    line is encoded once for all its rows, and strings by the json module's own C encoder (half
-    the cost of a json.dumps per row; tests/test_output.py checks the two agree)."""
+    line is encoded once for all its rows, the match's part once for all the messages that repeat
+    it (the List-* headers of an archive), and strings by the json module's own C encoder (a third
+    of the cost of a json.dumps per row; tests/test_output.py checks the two agree)."""
     last: list[Any] = [None, ""]
+    heads: dict[tuple[Any, ...], str] = {}
 
     def write_object(row: tuple[Any, ...]) -> None:
         where = row[_MESSAGE]
@@ -102,16 +106,30 @@ def _jsonl_writer(out: IO[str]) -> Writer:
             last[1] = ", ".join(
                 f'"{name}": {_json(value)}' for name, value in zip(_MESSAGE_FIELDS, where, strict=True)
             )
-        url, alternatives, valid, scheme, wrapper, naked, line, column, *_, part, error = row
-        listed = ", ".join(map(encode_basestring, alternatives)) if alternatives else ""
+        match = row[:_MATCH_END]
+        head = heads.get(match)
+        if head is None:
+            if len(heads) >= _MATCH_CACHE_SIZE:
+                heads.clear()
+            head = heads[match] = _match_fields(match)
+        part, error = row[_PART], row[_ERROR]
         out.write(
-            f'{{"url": {encode_basestring(url)}, "alternatives": [{listed}], '
-            f'"valid": {"true" if valid else "false"}, '
-            f'"scheme": {"null" if scheme is None else encode_basestring(scheme)}, '
-            f'"wrapper": {_WRAPPERS[wrapper]}, "naked": {"true" if naked else "false"}, '
-            f'"line": {line}, "column": {column}, {last[1]}, '
+            f"{head}, {last[1]}, "
             f'"part": {"null" if part is None else encode_basestring(part)}, '
             f'"error": {"null" if error is None else encode_basestring(error)}}}\n'
         )
 
     return write_object
+
+
+def _match_fields(match: tuple[Any, ...]) -> str:
+    """The JSON of a row's first fields (url ... column), from its opening brace."""
+    url, alternatives, valid, scheme, wrapper, naked, line, column = match
+    listed = ", ".join(map(encode_basestring, alternatives)) if alternatives else ""
+    return (
+        f'{{"url": {encode_basestring(url)}, "alternatives": [{listed}], '
+        f'"valid": {"true" if valid else "false"}, '
+        f'"scheme": {"null" if scheme is None else encode_basestring(scheme)}, '
+        f'"wrapper": {_WRAPPERS[wrapper]}, "naked": {"true" if naked else "false"}, '
+        f'"line": {line}, "column": {column}'
+    )
