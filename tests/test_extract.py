@@ -61,6 +61,11 @@ CASES = [
     ("[http://host/a]!?", "[«http://host/a»]!?"),
     ("mailto:joe@example.com, news:comp.lang.c;", "«mailto:joe@example.com», «news:comp.lang.c»;"),
     ("http://host/b。\n", "«http://host/b»。\n"),
+    (
+        "see http://kb.ettus.com。I can, http://a/b\uff0cc",
+        "see «http://kb.ettus.com»。I can, «http://a/b»\uff0cc",
+    ),
+    ("blank line <\n\nhttp://x/ ends a wrapper first>", "blank line <\n\n«http://x/» ends a wrapper first>"),
     ("URL:http://host/x and URL: news:a.b.", "URL:«http://host/x» and URL: «news:a.b»."),
     ("see...http://h/ x.ftp://h/", "see...«http://h/» x.«ftp://h/»"),
     ("raw quoted-printable =09http://h/", "raw quoted-printable =09«http://h/»"),
@@ -79,6 +84,7 @@ NOT_URLS = [
     "Note: Subject: Re: e.g.: 10:30 C:\\x example.com:80",
     "<123.456@host.example> <user@host> <b> <- <http.1@host> <foo:bar@host>",
     'template http://<host>:<port>/<path> and the literal "ftp://" in a grammar',
+    'imap://<iserver>/<enc-mailbox> and "ldap://" (the generic form would take "//")',
     "xmailto:joe@x 1abc://x/ thehttp:x news: mailto:",
     "http://host/~user/ is unsafe, and so is <URL:http://host/a b~c>",
     "<URL:http://host/a\n\nmore text>",
@@ -90,6 +96,13 @@ def test_not_urls(text: str) -> None:
     assert [m.url for m in urlsift.extract(text, naked=False)] == []
     assert [m.url for m in urlsift.extract(text) if m.wrapper is not None] == []
     assert all(m.url == "http://host/a" for m in urlsift.extract(text)), "only D21's first line"
+
+
+def test_a_scheme_and_slashes_alone_is_no_candidate_at_all() -> None:
+    # D27 (rfc5092.txt, uri.7): not even a rejected one, whatever its scheme.
+    text = 'imap://<iserver>/ http://<host>/ "ldap://" ".RI ldap:// hostport'
+    assert list(urlsift.extract(text, invalid=True)) == []
+    assert [m.url for m in urlsift.extract('"ldap://h" imap://h/')] == ["ldap://h", "imap://h/"]
 
 
 def test_the_hyphen_rule_keeps_both_readings() -> None:

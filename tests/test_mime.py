@@ -67,6 +67,14 @@ def test_trace_and_signature_headers_are_not_scanned_but_spf_explanations_are() 
     ]
 
 
+def test_an_html_link_inside_angle_brackets_is_not_glued_to_its_text() -> None:
+    # usrp-users quoting: "Jason <" + <a href="mailto:jason@x">jason@x</a> + "> wrote:"
+    page = 'On Tue Jason &lt;<a href="mailto:jason@g.example">jason@g.example</a>&gt; wrote:'
+    data = b"Content-Type: text/html\n\n" + page.encode()
+    (text,) = mime.read(data, Provenance("m")).texts
+    assert [m.url for m in urlsift.extract(text, invalid=True)] == ["mailto:jason@g.example"]
+
+
 text = st.lists(
     st.sampled_from(
         [

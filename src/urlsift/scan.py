@@ -79,8 +79,24 @@ _SCHEME_TEXT = f"[{class_text(ALPHA)}][{class_text(SCHEME)}]{{0,{MAX_SCHEME_CHAR
 _OPEN = re.compile(r"<(\s{0,64})(" + _SCHEME_TEXT + "):")
 # D26: a quote mark right before a scheme.
 _QUOTE = re.compile(r'"(' + _SCHEME_TEXT + "):")
-# D19: what ends a naked (or quoted) URL.
-_NAKED_END = re.compile(r'[\s<>"]')
+
+
+def _non_ascii_punctuation() -> str:
+    """The non-ASCII punctuation of the BMP (``。`` ``」``, the full-width comma ...) as a regex
+    class body."""
+    ranges: list[tuple[int, int]] = []
+    for code in range(0x80, 0x10000):
+        if unicodedata.category(chr(code)).startswith("P"):
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1] = (ranges[-1][0], code)
+            else:
+                ranges.append((code, code))
+    return "".join(f"\\u{a:04x}-\\u{b:04x}" for a, b in ranges)
+
+
+# D19: what ends a naked (or quoted) URL. Non-ASCII punctuation too, wherever it stands: no strict
+# URL holds a non-ASCII character, and CJK text runs on after "。" without a space.
+_NAKED_END = re.compile(r'[\s<>"' + _non_ascii_punctuation() + "]")
 # D25: a mail or news quote prefix at the start of a line: runs of ">", "|", ":" with spaces.
 _QUOTE_PREFIX = re.compile(r"[ \t]{0,8}(?:[>|:][ \t]{0,4}){1,16}")
 # A line holding nothing but whitespace (LF not included), up to its line feed.
@@ -127,6 +143,12 @@ def _after_prefix(text: str, pos: int, limit: int, key: str) -> int:
             return pos
         at += 1
     return at
+
+
+def _bare_authority(text: str, colon: int, end: int) -> bool:
+    """D27: ``scheme://`` and nothing more is a template (``imap://<iserver>/``) or a BNF literal
+    (``"ldap://"``), never a URL, though the generic grammar would take ``//`` as a schemepart."""
+    return end == colon + 3 and text.startswith("//", colon + 1)
 
 
 def _trim_naked_end(text: str, start: int, end: int) -> int:
@@ -209,6 +231,8 @@ class Scanner:
     def _wrapper(self, text: str, hit: re.Match[str], floor: int, lines: Lines) -> _Found:
         opening, after = hit.span()
         space, word = hit.groups()
+        if space.count("\n") > 1:  # D21: a blank line between "<" and the scheme ends it first
+            return None, opening + 1
         word = word.lower()
         wrapper: Wrapper
         if word == "url":
@@ -281,6 +305,8 @@ class Scanner:
         if closing is None or text[closing.start()] != '"':
             return None, quote + 1  # not closed on its line: the naked scanner may still take it
         end = closing.start()
+        if _bare_authority(text, colon, end):
+            return None, end + 1
         return Candidate('"', (quote, end + 1), (quote + 1, end)), end + 1
 
     # --- the naked scanner (D19, D20, D22) -----------------------------------------------------
@@ -296,7 +322,7 @@ class Scanner:
             return None, bound  # too long to be a URL
         raw_end = len(text) if found is None else found.start()
         end = _trim_naked_end(text, start, raw_end)
-        if end <= colon:
+        if end <= colon or _bare_authority(text, colon, end):
             return None, raw_end
         span_start = self._url_prefix(text, start, floor)
         return Candidate(None, (span_start, end), (start, end)), end

@@ -295,7 +295,9 @@ class _PageText(HTMLParser):
         self.lines: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.lines.extend(value for name, value in attrs if name in _LINKS and value)
+        # Each link a paragraph of its own: between blank lines no wrapper of the page's text
+        # (``Ann <`` + ``<a href="mailto:ann@x">ann@x</a>`` + ``>``) can take it in (D21).
+        self.lines.extend(f"\n{value}\n" for name, value in attrs if name in _LINKS and value)
 
     def handle_data(self, data: str) -> None:
         self.lines.append(data)
