@@ -127,7 +127,7 @@ def _entity(data: bytes) -> _Entity:
         joined = "\n".join(names)
         if _BAD_NAME.search(joined) is None and "" not in names:
             headers = list(zip(names, map(itemgetter(2), named), strict=True))
-            return _Entity(headers, joined.lower().split("\n"), body, [])
+            return _Entity(headers, joined.lower().split("\n") if names else [], body, [])
     # As the stdlib: the headers end at the first line that is none; it and the rest are body.
     headers, at = [], 0
     while (match := _HEADER.match(head, at)) is not None:
