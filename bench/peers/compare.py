@@ -96,7 +96,7 @@ def truth(expected: Path) -> set[str]:
 
 
 def accuracy(available: list[Tool], cap: float) -> None:
-    print("## Accuracy: distinct URLs against the expected files (precision / recall)\n")
+    print("## Accuracy: distinct URLs found: precision / recall against the expected files\n")
     totals = {tool.name: [0, 0, 0] for tool in available}  # found, right, present
     header = "| file | present | " + " | ".join(tool.name for tool in available) + " |"
     print(header)
@@ -115,14 +115,14 @@ def accuracy(available: list[Tool], cap: float) -> None:
             totals[tool.name][1] += right
             totals[tool.name][2] += len(present)
             precision = right / len(found) if found else 1.0
-            cell = f"{precision:.2f} / {right / len(present):.2f}"
+            cell = f"{len(found)}: {precision:.2f} / {right / len(present):.2f}"
             cells.append(cell if result.status == "ok" else f"{cell} ({result.status})")
         print(f"| `{expected.parent.name}/{corpus.name}` | {len(present)} | " + " | ".join(cells) + " |")
     cells = []
     for tool in available:
         found, right, present_all = totals[tool.name]
-        cells.append(f"**{right / max(found, 1):.2f} / {right / max(present_all, 1):.2f}**")
-    print("| all | | " + " | ".join(cells) + " |\n")
+        cells.append(f"**{found}: {right / max(found, 1):.2f} / {right / max(present_all, 1):.2f}**")
+    print(f"| all | {totals[available[0].name][2]} | " + " | ".join(cells) + " |\n")
 
 
 def build(path: Path, megabytes: int) -> Path:
@@ -155,7 +155,11 @@ def speed(available: list[Tool], sizes: tuple[int, int], cap: float) -> None:
             continue
         second = run(tool, large, cap)
         if second.status != "ok":
-            print(f"| {tool.name} | {second.status} | | |")
+            rate = sizes[0] / first.seconds
+            print(
+                f"| {tool.name} | {second.status} ({rate:.2f} at {sizes[0]} MB) | {first.peak_mb:.0f} MB at"
+                f" {sizes[0]} MB | over {cap / first.seconds:.0f}x for {sizes[1] // sizes[0]}x |"
+            )
             continue
         rate = sizes[1] / second.seconds
         growth = second.seconds / first.seconds
