@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from urlsift.results import Options, Report, Tally, results
+from expected.review import rows
 
 ROOT = Path(__file__).parents[1]
 EXPECTED = sorted((ROOT / "tests" / "expected").glob("*/*.jsonl"))
@@ -36,17 +35,9 @@ def key(entry: dict[str, Any]) -> Key:
 
 def found(path: Path) -> tuple[Counter[Key], Counter[Key]]:
     """urlsift's valid and rejected candidates in ``path``, as expected-file keys."""
-    valid: Counter[Key] = Counter()
-    rejected: Counter[Key] = Counter()
-    for row in results(str(path), Options(invalid=True), Tally()):
-        if isinstance(row, Report):
-            continue
-        url, alternatives, is_valid, _, wrapper, _, line, _, _, _, message, *_, part, _ = row
-        entry = {"line": line, "wrapper": wrapper, "url": url, "alternatives": alternatives}
-        if message is not None:
-            entry.update(message=message, part=part)
-        (valid if is_valid else rejected)[key(entry)] += 1
-    return valid, rejected
+    every = rows(str(path))
+    valid = Counter(key(entry) for entry in every if entry["strict"] == "valid")
+    return valid, Counter(key(entry) for entry in every if entry["strict"] == "rejected")
 
 
 def expected(path: Path) -> list[dict[str, Any]]:
