@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -74,12 +75,14 @@ def run(tool: Tool, path: Path, cap: float) -> Run:
     measure = [str(timer), "-f", "%M", "-o", str(WORK / "rss.txt")] if timer.exists() else []
     with open(WORK / "out.txt", "wb") as out:
         started = time.perf_counter()
-        process = subprocess.Popen([*measure, *tool.command(path)], stdout=out, stderr=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            [*measure, *tool.command(path)], stdout=out, stderr=subprocess.DEVNULL, start_new_session=True
+        )
         try:
             code = process.wait(timeout=cap)
             status = "ok" if code in (0, 1) else f"exit {code}"  # urlsift: 1 = none found
         except subprocess.TimeoutExpired:
-            process.kill()
+            os.killpg(process.pid, signal.SIGKILL)  # the tool too, not only GNU time above it
             process.wait()
             status = f"timeout (>{cap:.0f} s)"
         seconds = time.perf_counter() - started
