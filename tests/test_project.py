@@ -60,6 +60,7 @@ LATER_STAGES = {
     "scan.py": {"rejoin", "validate", "extract", "cli"},
     "rejoin.py": {"scan", "validate", "extract", "cli", "grammar"},
     "extract.py": {"cli"},
+    "canonical.py": {"scan", "rejoin", "extract", "stream", "cli", "sources", "results", "output"},
     "stream.py": {"cli"},
     "output.py": {"cli", "scan", "rejoin", "validate", "extract", "sources"},
     "results.py": {"cli", "output", "progress"},

@@ -6,6 +6,7 @@ The public face; no logic lives here.
 from __future__ import annotations
 
 from ._model import Candidate, Caveat, CaveatKind, Match, Part, Problem, Reading, Span, Verdict, Wrapper
+from .canonical import canonical
 from .extract import extract, extract_urls
 from .grammar import PROFILES, STRICT, Profile
 from .scan import KNOWN_SCHEMES, REGISTERED_SCHEMES
@@ -31,6 +32,7 @@ __all__ = [
     "Verdict",
     "Wrapper",
     "__version__",
+    "canonical",
     "extract",
     "extract_stream",
     "extract_urls",

@@ -130,6 +130,14 @@ class Match(NamedTuple):
         return self.verdict.valid
 
     @property
+    def canonical(self) -> str | None:
+        """The URL's canonical form under the profile that judged it (D30); None if rejected.
+        Worked out when asked: scanning never pays for it."""
+        from .canonical import canonical  # the canonical stage comes after this record's
+
+        return canonical(self.url, self.verdict.profile) if self.verdict.valid else None
+
+    @property
     def fragment(self) -> str | None:
         """The fragment identifier that came inside the brackets (appendix), without its "#"."""
         hash_at = self.url.find("#")

@@ -59,6 +59,8 @@ class Profile(abc.ABC):
     name: str
     fragment: SchemeSyntax
     """The production a fragment (after the first "#") must match."""
+    unreserved: str
+    """The characters that mean the same escaped or not (``canonical`` decodes their escapes)."""
 
     @abc.abstractmethod
     def scheme_end(self, url: str, endpos: int) -> int | Problem:

@@ -15,7 +15,7 @@ import regex
 from .._model import Caveat, CaveatKind, Part, Problem
 from . import rfc1738 as g
 from ._bnf import END, Expectation, Failure, Lit, Rule, to_regex
-from ._chars import ALPHADIGIT, UNSAFE, is_printable_ascii
+from ._chars import ALPHADIGIT, UNRESERVED, UNSAFE, is_printable_ascii
 from ._profile import Decompose, Decomposed, Match, Profile, SchemeSyntax, compile_fullmatcher
 
 # --- parts -----------------------------------------------------------------------------------
@@ -345,6 +345,8 @@ class StrictProfile(Profile):
     """RFC 1738, strictly: the default profile."""
 
     name = "strict"
+    # D30, section 2.2: "characters that are not required to be encoded ... may be encoded".
+    unreserved = UNRESERVED
 
     def __init__(self) -> None:
         self._schemes = {
