@@ -85,11 +85,35 @@ def test_jobs_give_the_same_output_in_the_same_order(
     assert len(one[1].splitlines()) > 1000
 
 
+def test_unique_counts_the_spellings_of_one_url_and_canonical_prints_its_form(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = "<URL:HTTP://Host.Example:80/a%7e%41> http://host.example/a%7EA ftp://x.example/\n"
+    (tmp_path / "a.txt").write_text(text + "<URL:http://HOST.example/a%7eA>\n")
+    status, out, _ = _run(["--unique", str(tmp_path / "a.txt")], capsys)
+    assert status == 0
+    assert out.splitlines() == ["HTTP://Host.Example:80/a%7e%41", "ftp://x.example/"]
+    _, out, _ = _run(["--unique", "--format", "jsonl", str(tmp_path / "a.txt")], capsys)
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [(r["url"], r["canonical"], r["count"], r["line"]) for r in rows] == [
+        ("HTTP://Host.Example:80/a%7e%41", "http://host.example/a%7EA", 3, 1),
+        ("ftp://x.example/", "ftp://x.example/", 1, 1),
+    ]
+    _, out, _ = _run(["--canonical", str(tmp_path / "a.txt")], capsys)
+    assert out.splitlines() == ["http://host.example/a%7EA"] * 2 + [
+        "ftp://x.example/",
+        "http://host.example/a%7EA",
+    ]
+    _, out, _ = _run(["--format", "jsonl", str(tmp_path / "a.txt")], capsys)
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert {(row["canonical"], row["count"]) for row in rows} == {(None, None)}
+
+
 def test_unique_schemes_and_count(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = _run([str(PIPERMAIL)], capsys)
     every = out.splitlines()
     status, out, _ = _run(["--unique", str(PIPERMAIL)], capsys)
-    assert out.splitlines() == list(dict.fromkeys(every))
+    assert out.splitlines() == list(dict.fromkeys(every))  # no two spellings of one URL in there
     assert len(every) > len(out.splitlines())
     _, out, _ = _run(["--schemes", "FTP,mailto", str(PIPERMAIL)], capsys)
     assert out.splitlines() == [url for url in every if url.lower().startswith(("ftp:", "mailto:"))]
@@ -133,6 +157,8 @@ rows = st.tuples(
     st.none() | row_text,
     st.none() | row_text,
     st.none() | row_text,
+    st.none() | row_text,
+    st.none() | st.integers(1, 10**6),
 )
 
 

@@ -15,10 +15,13 @@ import sys
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from functools import lru_cache
+from typing import Any
 
 import regex
 
 from ._model import Verdict
+from .canonical import canonical
 from .grammar import PROFILES
 from .output import FORMATS, escaped, writer
 from .progress import Progress
@@ -114,9 +117,19 @@ def _scan_parser() -> argparse.ArgumentParser:
     found.add_argument(
         "--schemes", type=_scheme_list, metavar="LIST", help="print only URLs of these schemes (say http,ftp)"
     )
-    found.add_argument("--unique", action="store_true", help="print each URL once, where it first occurs")
+    found.add_argument(
+        "--unique",
+        action="store_true",
+        help="print each URL once (one canonical form, D30), at the end, with how often it came (jsonl/csv)",
+    )
     shown = parser.add_argument_group("what to print")
     shown.add_argument("--format", choices=FORMATS, default="text", help="text: one URL per line (default)")
+    shown.add_argument(
+        "--canonical",
+        action="store_true",
+        help="print canonical forms (scheme and host lower-cased, default port dropped ...); jsonl/csv fill"
+        " the canonical column",
+    )
     shown.add_argument(
         "--count",
         action="store_true",
@@ -184,13 +197,17 @@ def _size(text: str) -> int:
 
 
 class _Printer:
-    """Writes rows and reports in order, applies ``--schemes``, ``--unique`` and ``--count``, and
-    keeps what the exit status needs."""
+    """Writes rows and reports in order, applies ``--schemes``, ``--unique``, ``--canonical`` and
+    ``--count``, and keeps what the exit status needs."""
 
     def __init__(self, args: argparse.Namespace, bar: Progress) -> None:
-        self.write = writer(args.format, sys.stdout)
+        self.write = writer(args.format, sys.stdout, canonical=args.canonical)
         self.schemes: frozenset[str] | None = args.schemes
-        self.seen: set[tuple[str, bool]] | None = set() if args.unique else None
+        self.canonical = args.canonical or args.unique
+        self.profile: str = args.profile
+        # --unique: the first row of each URL (by canonical form; a rejected one as written), and
+        # how often it came; written at the end, when the counts are known.
+        self.unique: dict[str | tuple[str], list[Any]] | None = {} if args.unique else None
         self.counting: bool = args.count
         self.bar = bar
         self.found = self.failed = False
@@ -204,15 +221,30 @@ class _Printer:
                 continue
             if self.schemes is not None and event[3] not in self.schemes:
                 continue
-            if self.seen is not None:
-                key = (event[0], event[2])
-                if key in self.seen:
+            form = _canonical(event[0], event[2], self.profile) if self.canonical else None
+            if self.unique is not None:
+                key = (event[0],) if form is None else form
+                kept = self.unique.get(key)
+                if kept is not None:
+                    kept[1] += 1
                     continue
-                self.seen.add(key)
+                self.unique[key] = [event, 1]
             self.found = self.found or event[2]
             self.printed += 1
-            if not self.counting:
-                self.write(event)
+            if not self.counting and self.unique is None:
+                self.write((*event, form, None))
+
+    def finish(self) -> None:
+        """With --unique: each URL's first row, with how many times it came, in the order found."""
+        if self.unique is not None and not self.counting:
+            for event, count in self.unique.values():
+                self.write((*event, _canonical(event[0], event[2], self.profile), count))
+
+
+@lru_cache(maxsize=8192)
+def _canonical(url: str, valid: bool, profile: str) -> str | None:
+    # Rows repeat URLs (a list's headers in every message): each is worked out once.
+    return canonical(url, profile) if valid else None
 
 
 def _paths(arguments: Sequence[str]) -> Iterator[str | Report]:
@@ -300,6 +332,7 @@ def _run_scan(args: argparse.Namespace) -> int:
             if args.count and path is not None:
                 count = printer.printed - before
                 print(count if single else f"{escaped(path)}:{count}")
+    printer.finish()
     if args.stats:
         _summary(tally, printer.printed)
     return 2 if printer.failed else 0 if printer.found else 1

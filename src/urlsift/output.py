@@ -32,9 +32,11 @@ FIELDS = (
     "newsgroups",
     "part",
     "error",
+    "canonical",
+    "count",
 )
 FORMATS = ("text", "jsonl", "csv")
-_URL, _VALID, _PART, _ERROR = 0, 2, 15, 16
+_URL, _VALID, _PART, _ERROR, _CANONICAL, _COUNT = 0, 2, 15, 16, 17, 18
 _MESSAGE = slice(8, 15)  # source ... newsgroups: the same for every row of a message
 _MESSAGE_FIELDS = FIELDS[_MESSAGE]
 _MATCH_END = 8  # url ... column: the same for a header value that every message repeats
@@ -67,8 +69,9 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def writer(fmt: str, out: IO[str]) -> Writer:
-    """A function that writes one row in the format ``fmt`` (a header first, for CSV)."""
+def writer(fmt: str, out: IO[str], *, canonical: bool = False) -> Writer:
+    """A function that writes one row in the format ``fmt`` (a header first, for CSV); the text
+    format prints a valid URL's canonical form when ``canonical`` (the row must carry it)."""
     if fmt == "jsonl":
         return _jsonl_writer(out)
     if fmt == "csv":
@@ -84,7 +87,7 @@ def writer(fmt: str, out: IO[str]) -> Writer:
 
     def write_line(row: tuple[Any, ...]) -> None:
         if row[_VALID]:  # a valid URL has no control character in it (section 2.2)
-            out.write(row[_URL] + "\n")
+            out.write((row[_CANONICAL] if canonical else row[_URL]) + "\n")
         else:
             out.write(f"{escaped(row[_URL])}\t{escaped(row[_ERROR])}\n")
 
@@ -112,11 +115,13 @@ def _jsonl_writer(out: IO[str]) -> Writer:
             if len(heads) >= _MATCH_CACHE_SIZE:
                 heads.clear()
             head = heads[match] = _match_fields(match)
-        part, error = row[_PART], row[_ERROR]
+        part, error, canonical, count = row[_PART:]
         out.write(
             f"{head}, {last[1]}, "
             f'"part": {"null" if part is None else encode_basestring(part)}, '
-            f'"error": {"null" if error is None else encode_basestring(error)}}}\n'
+            f'"error": {"null" if error is None else encode_basestring(error)}, '
+            f'"canonical": {"null" if canonical is None else encode_basestring(canonical)}, '
+            f'"count": {"null" if count is None else count}}}\n'
         )
 
     return write_object
