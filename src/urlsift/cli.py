@@ -228,7 +228,7 @@ class _Printer:
                 if kept is not None:
                     kept[1] += 1
                     continue
-                self.unique[key] = [event, 1]
+                self.unique[key] = [(*event, form), 1]
             self.found = self.found or event[2]
             self.printed += 1
             if not self.counting and self.unique is None:
@@ -237,8 +237,8 @@ class _Printer:
     def finish(self) -> None:
         """With --unique: each URL's first row, with how many times it came, in the order found."""
         if self.unique is not None and not self.counting:
-            for event, count in self.unique.values():
-                self.write((*event, _canonical(event[0], event[2], self.profile), count))
+            for row, count in self.unique.values():
+                self.write((*row, count))
 
 
 @lru_cache(maxsize=8192)

@@ -36,7 +36,7 @@ FIELDS = (
     "count",
 )
 FORMATS = ("text", "jsonl", "csv")
-_URL, _VALID, _PART, _ERROR, _CANONICAL, _COUNT = 0, 2, 15, 16, 17, 18
+_URL, _VALID, _PART, _ERROR, _CANONICAL = 0, 2, 15, 16, 17
 _MESSAGE = slice(8, 15)  # source ... newsgroups: the same for every row of a message
 _MESSAGE_FIELDS = FIELDS[_MESSAGE]
 _MATCH_END = 8  # url ... column: the same for a header value that every message repeats
