@@ -6,6 +6,9 @@ The floor is one pass of ``re.finditer("<", text)``: no scanner can look at ever
 The figures that matter are the fractions of the floor (the machine's speed cancels out); the
 issue's targets are 10% for ``naked=False`` and 5% with naked URLs. Each is the best of 7 rounds;
 the verdict cache is emptied before each extract run.
+
+The last table runs the strict and the modern profile side by side (interleaved, best of 7): what
+each finds and how fast, so a change to one shows in the other's column.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import urlsift
-from urlsift.extract import _judge
+from urlsift.extract import _judge, _judge_www
 
 INPUTS = ["mail/blinux-list.mbox", "rfc"]
 
@@ -41,6 +44,7 @@ def best_of(rounds: int, *runs: Callable[[], int]) -> list[tuple[float, int]]:
 def cold(run: Callable[[], int]) -> int:
     """Each run starts with an empty verdict cache, as a fresh process would."""
     _judge.cache_clear()
+    _judge_www.cache_clear()
     return run()
 
 
@@ -80,6 +84,26 @@ def main() -> None:
         print(f"{name}: extract_stream on the bytes (1 MiB windows, decoding included) takes", end=" ")
         print(f"{streamed / whole:.2f}x the time of extract on the decoded string")
         print(f"{name}: peak memory of extract beside the text: {peak_memory(text):.1f} MB")
+    profiles(root)
+
+
+def profiles(root: Path) -> None:
+    """Both profiles over the same text in one run: MB/s and URLs found by each."""
+    print()
+    print("| input | strict MB/s | URLs | modern MB/s | URLs | modern / strict time |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for name in INPUTS:
+        text = load(root, name)
+        megabytes = len(text.encode("utf-8")) / 1e6
+        (strict, n_strict), (modern, n_modern) = best_of(
+            7,
+            lambda: cold(lambda: sum(1 for _ in urlsift.extract(text))),  # noqa: B023
+            lambda: cold(lambda: sum(1 for _ in urlsift.extract(text, profile="modern"))),  # noqa: B023
+        )
+        print(
+            f"| {name} | {megabytes / strict:.0f} | {n_strict} | {megabytes / modern:.0f} | {n_modern} "
+            f"| {modern / strict:.2f} |"
+        )
 
 
 def peak_memory(text: str) -> float:

@@ -1,7 +1,8 @@
 """Hypothesis strategies generated from the grammar itself: one per production.
 
 Each node kind of ``urlsift.grammar._bnf`` maps to a strategy, so every ``Rule`` of a profile gets
-one (``production_strategies``), and each scheme a strategy of whole URLs (``urls``).
+one (``production_strategies``), and each scheme a strategy of whole URLs (``urls``), in the strict
+profile (RFC 1738) and in the modern one (RFC 3986/3987 and the scheme RFCs after 1738).
 """
 
 from __future__ import annotations
@@ -11,14 +12,22 @@ from functools import cache
 from hypothesis import strategies as st
 
 from urlsift.grammar import rfc1738 as g
+from urlsift.grammar import rfc3986, schemes
 from urlsift.grammar._bnf import Alt, Chars, Label, Lit, Node, Opt, Rep, Rule, Seq, rules
 from urlsift.grammar._chars import ALPHADIGIT, HEX, SCHEME
 
 escapes = st.builds(lambda a, b: f"%{a}{b}", st.sampled_from(HEX), st.sampled_from(HEX))
 
 
+# Non-ASCII letters for the classes RFC 3987 widens (``Chars.wide``): letters of several scripts, no
+# spaces and no punctuation, which end a URL in text (D19, D23) though an IRI may hold them.
+IRI_LETTERS = "éüßøñжлдλπ中文日本語한국ひらカタ"
+
+
 def _units(node: Chars) -> st.SearchStrategy[str]:
     chars = st.sampled_from(node.members)
+    if node.wide:
+        chars = st.one_of(chars, st.sampled_from(IRI_LETTERS))
     return st.one_of(chars, escapes) if node.escapes else chars
 
 
@@ -59,12 +68,21 @@ def any_case(word: str) -> st.SearchStrategy[str]:
 
 
 fragments = st.one_of(st.just(""), strategy(g.fragment).map(lambda text: "#" + text))
+modern_fragments = st.one_of(st.just(""), strategy(rfc3986.fragment).map(lambda text: "#" + text))
 
 other_schemes = st.text(SCHEME, min_size=1, max_size=8).filter(lambda s: s.lower() not in g.SCHEME_RULES)
+modern_other_schemes = strategy(rfc3986.scheme).filter(lambda s: s.lower() not in schemes.SCHEME_RULES)
 
 
-def urls(scheme: str) -> st.SearchStrategy[str]:
-    """Valid URLs of one predefined scheme, or of genericurl when ``scheme`` is "other"."""
+def urls(scheme: str, profile: str = "strict") -> st.SearchStrategy[str]:
+    """Valid URLs of one scheme with a production of its own, or of the generic syntax when
+    ``scheme`` is "other" (genericurl in strict, RFC 3986's URI in modern)."""
+    if profile == "modern":
+        if scheme == "other":
+            head, body = modern_other_schemes, strategy(rfc3986.URI)
+        else:
+            head, body = any_case(scheme), strategy(schemes.SCHEME_RULES[scheme])
+        return st.tuples(head, st.just(":"), body, modern_fragments).map("".join)
     if scheme == "other":
         head = other_schemes
         body = strategy(g.genericurl)
@@ -75,3 +93,17 @@ def urls(scheme: str) -> st.SearchStrategy[str]:
 
 
 SCHEMES = (*g.SCHEME_RULES, "other")
+MODERN_SCHEMES = (*schemes.SCHEME_RULES, "other")
+PROFILE_SCHEMES = [("strict", scheme) for scheme in SCHEMES] + [
+    ("modern", scheme) for scheme in MODERN_SCHEMES
+]
+"""(profile, scheme) for every scheme with a production of its own in either profile, and "other"."""
+
+
+def profile_urls(pair: tuple[str, str]) -> st.SearchStrategy[tuple[str, str]]:
+    """(profile, URL) for a (profile, scheme) pair."""
+    profile, scheme = pair
+    return urls(scheme, profile).map(lambda url: (profile, url))
+
+
+any_profile_url = st.sampled_from(PROFILE_SCHEMES).flatmap(profile_urls)

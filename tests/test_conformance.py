@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 from expected.review import rows
 
+import urlsift
+
 ROOT = Path(__file__).parents[1]
 EXPECTED = sorted((ROOT / "tests" / "expected").glob("*/*.jsonl"))
 STATES = {"valid", "false", "rejected", "missed"}
@@ -87,3 +89,22 @@ def test_every_corpus_file_is_listed_with_its_origin() -> None:
         if p.name != "SOURCES.md" and str(p) not in listed and not any(str(p).startswith(d) for d in listed)
     ]
     assert unlisted == []
+
+
+MODERN_EXPECTED = [
+    (path.name.removesuffix(".jsonl"), entry)
+    for path in EXPECTED
+    for entry in expected(path)
+    if "modern" in entry
+]
+
+
+def test_what_strict_rejects_the_modern_profile_judges_as_written_down() -> None:
+    """The expected files say, for each real URL RFC 1738 refuses, what today's rules say."""
+    assert len(MODERN_EXPECTED) >= 20
+    wrong = [
+        (name, entry["url"], entry["modern"], str(urlsift.validate(entry["url"], "modern").error))
+        for name, entry in MODERN_EXPECTED
+        if urlsift.validate(entry["url"], "modern").valid != (entry["modern"] == "valid")
+    ]
+    assert wrong == []

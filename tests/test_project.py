@@ -38,6 +38,8 @@ def _imports(path: Path) -> set[str]:
                 : len(path.parent.relative_to(PACKAGE).parts) - node.level + 1
             ]
             found.add(".".join((*base, node.module or "")).strip("."))
+            if node.module is None:  # "from . import rfc1738": the names are the modules
+                found.update(".".join((*base, alias.name)) for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("urlsift"):
             found.add(node.module.removeprefix("urlsift").strip("."))
     return found
@@ -83,3 +85,14 @@ def test_each_stage_imports_only_what_comes_before_it(name: str) -> None:
 
 def test_py_typed_is_shipped() -> None:
     assert (PACKAGE / "py.typed").exists()
+
+
+def test_the_strict_grammar_knows_nothing_of_the_modern_one() -> None:
+    """D29: the modern profile lives in modules of its own; no "if profile == ..." in strict."""
+    modern = {"grammar.rfc3986", "grammar.schemes", "grammar.modern", "grammar.iri"}
+    for name in ("rfc1738.py", "strict.py", "_bnf.py", "_chars.py", "_profile.py", "_shared.py"):
+        imported = _imports(PACKAGE / "grammar" / name)
+        assert not imported & modern, (name, imported)
+    assert "grammar.rfc3986" in _imports(PACKAGE / "grammar" / "modern.py")  # (the check sees them)
+    for name in ("rfc3986.py", "schemes.py", "modern.py", "iri.py"):
+        assert not {"grammar.rfc1738", "grammar.strict"} & _imports(PACKAGE / "grammar" / name), name

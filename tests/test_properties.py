@@ -6,17 +6,24 @@ import pytest
 import regex
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
-from strategies import SCHEMES, production_strategies, urls
+from strategies import PROFILE_SCHEMES, production_strategies, urls
 
 import urlsift
-from urlsift.grammar import STRICT
+from urlsift.grammar import PROFILES
 from urlsift.grammar import rfc1738 as g
 from urlsift.grammar._bnf import furthest_failure, to_regex
+from urlsift.grammar.modern import MODERN_RULES
 from urlsift.grammar.strict import STRICT_RULES
 
 ESCAPE = regex.compile(r"%[0-9A-Fa-f]{2}")
+IP_LITERAL = regex.compile(r"\[[^\]]*\]")
 
-PRODUCTIONS = {name: pair for root in STRICT_RULES for name, pair in production_strategies(root).items()}
+PRODUCTIONS = {
+    f"{profile}:{name}": pair
+    for profile, roots in (("strict", STRICT_RULES), ("modern", MODERN_RULES))
+    for root in roots
+    for name, pair in production_strategies(root).items()
+}
 
 
 @pytest.mark.parametrize("name", sorted(PRODUCTIONS))
@@ -29,46 +36,59 @@ def test_each_production_generates_what_it_matches(name: str, data: st.DataObjec
     assert furthest_failure(rule, text, 0, len(text)) is None, (name, text)
 
 
-@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize(("profile", "scheme"), PROFILE_SCHEMES)
 @given(data=st.data())
-def test_every_generated_url_validates(scheme: str, data: st.DataObject) -> None:
-    url = data.draw(urls(scheme))
-    verdict = urlsift.validate(url)
+def test_every_generated_url_validates(profile: str, scheme: str, data: st.DataObject) -> None:
+    url = data.draw(urls(scheme, profile))
+    verdict = urlsift.validate(url, profile)
     assert verdict.valid, (url, verdict.error)
+    assert verdict.profile == profile
     assert verdict.error is None
     assert verdict.scheme == url.split(":", 1)[0].lower()
     assert verdict.parts["fragment"] == (url.split("#", 1)[1] if "#" in url else None)
 
 
-UNSAFE_TO_INSERT = [*list(' <>"{}|\\^~[]`'), "\t", "\n", "\r", "\x00", "\x7f", "é", "。", "\xa0"]
+# What no URL may hold unencoded: RFC 1738 2.2's unsafe characters, and (modern) what RFC 3986 2
+# and RFC 3987 2.2 leave out; "~", "[", "]" and non-ASCII letters are legal in the modern profile.
+UNSAFE_TO_INSERT = {
+    "strict": [*list(' <>"{}|\\^~[]`'), "\t", "\n", "\r", "\x00", "\x7f", "é", "。", "\xa0"],
+    "modern": [*list(' <>"{}|\\^`'), "\t", "\n", "\r", "\x00", "\x7f", "\ufdd0", "\ufffe"],
+}
+ESCAPE_PRODUCTION = {"strict": "escape", "modern": "pct-encoded"}
 
 
 def _expected_position(url: str, at: int) -> int:
-    """The change itself, or the "%" of the escape it splits (D5: escape errors sit at the "%")."""
+    """The change itself, or the "%" of the escape it splits (D5: escape errors sit at the "%"),
+    or the "[" of the IP literal it lands in (the literal is judged whole)."""
     for escape in ESCAPE.finditer(url):
         if escape.start() < at < escape.end():
             return escape.start()
+    for literal in IP_LITERAL.finditer(url):
+        if literal.start() < at < literal.end():
+            return literal.start()
     return at
 
 
-@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize(("profile", "scheme"), PROFILE_SCHEMES)
 @given(data=st.data())
-def test_inserting_an_unsafe_character_fails_at_the_change(scheme: str, data: st.DataObject) -> None:
-    url = data.draw(urls(scheme))
+def test_inserting_an_unsafe_character_fails_at_the_change(
+    profile: str, scheme: str, data: st.DataObject
+) -> None:
+    url = data.draw(urls(scheme, profile))
     at = data.draw(st.integers(0, len(url)))
-    char = data.draw(st.sampled_from(UNSAFE_TO_INSERT))
+    char = data.draw(st.sampled_from(UNSAFE_TO_INSERT[profile]))
     broken = url[:at] + char + url[at:]
-    verdict = urlsift.validate(broken)
+    verdict = urlsift.validate(broken, profile)
     note(f"{broken!r}: {verdict.error}")
     assert not verdict.valid
     assert verdict.error is not None
     assert verdict.error.position == _expected_position(url, at)
 
 
-@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize(("profile", "scheme"), PROFILE_SCHEMES)
 @given(data=st.data())
-def test_breaking_an_escape_fails_at_its_percent(scheme: str, data: st.DataObject) -> None:
-    url = data.draw(urls(scheme))
+def test_breaking_an_escape_fails_at_its_percent(profile: str, scheme: str, data: st.DataObject) -> None:
+    url = data.draw(urls(scheme, profile))
     escapes = list(ESCAPE.finditer(url))
     if not escapes:
         return
@@ -78,23 +98,24 @@ def test_breaking_an_escape_fails_at_its_percent(scheme: str, data: st.DataObjec
     broken = url[: escape.start() + digit] + bad + url[escape.start() + digit + 1 :]
     if ESCAPE.match(broken, escape.start()):  # "%4%41": the new "%" may itself start an escape
         return
-    verdict = urlsift.validate(broken)
+    verdict = urlsift.validate(broken, profile)
     note(f"{broken!r}: {verdict.error}")
     assert not verdict.valid
     assert verdict.error is not None
     assert verdict.error.position == escape.start()
-    assert verdict.error.production == "escape"
+    assert verdict.error.production == ESCAPE_PRODUCTION[profile]
 
 
-MUTATIONS = [*list(":/@.-?;=&%#*_~ aZ09"), "%4", "%2F", "//", "::"]
+MUTATIONS = [*list(":/@.-?;=&%#*_~ aZ09[]!,é"), "%4", "%2F", "//", "::", "[::1]", "[v1.x]", "1.2.3.4"]
 
 
-@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize(("profile", "scheme"), PROFILE_SCHEMES)
 @given(data=st.data())
-def test_the_walk_and_the_pattern_agree(scheme: str, data: st.DataObject) -> None:
+def test_the_walk_and_the_pattern_agree(profile: str, scheme: str, data: st.DataObject) -> None:
     """The diagnostic walk accepts exactly what the compiled pattern accepts, and every invalid
     verdict carries a position inside the string."""
-    url = data.draw(urls(scheme))
+    judge = PROFILES[profile]
+    url = data.draw(urls(scheme, profile))
     for _ in range(data.draw(st.integers(1, 3))):
         at = data.draw(st.integers(0, len(url)))
         cut = data.draw(st.integers(0, 2))
@@ -102,11 +123,11 @@ def test_the_walk_and_the_pattern_agree(scheme: str, data: st.DataObject) -> Non
     colon = url.find(":")
     end = url.find("#") if "#" in url else len(url)
     if 0 < colon < end:
-        syntax = STRICT.syntax(url[:colon].lower())
+        syntax = judge.syntax(url[:colon].lower())
         by_pattern = syntax.pattern.fullmatch(url, colon + 1, end) is not None
         by_walk = furthest_failure(syntax.rule, url, colon + 1, end) is None
         assert by_pattern == by_walk, url
-    verdict = urlsift.validate(url)
+    verdict = urlsift.validate(url, judge)
     if not verdict.valid:
         assert verdict.error is not None
         assert 0 <= verdict.error.position <= len(url)
@@ -114,7 +135,7 @@ def test_the_walk_and_the_pattern_agree(scheme: str, data: st.DataObject) -> Non
 
 
 def test_every_scheme_production_is_exercised() -> None:
-    names = {rule.name for root in STRICT_RULES for rule, _ in PRODUCTIONS.values() if rule}
+    names = {rule.name for rule, _ in PRODUCTIONS.values()}
     for production in (
         "hostport",
         "hsegment",
@@ -128,6 +149,17 @@ def test_every_scheme_production_is_exercised() -> None:
         "fieldspec",
         "ip-schemepart",
         "toplabel",
+        # modern
+        "IPv6address",
+        "IPvFuture",
+        "dec-octet",
+        "reg-name",
+        "path-rootless",
+        "hfield",
+        "wildmat",
+        "article-number",
+        "auth-path",
+        "telnetURL",
     ):
         assert production in names
     assert set(g.SCHEME_RULES) == {

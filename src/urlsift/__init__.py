@@ -8,7 +8,7 @@ from __future__ import annotations
 from ._model import Candidate, Caveat, CaveatKind, Match, Part, Problem, Reading, Span, Verdict, Wrapper
 from .canonical import canonical
 from .extract import extract, extract_urls
-from .grammar import PROFILES, STRICT, Profile
+from .grammar import MODERN, PROFILES, STRICT, Profile
 from .scan import KNOWN_SCHEMES, REGISTERED_SCHEMES
 from .stream import extract_stream
 from .validate import validate
@@ -17,6 +17,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "KNOWN_SCHEMES",
+    "MODERN",
     "PROFILES",
     "REGISTERED_SCHEMES",
     "STRICT",

@@ -36,6 +36,8 @@ class CaveatKind(enum.Enum):
     LONG_LABEL = "long-label"  # D7: a host label over 63 characters (RFC 1034)
     HOSTNUMBER_RANGE = "hostnumber-range"  # D7: a host number group over 255
     NOT_ADDR_SPEC = "not-addr-spec"  # D14: a mailto address that is not an RFC 822 addr-spec
+    NOT_IDNA = "not-idna"  # modern: a non-ASCII host that IDNA refuses (its URI form escapes it)
+    MIXED_SCRIPT = "mixed-script"  # modern: a host label whose letters mix scripts
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +66,21 @@ class Verdict:
     error: Problem | None
     warnings: tuple[Caveat, ...]
     profile: str
-    """The name of the profile that judged it ("strict")."""
+    """The name of the profile that judged it ("strict", "modern")."""
+
+    @property
+    def uri(self) -> str | None:
+        """The URI form of a valid IRI (RFC 3987 3.1: host through IDNA, the rest's non-ASCII
+        characters escaped as UTF-8); the URL itself when it is ASCII; None when invalid."""
+        if not self.valid:
+            return None
+        if self.url.isascii():
+            return self.url
+        from .grammar.iri import host_span, uri_form  # a later stage's helper, needed only here
+
+        if self.scheme is None:  # "www.host/path": the http URL it stands for, less its "http://"
+            return uri_form("http://" + self.url, host_span("http://" + self.url))[len("http://") :]
+        return uri_form(self.url, host_span(self.url) if self.parts.get("host") is not None else None)
 
 
 # --- the scanner's and the extractor's records ---------------------------------------------------
@@ -92,6 +108,8 @@ class Candidate(NamedTuple):
     """Quote prefixes of continuation lines inside ``body`` (D25): not part of the URL."""
     problem: str | None = None
     """Why the wrapper could not be closed (D21); None when it was."""
+    www: bool = False
+    """A naked host name starting with "www." and no scheme (the modern profile's scanner)."""
 
 
 class Reading(NamedTuple):
@@ -135,7 +153,10 @@ class Match(NamedTuple):
         Worked out when asked: scanning never pays for it."""
         from .canonical import canonical  # the canonical stage comes after this record's
 
-        return canonical(self.url, self.verdict.profile) if self.verdict.valid else None
+        if not self.verdict.valid:
+            return None
+        # A "www." host with no scheme is the http URL it stands for (the modern scanner's).
+        return canonical(self.url if self.verdict.scheme else "http://" + self.url, self.verdict.profile)
 
     @property
     def fragment(self) -> str | None:

@@ -6,6 +6,11 @@ upper case, escapes of unreserved characters decoded (section 2.2: they "may be 
 the same either way), and an http URL's empty path written "/" (section 3.3: "the '/' may also be
 omitted"). Never decoded: an escaped reserved or unsafe character (``%2F``, ``%3B``, ``%20``); never
 changed: the case of a path, a fragment. Idempotent, and the result validates whenever the URL did.
+
+The modern profile's forms follow RFC 3986 6.2.2 and 6.2.3 the same way (its unreserved set, its
+schemes' default ports, an empty port dropped) and also remove dot segments ("/a/./b/../c" is
+"/a/c"), which RFC 1738 never gave a meaning; an IRI's canonical form is that of its URI form
+(RFC 3987 5.3.2.3 compares IRIs so), so "http://bücher.de/" and "http://xn--bcher-kva.de/" are one.
 """
 
 from __future__ import annotations
@@ -27,13 +32,35 @@ def canonical(url: str, profile: Profile | str = STRICT) -> str:
     if not verdict.valid or verdict.scheme is None:
         raise ValueError(f"not a valid URL under the {judge.name} profile: {url!r} ({verdict.error})")
     scheme = verdict.scheme
+    url = verdict.uri or url
     hash_at = url.find("#")
     end = len(url) if hash_at < 0 else hash_at
-    colon = len(scheme)
-    rest = _ESCAPE.sub(lambda m: _escape(m.group(1), judge.unreserved), url[colon + 1 : end])
-    if verdict.parts.get("host") is not None and rest.startswith("//"):
-        rest = _authority(rest, judge.syntax(scheme).default_port, scheme in _EMPTY_PATH_IS_SLASH)
-    return scheme + ":" + rest + url[end:]
+    body, fragment = url[len(scheme) + 1 : end], url[end:]
+
+    def form(rest: str) -> str:
+        if verdict.parts.get("host") is not None and rest.startswith("//"):
+            syntax = judge.syntax(scheme)
+            rest = _authority(rest, syntax.default_port, scheme in _EMPTY_PATH_IS_SLASH, judge.authority_ends)
+            if judge.dot_segments and syntax.dot_segments:
+                rest = _without_dot_segments(rest)
+        return scheme + ":" + rest + fragment
+
+    decoded = form(_ESCAPE.sub(lambda m: _escape(m.group(1), judge.unreserved), body))
+    if validate(decoded, judge).valid:
+        return decoded
+    # A scheme's grammar may give a decoded character a role its escape does not have (a "."
+    # between the atoms of a mail address): escapes are then decoded one at a time, each only
+    # if the URL stays valid, left to right.
+    body = _ESCAPE.sub(lambda m: "%" + m.group(1).upper(), body)
+    at = 0
+    while (m := _ESCAPE.search(body, at)) is not None:
+        char = _escape(m.group(1), judge.unreserved)
+        trial = body[: m.start()] + char + body[m.end() :]
+        if len(char) == 1 and validate(form(trial), judge).valid:
+            body, at = trial, m.start() + 1
+        else:
+            at = m.end()
+    return form(body)
 
 
 def _escape(hex_digits: str, unreserved: str) -> str:
@@ -41,18 +68,44 @@ def _escape(hex_digits: str, unreserved: str) -> str:
     return char if char in unreserved else "%" + hex_digits.upper()
 
 
-def _authority(rest: str, default_port: int | None, slash_for_empty_path: bool) -> str:
+def _authority(rest: str, default_port: int | None, slash_for_empty_path: bool, ends_at: str) -> str:
     """``//[login@]host[:port]...`` with the host lower-cased and a default port dropped. The URL
-    is valid, so no "/" comes before the host, the login ends at the last "@" before the first "/"
-    (a user may hold "?" in RFC 1738), and the host and port end at the next "/" or "?"."""
-    slash = rest.find("/", 2)
-    login_end = rest.rfind("@", 2, len(rest) if slash < 0 else slash) + 1 or 2
+    is valid, so no "/" comes before the host, the login ends at the last "@" before the end of the
+    authority (the first of ``ends_at``: RFC 1738's user may hold "?", RFC 3986's may not), and the
+    host and port end at the next "/" or "?"."""
+    authority_end = min((at for at in (rest.find(c, 2) for c in ends_at) if at >= 0), default=len(rest))
+    login_end = rest.rfind("@", 2, authority_end) + 1 or 2
     ends = (rest.find("/", login_end), rest.find("?", login_end))
     stop = min((at for at in ends if at >= 0), default=len(rest))
     login, hostport, after = rest[2:login_end], rest[login_end:stop], rest[stop:]
-    host, colon, port = hostport.rpartition(":") if ":" in hostport else (hostport, "", "")
-    if colon and port.isdigit() and default_port is not None and int(port) == default_port:
+    # An IP literal's colons are inside its brackets.
+    host, colon, port = hostport.rpartition(":") if ":" in hostport.rpartition("]")[2] else (hostport, "", "")
+    # RFC 3986 6.2.3: an empty port (modern only; strict refuses it) is no port.
+    if colon and (not port or (default_port is not None and int(port) == default_port)):
         colon = port = ""
     if slash_for_empty_path and not after.startswith("/"):
         after = "/" + after
-    return "//" + login + host.lower() + colon + port + after
+    host = _ESCAPE.sub(lambda m: "%" + m.group(1).upper(), host.lower())  # escapes stay upper case
+    return "//" + login + host + colon + port + after
+
+
+def _without_dot_segments(rest: str) -> str:
+    """RFC 3986 5.2.4 on the path of ``//authority/path?query`` (6.2.2.3)."""
+    slash = rest.find("/", 2)
+    if slash < 0:
+        return rest
+    query = rest.find("?", slash)
+    end = len(rest) if query < 0 else query
+    path = rest[slash:end]
+    if "." not in path:
+        return rest
+    out: list[str] = []
+    for segment in path[1:].split("/"):
+        if segment == "..":
+            if out:
+                out.pop()
+        elif segment != ".":
+            out.append(segment)
+    last = path.rsplit("/", 1)[1]
+    trailing = "/" if last in {".", ".."} else ""
+    return rest[:slash] + "/" + "/".join(out) + trailing + rest[end:]

@@ -22,7 +22,7 @@ import regex
 
 from ._model import Verdict
 from .canonical import canonical
-from .grammar import PROFILES
+from .grammar import MODERN, PROFILES, STRICT
 from .output import FORMATS, escaped, writer
 from .progress import Progress
 from .results import Event, Options, Report, Tally, results, scan_file
@@ -60,22 +60,47 @@ def _arguments(urls: Sequence[str]) -> Iterable[str]:
             yield url
 
 
+def _side_by_side(verdicts: Sequence[Verdict], unwrapped: bool) -> str:
+    """``--profile both``: each profile's word, the URL, then each profile's reason or warnings."""
+    fields = [f"{v.profile}:{'valid' if v.valid else 'invalid'}" for v in verdicts]
+    fields.append(verdicts[0].url)
+    for verdict in verdicts:
+        said = [str(verdict.error)] if verdict.error is not None else []
+        said.extend(str(caveat) for caveat in verdict.warnings)
+        fields.extend(f"{verdict.profile}: {text}" for text in said)
+    if unwrapped:
+        fields.append("(wrapper stripped)")
+    return "\t".join(fields)
+
+
 def _run_validate(args: argparse.Namespace) -> int:
     status = 0
+    profiles = sorted(PROFILES, key=lambda name: name != "strict") if args.profile == BOTH else [args.profile]
     for argument in _arguments(args.urls):
         url, unwrapped = _unwrap(argument)
-        verdict = validate(url, profile=args.profile)
-        print(_line(verdict, unwrapped))
-        if not verdict.valid:
+        verdicts = [validate(url, profile=profile) for profile in profiles]
+        print(_side_by_side(verdicts, unwrapped) if len(verdicts) > 1 else _line(verdicts[0], unwrapped))
+        if not all(verdict.valid for verdict in verdicts):
             status = 1
     return status
 
 
-def _command(prog: str, description: str, operand: str, operand_help: str) -> argparse.ArgumentParser:
+BOTH = "both"
+"""``urlsift validate --profile both``: every profile's verdict, strict first."""
+
+
+def _command(
+    prog: str, description: str, operand: str, operand_help: str, profiles: Sequence[str]
+) -> argparse.ArgumentParser:
     """A parser with what both commands share: their operands and ``--profile``."""
     parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument(operand.lower() + "s", nargs="+", metavar=operand, help=operand_help)
-    parser.add_argument("--profile", choices=sorted(PROFILES), default="strict")
+    parser.add_argument(
+        "--profile",
+        choices=profiles,
+        default="strict",
+        help="strict: RFC 1738 as written (default); modern: RFC 3986/3987 and the scheme RFCs after 1738",
+    )
     return parser
 
 
@@ -83,10 +108,12 @@ def _validate_parser() -> argparse.ArgumentParser:
     return _command(
         "urlsift validate",
         "Print one line per URL: 'valid' or 'invalid', the URL, and where and why it fails, then any "
-        "warnings, tab-separated. '-' reads one URL per line from standard input. Exit 0 if all are "
-        "valid, 1 if any is not.",
+        "warnings, tab-separated. '-' reads one URL per line from standard input. '--profile both' "
+        "gives each profile's verdict on one line ('strict:invalid<TAB>modern:valid<TAB>URL<TAB>"
+        "strict: why ...'). Exit 0 if all are valid (under every profile asked), 1 if any is not.",
         "URL",
         "a URL, or - for standard input",
+        [*sorted(PROFILES), BOTH],
     )
 
 
@@ -101,6 +128,7 @@ def _scan_parser() -> argparse.ArgumentParser:
         "something could not be read (the rest is still scanned).",
         "PATH",
         "a file or folder, or - for standard input",
+        sorted(PROFILES),
     )
     found = parser.add_argument_group("what to find")
     found.add_argument(
@@ -318,6 +346,8 @@ def _run_scan(args: argparse.Namespace) -> int:
         naked=args.naked,
         invalid=args.invalid,
         read=ReadOptions(args.input_format, args.max_expand, args.max_message),
+        # --stats tells a strict user how many rejections today's rules would take.
+        second_opinion=MODERN.name if args.stats and args.profile == STRICT.name else None,
     )
     single = len(args.paths) == 1 and not os.path.isdir(args.paths[0])
     tally = Tally()
@@ -349,11 +379,21 @@ def _summary(tally: Tally, printed: int) -> None:
         f"parts     {tally.parts:>11,} text parts scanned, and {tally.headers:,} headers",
         f"bytes     {tally.bytes:>11,} read",
         f"URLs      {tally.urls:>11,} valid ({printed:,} printed), {tally.rejected:,} candidates rejected",
+        *_elsewhere(tally),
         f"problems  {problems:>11,} = {tally.errors:,} errors + {tally.warnings:,} warnings",
     ]
     sys.stdout.flush()
     for line in lines:
         print(f"urlsift: {line}", file=sys.stderr)
+
+
+def _elsewhere(tally: Tally) -> list[str]:
+    if not tally.rejected_valid_elsewhere:
+        return []
+    return [
+        f"          {tally.rejected_valid_elsewhere:>11,} of the rejected are valid by today's rules "
+        "(RFC 3986: '~', https, IPv6, mailto ?subject= ...): --profile modern finds them"
+    ]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

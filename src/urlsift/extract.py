@@ -18,10 +18,11 @@ from ._model import Candidate, Match, Problem, Reading, Verdict
 from .grammar import STRICT, Profile, get_profile
 from .rejoin import as_written, readings
 from .scan import BLANK_LINE, KNOWN_SCHEMES, TEXT_ENDED, ScanProgress, scanner_for
-from .validate import validate
+from .validate import validate, validate_www
 
 _judge = lru_cache(maxsize=4096)(validate)
 """Verdicts are immutable, so one may serve every occurrence of a URL."""
+_judge_www = lru_cache(maxsize=1024)(validate_www)
 
 
 class Extraction:
@@ -37,7 +38,8 @@ class Extraction:
         schemes: Iterable[str] = KNOWN_SCHEMES,
     ) -> None:
         self.judge = get_profile(profile)
-        self.scanner = scanner_for(naked, schemes if isinstance(schemes, frozenset) else frozenset(schemes))
+        schemes = schemes if isinstance(schemes, frozenset) else frozenset(schemes)
+        self.scanner = scanner_for(naked, schemes, naked and self.judge.scheme_less_www)
         self.invalid = invalid
         self._lines = Lines("")
 
@@ -174,7 +176,7 @@ def _matches(
             continue
         if as_written(text, candidate):  # the common case: no readings to build or rank
             start, end = candidate.body
-            verdict = _judge(text[start:end], judge)
+            verdict = (_judge_www if candidate.www else _judge)(text[start:end], judge)
             if verdict.valid or invalid:
                 line, column = lines.at(candidate.span[0])
                 span, wrapper = candidate.span, candidate.wrapper

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from ._model import ERROR_KINDS, Defect, Match, MessageText, Provenance, TextStream
@@ -19,6 +20,7 @@ from .scan import KNOWN_SCHEMES
 from .sources import Counter, ReadOptions, read_path, reason
 from .sources.packed import CORRUPT
 from .stream import extract_stream
+from .validate import validate
 
 Row = tuple[Any, ...]
 """url, alternatives, valid, scheme, wrapper, naked, line, column, source, member, message,
@@ -41,6 +43,10 @@ _FILE_LOST = frozenset({"unreadable", "corrupt", "binary"})
 """Defects of a whole file that leave it (or its end) unscanned: the file counts as failed."""
 
 
+_judge = lru_cache(maxsize=4096)(validate)
+"""The second opinion on a rejected candidate (the same footer URL recurs in every message)."""
+
+
 @dataclass
 class Tally:
     """Counts that add up: files seen = scanned + failed, messages seen = scanned + failed."""
@@ -57,6 +63,8 @@ class Tally:
     """Read from the files on disk (compressed, for compressed files)."""
     urls: int = 0
     rejected: int = 0
+    rejected_valid_elsewhere: int = 0
+    """Of the rejected, those ``Options.second_opinion`` accepts (strict rejects, modern takes)."""
     errors: int = 0
     warnings: int = 0
 
@@ -73,6 +81,8 @@ class Options:
     """Yield the rejected candidates as rows too (they are counted either way)."""
     schemes: frozenset[str] = KNOWN_SCHEMES
     read: ReadOptions = field(default_factory=ReadOptions)
+    second_opinion: str | None = None
+    """A profile that judges every rejected candidate again, to count those it would take."""
 
 
 def place(where: Provenance) -> str:
@@ -201,6 +211,8 @@ def _row(
         error = None
     else:
         tally.rejected += 1
+        if options.second_opinion is not None and _judge(match.url, options.second_opinion).valid:
+            tally.rejected_valid_elsewhere += 1
         if not options.invalid:
             return None
         error = str(verdict.error)

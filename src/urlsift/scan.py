@@ -6,7 +6,9 @@ ends; none judges a URL (that is ``validate``'s work after ``rejoin``):
 - the wrapper scanner at ``<``: ``<URL:...>`` and bare ``<scheme:...>`` (D21, D22, D25);
 - the quote scanner at ``"``: ``"scheme:..."`` on one line (D26);
 - the naked scanner at ``:``: a URL in running text, from its scheme to whitespace, ``<``, ``>`` or
-  ``"``, less trailing punctuation (D19), with an optional ``URL:`` prefix before it (D22).
+  ``"``, less trailing punctuation (D19), with an optional ``URL:`` prefix before it (D22);
+- with ``www=True`` (the modern profile), the host scanner at ``www.``: a host name with no scheme
+  (``see www.example.com/x.``), ended as a naked URL is.
 
 The cursor only moves forward: text inside a taken wrapper is never offered to another scanner, an
 unterminated wrapper gives the scan back right after its ``<`` (D21), and every search is bounded by
@@ -97,6 +99,9 @@ def _non_ascii_punctuation() -> str:
 # D19: what ends a naked (or quoted) URL. Non-ASCII punctuation too, wherever it stands: no strict
 # URL holds a non-ASCII character, and CJK text runs on after "。" without a space.
 _NAKED_END = re.compile(r'[\s<>"' + _non_ascii_punctuation() + "]")
+# A "www." host name at the start of a word: not after a letter, digit or anything that would make
+# it part of a URL, an address or a longer name ("http://www.", "user@www.", "ftp.www.").
+_WWW = re.compile(r"(?<![A-Za-z0-9_.@/:%+\-])[wW]{3}\.(?=[^\W_])")
 # D25: a mail or news quote prefix at the start of a line: runs of ">", "|", ":" with spaces.
 _QUOTE_PREFIX = re.compile(r"[ \t]{0,8}(?:[>|:][ \t]{0,4}){1,16}")
 # A line holding nothing but whitespace (LF not included), up to its line feed.
@@ -173,11 +178,25 @@ def _trim_naked_end(text: str, start: int, end: int) -> int:
     return end
 
 
+def _naked_extent(text: str, start: int, search_from: int) -> tuple[int, int] | None:
+    """D19: where a naked URL that starts at ``start`` ends: the first character that ends it, and
+    the end once trailing punctuation is dropped; None when it runs past MAX_NAKED_CHARS."""
+    bound = start + MAX_NAKED_CHARS + 1
+    found = _NAKED_END.search(text, search_from, bound)
+    if found is None and bound < len(text):
+        return None
+    raw_end = len(text) if found is None else found.start()
+    return raw_end, _trim_naked_end(text, start, raw_end)
+
+
 class Scanner:
     """Finds candidates in text. Build one per option set (``scanner_for`` caches them)."""
 
-    def __init__(self, *, naked: bool = True, schemes: Iterable[str] = KNOWN_SCHEMES) -> None:
+    def __init__(
+        self, *, naked: bool = True, schemes: Iterable[str] = KNOWN_SCHEMES, www: bool = False
+    ) -> None:
         self.naked = naked
+        self.www = www
         self.schemes = frozenset(s.lower() for s in schemes)
         bad = sorted(s for s in self.schemes if not s or set(s) - _SCHEME_CHARS or s[0] not in _LETTERS)
         if bad:
@@ -206,6 +225,9 @@ class Scanner:
         if self.naked:
             patterns.append(self._naked_trigger)
             handlers.append(self._naked)
+        if self.www:
+            patterns.append(_WWW)
+            handlers.append(self._www)
         hits = [pattern.search(text, start) for pattern in patterns]
         at = [_NEVER if hit is None else hit.start() for hit in hits]
         cursor = start
@@ -316,16 +338,23 @@ class Scanner:
         start = self._scheme_start(text, colon, floor)
         if start < 0:
             return None, colon + 1
-        bound = start + MAX_NAKED_CHARS + 1
-        found = _NAKED_END.search(text, colon, bound)
-        if found is None and bound < len(text):
-            return None, bound  # too long to be a URL
-        raw_end = len(text) if found is None else found.start()
-        end = _trim_naked_end(text, start, raw_end)
+        extent = _naked_extent(text, start, colon)
+        if extent is None:
+            return None, start + MAX_NAKED_CHARS + 1  # too long to be a URL
+        raw_end, end = extent
         if end <= colon or _bare_authority(text, colon, end):
             return None, raw_end
         span_start = self._url_prefix(text, start, floor)
         return Candidate(None, (span_start, end), (start, end)), end
+
+    def _www(self, text: str, hit: re.Match[str], floor: int, lines: Lines) -> _Found:
+        """A host name with no scheme, ``www.`` first: a naked URL's end rules (D19)."""
+        start = hit.start()
+        extent = _naked_extent(text, start, start)
+        if extent is None:
+            return None, start + MAX_NAKED_CHARS + 1  # too long to be a URL
+        end = extent[1]
+        return Candidate(None, (start, end), (start, end), www=True), end
 
     def _scheme_start(self, text: str, colon: int, floor: int) -> int:
         """Where the scheme ending at ``colon`` starts, or -1 when it is no scheme we take."""
@@ -375,9 +404,9 @@ class ScanProgress:
 
 
 @lru_cache(maxsize=32)
-def scanner_for(naked: bool, schemes: frozenset[str]) -> Scanner:
+def scanner_for(naked: bool, schemes: frozenset[str], www: bool = False) -> Scanner:
     """One compiled scanner per option set."""
-    return Scanner(naked=naked, schemes=schemes)
+    return Scanner(naked=naked, schemes=schemes, www=www)
 
 
 def scan(text: str, *, naked: bool = True, schemes: Iterable[str] = KNOWN_SCHEMES) -> Iterator[Candidate]:

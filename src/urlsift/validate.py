@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from ._model import Problem, Verdict
+from ._model import Caveat, Problem, Verdict
 from .grammar import STRICT, Profile, get_profile
 from .grammar._bnf import furthest_failure
 
@@ -43,3 +43,19 @@ def validate(url: str, profile: Profile | str = STRICT) -> Verdict:
     found.parts["fragment"] = fragment
     caveats = judge.caveats(url, scheme, syntax, found)
     return Verdict(url, True, scheme, MappingProxyType(found.parts), None, caveats, judge.name)
+
+
+_WWW_SCHEME = "http://"
+
+
+def validate_www(reference: str, profile: Profile | str = STRICT) -> Verdict:
+    """Judge a host name with no scheme (``www.example.com/x``, as the modern scanner finds them)
+    as the http URL it stands for. The verdict is about ``reference``: its scheme is None and its
+    positions are in ``reference``."""
+    verdict = validate(_WWW_SCHEME + reference, profile)
+    shift = len(_WWW_SCHEME)
+    error = verdict.error
+    if error is not None:
+        error = Problem(max(0, error.position - shift), error.production, error.message)
+    warnings = tuple(Caveat(w.kind, w.position - shift, w.message) for w in verdict.warnings)
+    return Verdict(reference, verdict.valid, None, verdict.parts, error, warnings, verdict.profile)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from ._profile import Decomposed, Profile, SchemeSyntax
+from .modern import ModernProfile
 from .strict import StrictProfile
 
 STRICT: Profile = StrictProfile()
+MODERN: Profile = ModernProfile()
 
-PROFILES: dict[str, Profile] = {STRICT.name: STRICT}
+PROFILES: dict[str, Profile] = {STRICT.name: STRICT, MODERN.name: MODERN}
 
 
 def get_profile(profile: Profile | str) -> Profile:
@@ -21,4 +23,4 @@ def get_profile(profile: Profile | str) -> Profile:
         raise ValueError(f"unknown profile {profile!r} (known: {known})") from None
 
 
-__all__ = ["PROFILES", "STRICT", "Decomposed", "Profile", "SchemeSyntax", "get_profile"]
+__all__ = ["MODERN", "PROFILES", "STRICT", "Decomposed", "Profile", "SchemeSyntax", "get_profile"]

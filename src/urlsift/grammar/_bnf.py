@@ -48,6 +48,9 @@ class Chars(Node):
     escapes: bool
     min: int = 0
     max: int | None = None
+    wide: tuple[tuple[int, int], ...] = ()
+    """Ranges of code points (first, last) beyond ``members``: RFC 3987's ``ucschar`` is too big
+    to spell as a string."""
     _pattern: regex.Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -143,8 +146,14 @@ def _quantifier(low: int, high: int | None) -> str:
     return f"{{{low},{high}}}+"
 
 
+def char_class(node: Chars) -> str:
+    """The regex text of ``node``'s class, brackets included (escapes not included)."""
+    wide = "".join(f"\\U{first:08x}-\\U{last:08x}" for first, last in node.wide)
+    return f"[{class_text(node.members)}{wide}]"
+
+
 def _chars_regex(node: Chars) -> str:
-    members = f"[{class_text(node.members)}]"
+    members = char_class(node)
     if not node.escapes:
         return members + _quantifier(node.min, node.max)
     unit = f"(?:{members}|{ESCAPE_TEXT})"
@@ -153,7 +162,7 @@ def _chars_regex(node: Chars) -> str:
     # Unrolled: the group repeats once per escape, not once per character. The `regex` module
     # is ~200x slower, and not linear, repeating (?:[c]|%HH) over a megabyte of [c].
     run = f"{members}*+(?:{ESCAPE_TEXT}{members}*+)*+"
-    return {0: run, 1: f"(?=[{class_text(node.members)}%]){unit}{run}"}.get(node.min, unit * node.min + run)
+    return {0: run, 1: f"(?={members[:-1]}%]){unit}{run}"}.get(node.min, unit * node.min + run)
 
 
 def _label_regex(node: Label) -> str:

@@ -7,6 +7,7 @@ import abc
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache, cached_property
 
 import regex
 
@@ -29,9 +30,11 @@ Decompose = Callable[[Match, str], Decomposed]
 """(fullmatch of the scheme's rule, lower-cased scheme) -> parts."""
 
 
+@cache
 def compile_fullmatcher(text: str) -> Pattern:
     """The stdlib engine where the pattern is one it takes (it runs these productions ~5x faster
-    than ``regex``); ``regex`` where it is not (a name used by several alternatives, as waisurl's)."""
+    than ``regex``); ``regex`` where it is not (a name used by several alternatives, as waisurl's).
+    Cached: several schemes share a production (http and https, every generic scheme)."""
     try:
         return re.compile(text)
     except re.error:
@@ -40,17 +43,22 @@ def compile_fullmatcher(text: str) -> Pattern:
 
 @dataclass(frozen=True)
 class SchemeSyntax:
-    """One scheme's production, compiled, with what the profile knows of it."""
+    """One scheme's production, with what the profile knows of it. The pattern is compiled when
+    first used: a process that never meets a scheme (or a profile) never pays for it."""
 
     rule: Rule
     decompose: Decompose
     default_port: int | None = None
-    pattern: Pattern = field(init=False, repr=False)
+    dot_segments: bool = True
+    """Whether "." and ".." segments of the path are RFC 3986's (a gopher selector is opaque)."""
     has_login: bool = field(init=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "pattern", compile_fullmatcher(to_regex(self.rule)))
         object.__setattr__(self, "has_login", any(r.name == "login" for r in rules(self.rule)))
+
+    @cached_property
+    def pattern(self) -> Pattern:
+        return compile_fullmatcher(to_regex(self.rule))
 
 
 class Profile(abc.ABC):
@@ -61,6 +69,12 @@ class Profile(abc.ABC):
     """The production a fragment (after the first "#") must match."""
     unreserved: str
     """The characters that mean the same escaped or not (``canonical`` decodes their escapes)."""
+    scheme_less_www: bool = False
+    """Whether the scanner also takes "www." host names with no scheme (judged as http URLs)."""
+    authority_ends: str = "/"
+    """What ends the authority after "//" (RFC 1738's user may hold "?"; RFC 3986's may not)."""
+    dot_segments: bool = False
+    """Whether "." and ".." path segments mean "here" and "up" (``canonical`` removes them)."""
 
     @abc.abstractmethod
     def scheme_end(self, url: str, endpos: int) -> int | Problem:

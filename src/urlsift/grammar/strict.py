@@ -17,6 +17,17 @@ from . import rfc1738 as g
 from ._bnf import END, Expectation, Failure, Lit, Rule, to_regex
 from ._chars import ALPHADIGIT, UNRESERVED, UNSAFE, is_printable_ascii
 from ._profile import Decompose, Decomposed, Match, Profile, SchemeSyntax, compile_fullmatcher
+from ._shared import (
+    clip,
+    control_caveats,
+    gopher_parts,
+    long_label_caveats,
+    pick,
+    port_caveat,
+    scheme_colon,
+    shown,
+    utf8_escapes,
+)
 
 # --- parts -----------------------------------------------------------------------------------
 
@@ -71,39 +82,8 @@ def _http(m: Match, scheme: str) -> Decomposed:
     return found
 
 
-_UNIT = regex.compile(r"%[0-9A-Fa-f]{2}|.", regex.DOTALL)
-
-
 def _gopher(m: Match, scheme: str) -> Decomposed:
-    # D13: gtype is the first xchar (an escape counts as one), the selector runs to the first %09,
-    # the search to the next, the gopher+ string is the rest. An empty gopher-path means type "1"
-    # and the empty selector (3.4.1), which only this decoded view says.
-    found = _hostport(m)
-    path = m.group("gopher_path") or ""
-    gtype, rest = "1", ""
-    if path:
-        unit = _UNIT.match(path)
-        assert unit is not None  # a non-empty path starts with some unit
-        gtype, rest = unquote(unit.group()), path[unit.end() :]
-    selector, _, after = rest.partition("%09")
-    search: str | None = None
-    gopher_plus: str | None = None
-    separators: dict[str, int] = {}
-    if "%09" in rest:
-        path_start = m.end("gopher_path") - len(rest)
-        separators["search"] = path_start + len(selector)
-        search, tab, plus = after.partition("%09")
-        if tab:
-            gopher_plus = plus
-            separators["gopher_plus"] = separators["search"] + 3 + len(search)
-    found.starts.update({f"tab-before-{name}": at for name, at in separators.items()})
-    found.parts.update(
-        gtype=gtype,
-        selector=unquote(selector),
-        search=_decoded(search),
-        gopher_plus=_decoded(gopher_plus),
-    )
-    return found
+    return gopher_parts(m, _hostport(m))
 
 
 def _mailto(m: Match, scheme: str) -> Decomposed:
@@ -182,9 +162,6 @@ _SCHEMES: dict[str, tuple[Rule, Decompose, int | None]] = {
 
 # --- warnings ----------------------------------------------------------------------------------
 
-_CONTROL_ESCAPE = regex.compile(r"%(?:[01][0-9A-Fa-f]|7[Ff])")
-_CONTROL_NAMES = {0x09: "TAB", 0x0A: "LF", 0x0D: "CR", 0x00: "NUL"}
-
 # RFC 822 addr-spec (D14): local-part "@" domain, words and sub-domains of atoms, quoted strings
 # and domain literals. CHAR is US-ASCII; specials = ( ) < > @ , ; : \ " . [ ]
 _ATOM = r'[^()<>@,;:\\".\[\] \x00-\x1f\x7f-\U0010ffff]++'
@@ -206,13 +183,7 @@ def _host_caveats(host: str, start: int) -> list[Caveat]:
                 out.append(Caveat(CaveatKind.HOSTNUMBER_RANGE, offset, message))
             offset += len(label) + 1
         return out
-    offset = start
-    for label in labels:
-        if len(label) > 63:
-            message = f"host name label of {len(label)} characters is over RFC 1034's 63 (D7)"
-            out.append(Caveat(CaveatKind.LONG_LABEL, offset, message))
-        offset += len(label) + 1
-    return out
+    return long_label_caveats(host, start)
 
 
 # --- explaining failures -----------------------------------------------------------------------
@@ -260,41 +231,20 @@ _HOST_CHARS_AND_FOLLOWERS = ALPHADIGIT + ".-:/?@"
 _LOGIN_SECTION = {"http": "3.3", "prospero": "3.11"}
 
 
-def _clip(text: str, limit: int = 40) -> str:
-    """Text of the input quoted in a message, cut short: a message is one readable sentence."""
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def _describe(production: str) -> str:
     return _DESCRIBE.get(production, production)
-
-
-def _shown(char: str) -> str:
-    return "a space" if char == " " else f"'{char}' (U+{ord(char):04X})"
 
 
 def _char_message(char: str) -> str:
     """Section 2.2 on a character no production allows unencoded."""
     if char in UNSAFE:
-        return f"{_shown(char)} is unsafe (section 2.2) and must be encoded as %{ord(char):02X}"
+        return f"{shown(char)} is unsafe (section 2.2) and must be encoded as %{ord(char):02X}"
     if ord(char) < 0x80:
         return f"the control character U+{ord(char):04X} must be encoded as %{ord(char):02X}"
-    try:
-        octets = "".join(f"%{octet:02X}" for octet in char.encode("utf-8"))
-    except UnicodeEncodeError:  # a lone surrogate has no octets to suggest
-        return f"{_shown(char)} is not a US-ASCII character and cannot be in a URL"
-    return f"{_shown(char)} is not US-ASCII: encode its octets (as UTF-8: {octets})"
-
-
-def _pick(failure: Failure, at_end: bool) -> Expectation:
-    # Mid-text, the first reading to stop there is the production that was being extended (a
-    # path segment that met a "~"); at the end, the last required piece is what is missing (the
-    # optional ones were tried first and skipped).
-    found = failure.expectations
-    if at_end:
-        hard = [e for e in found if e.hard]
-        return hard[-1] if hard else found[-1]
-    return found[0]
+    octets = utf8_escapes(char)
+    if octets is None:  # a lone surrogate has no octets to suggest
+        return f"{shown(char)} is not a US-ASCII character and cannot be in a URL"
+    return f"{shown(char)} is not US-ASCII: encode its octets (as UTF-8: {octets})"
 
 
 def _host_problem(url: str, start: int, endpos: int) -> Problem | None:
@@ -324,7 +274,7 @@ def _host_problem(url: str, start: int, endpos: int) -> Problem | None:
     if all(label.isdigit() for label in labels):
         if len(labels) == 4:
             return None
-        message = f"a host number is four groups of digits; '{_clip(token)}' has {len(labels)}"
+        message = f"a host number is four groups of digits; '{clip(token)}' has {len(labels)}"
         return Problem(start, "hostnumber", message)
     message = (
         "the last label of a host name must start with a letter (section 3.1); "
@@ -362,25 +312,21 @@ class StrictProfile(Profile):
 
     def scheme_end(self, url: str, endpos: int) -> int | Problem:
         # D2: any case of US-ASCII letters (the class is explicit: no Unicode case folding).
-        m = self._scheme.match(url, 0, endpos)
-        colon = m.end() if m else 0
-        if colon < endpos and url[colon] == ":":
-            if colon == 0:
-                return Problem(0, "scheme", "the scheme name before ':' is empty")
+        colon = scheme_colon(self._scheme, url, endpos)
+        if colon is not None:
             return colon
-        if colon >= endpos:
-            message = "no ':' after a scheme name: a URL starts with its scheme and ':'"
-            return Problem(colon, "scheme", message)
-        char = url[colon]
+        m = self._scheme.match(url, 0, endpos)
+        at = m.end() if m else 0
+        char = url[at]
         if char in UNSAFE or not is_printable_ascii(char):
-            return Problem(colon, "scheme", _char_message(char))
+            return Problem(at, "scheme", _char_message(char))
         allowed = "letters, digits, '+', '-' and '.'"
-        return Problem(colon, "scheme", f"{_shown(char)} cannot be in a scheme name ({allowed})")
+        return Problem(at, "scheme", f"{shown(char)} cannot be in a scheme name ({allowed})")
 
     def explain(self, url: str, endpos: int, failure: Failure, syntax: SchemeSyntax) -> Problem:
         position = failure.position
         at_end = position >= endpos
-        expectation = _pick(failure, at_end)
+        expectation = pick(failure, at_end)
         stack = expectation.stack
         production = stack[-1][0] if stack else syntax.rule.name
         login_problem = self._login_problem(url, endpos, syntax, stack, position)
@@ -392,13 +338,13 @@ class StrictProfile(Profile):
             # A character no host may hold is the culprit itself ("a-~b" fails at "~", not "-");
             # otherwise the run of host characters is judged whole (labels, dots, digit groups).
             if char is not None and char not in _HOST_CHARS_AND_FOLLOWERS:
-                return Problem(position, production, f"{_shown(char)} cannot be in a host name")
+                return Problem(position, production, f"{shown(char)} cannot be in a host name")
             problem = _host_problem(url, host_start, endpos)
             if problem is not None:
                 return problem
             if char is None or position == host_start:
                 return Problem(host_start, "host", "the host is missing")
-            return Problem(position, production, f"{_shown(char)} cannot be in a host name")
+            return Problem(position, production, f"{shown(char)} cannot be in a host name")
         if at_end:
             return _missing(expectation, production, position)
         char = url[position]
@@ -455,10 +401,7 @@ class StrictProfile(Profile):
     def caveats(self, url: str, scheme: str, syntax: SchemeSyntax, found: Decomposed) -> tuple[Caveat, ...]:
         out: list[Caveat] = []
         parts, starts = found.parts, found.starts
-        port = parts.get("port")
-        if isinstance(port, int) and syntax.default_port is not None and port != syntax.default_port:
-            message = f"port {port} is not the default port {syntax.default_port} of {scheme} (section 6)"
-            out.append(Caveat(CaveatKind.PORT, starts["port"], message))
+        out.extend(port_caveat(scheme, parts, starts, syntax.default_port))
         if parts.get("password"):
             message = "the URL carries a password, which section 6 calls 'clearly unwise'"
             out.append(Caveat(CaveatKind.PASSWORD, starts["password"], message))
@@ -469,17 +412,9 @@ class StrictProfile(Profile):
             out.extend(_host_caveats(host, starts["host"]))
         address = parts.get("address")
         if isinstance(address, str) and not _ADDR_SPEC.fullmatch(address):
-            message = f"'{_clip(address)}' is not an RFC 822 addr-spec (local-part@domain) (D14)"
+            message = f"'{clip(address)}' is not an RFC 822 addr-spec (local-part@domain) (D14)"
             out.append(Caveat(CaveatKind.NOT_ADDR_SPEC, starts["address"], message))
-        # D13: the %09 that separate gopher's search and gopher+ string are its syntax, not smuggled.
-        separators = {at for key, at in starts.items() if key.startswith("tab-before-")}
-        for escape in _CONTROL_ESCAPE.finditer(url) if "%" in url else ():
-            if escape.start() in separators:
-                continue
-            octet = int(escape.group()[1:], 16)
-            name = _CONTROL_NAMES.get(octet, f"0x{octet:02X}")
-            message = f"encoded control octet {escape.group()} ({name}): section 6 warns of such delimiters"
-            out.append(Caveat(CaveatKind.CONTROL, escape.start(), message))
+        out.extend(control_caveats(url, starts))
         return tuple(out)
 
 

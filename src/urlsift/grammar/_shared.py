@@ -1,0 +1,137 @@
+"""What the strict and the modern profile share: quoting input in messages, picking the reading
+that explains a failure, the section 6 warnings, and gopher's split at "%09" (RFC 1738 3.4 and
+RFC 4266 2 read it the same way)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from urllib.parse import unquote
+
+import regex
+
+from .._model import Caveat, CaveatKind, Part, Problem
+from ._bnf import Expectation, Failure
+from ._profile import Decomposed, Match, Pattern
+
+
+def clip(text: str, limit: int = 40) -> str:
+    """Text of the input quoted in a message, cut short: a message is one readable sentence."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def shown(char: str) -> str:
+    return "a space" if char == " " else f"'{char}' (U+{ord(char):04X})"
+
+
+def utf8_escapes(char: str) -> str | None:
+    """``char``'s UTF-8 octets as escapes; None for a lone surrogate, which has none."""
+    try:
+        return "".join(f"%{octet:02X}" for octet in char.encode("utf-8"))
+    except UnicodeEncodeError:
+        return None
+
+
+def scheme_colon(scheme: Pattern, url: str, endpos: int) -> int | Problem | None:
+    """The ":" that ends the scheme ``scheme`` reads at the start of ``url``; a Problem when the
+    scheme is empty or the text ends first; None when some other character stops the scheme (the
+    profile says why that character cannot be there)."""
+    m = scheme.match(url, 0, endpos)
+    colon = m.end() if m else 0
+    if colon < endpos and url[colon] == ":":
+        return colon if colon else Problem(0, "scheme", "the scheme name before ':' is empty")
+    if colon >= endpos:
+        return Problem(colon, "scheme", "no ':' after a scheme name: a URL starts with its scheme and ':'")
+    return None
+
+
+def pick(failure: Failure, at_end: bool) -> Expectation:
+    """The reading that explains a failure. Mid-text, the first reading to stop there is the
+    production that was being extended (a path segment that met a "~"); at the end, the last
+    required piece is what is missing (the optional ones were tried first and skipped)."""
+    found = failure.expectations
+    if at_end:
+        hard = [e for e in found if e.hard]
+        return hard[-1] if hard else found[-1]
+    return found[0]
+
+
+# --- warnings ----------------------------------------------------------------------------------
+
+_CONTROL_ESCAPE = regex.compile(r"%(?:[01][0-9A-Fa-f]|7[Ff])")
+_CONTROL_NAMES = {0x09: "TAB", 0x0A: "LF", 0x0D: "CR", 0x00: "NUL"}
+
+
+def port_caveat(
+    scheme: str, parts: Mapping[str, Part], starts: Mapping[str, int], default: int | None
+) -> list[Caveat]:
+    """Section 6 of RFC 1738: a port other than the scheme's default deserves a word."""
+    port = parts.get("port")
+    if isinstance(port, int) and default is not None and port != default:
+        message = f"port {port} is not the default port {default} of {scheme} (RFC 1738 section 6)"
+        return [Caveat(CaveatKind.PORT, starts["port"], message)]
+    return []
+
+
+def control_caveats(url: str, starts: Mapping[str, int]) -> list[Caveat]:
+    """Section 6: encoded control octets. D13: the %09 that separate gopher's search and gopher+
+    string are its syntax, not smuggled."""
+    if "%" not in url:
+        return []
+    separators = {at for key, at in starts.items() if key.startswith("tab-before-")}
+    out = []
+    for escape in _CONTROL_ESCAPE.finditer(url):
+        if escape.start() in separators:
+            continue
+        octet = int(escape.group()[1:], 16)
+        name = _CONTROL_NAMES.get(octet, f"0x{octet:02X}")
+        message = f"encoded control octet {escape.group()} ({name}): section 6 warns of such delimiters"
+        out.append(Caveat(CaveatKind.CONTROL, escape.start(), message))
+    return out
+
+
+def long_label_caveats(host: str, start: int) -> list[Caveat]:
+    """D7: a host name label over RFC 1034's 63 characters."""
+    out = []
+    offset = start
+    for label in host.split("."):
+        if len(label) > 63:
+            message = f"host name label of {len(label)} characters is over RFC 1034's 63 (D7)"
+            out.append(Caveat(CaveatKind.LONG_LABEL, offset, message))
+        offset += len(label) + 1
+    return out
+
+
+# --- gopher ------------------------------------------------------------------------------------
+
+_UNIT = regex.compile(r"%[0-9A-Fa-f]{2}|.", regex.DOTALL)
+
+
+def gopher_parts(m: Match, found: Decomposed) -> Decomposed:
+    """D13: gtype is the first xchar (an escape counts as one), the selector runs to the first %09,
+    the search to the next, the gopher+ string is the rest. An empty gopher-path means type "1"
+    and the empty selector (3.4.1), which only this decoded view says."""
+    path = m.group("gopher_path") or ""
+    gtype, rest = "1", ""
+    if path:
+        unit = _UNIT.match(path)
+        assert unit is not None  # a non-empty path starts with some unit
+        gtype, rest = unquote(unit.group()), path[unit.end() :]
+    selector, _, after = rest.partition("%09")
+    search: str | None = None
+    gopher_plus: str | None = None
+    separators: dict[str, int] = {}
+    if "%09" in rest:
+        path_start = m.end("gopher_path") - len(rest)
+        separators["search"] = path_start + len(selector)
+        search, tab, plus = after.partition("%09")
+        if tab:
+            gopher_plus = plus
+            separators["gopher_plus"] = separators["search"] + 3 + len(search)
+    found.starts.update({f"tab-before-{name}": at for name, at in separators.items()})
+    found.parts.update(
+        gtype=gtype,
+        selector=unquote(selector),
+        search=None if search is None else unquote(search),
+        gopher_plus=None if gopher_plus is None else unquote(gopher_plus),
+    )
+    return found
