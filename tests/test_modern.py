@@ -3,6 +3,7 @@ strict/modern differences table, IRIs, the scanner's "www." hosts, and the comma
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -246,11 +247,23 @@ def test_bad_ipv6_literals(address: str) -> None:
     assert error.position == 7, error
 
 
+def test_an_empty_label_is_valid_with_a_warning() -> None:
+    for url, at in (("http://a..b.example/", 9), ("http://.../", 7), ("http://.a/", 7)):
+        verdict = validate(url, MODERN)
+        assert verdict.valid
+        assert [(w.kind, w.position) for w in verdict.warnings] == [(CaveatKind.EMPTY_LABEL, at)]
+    assert validate("http://a.example./", MODERN).warnings == ()  # a trailing dot is the root's
+
+
 def test_a_dotted_quad_over_255_is_a_reg_name_with_a_warning() -> None:
     verdict = validate("http://192.0.2.256/", MODERN)
     assert verdict.valid
     assert [w.kind for w in verdict.warnings] == [CaveatKind.HOSTNUMBER_RANGE]
     assert validate("http://192.0.2.255/", MODERN).warnings == ()
+    # a trailing dot makes it a reg-name too (found by hypothesis: the check once raised on it)
+    assert [w.kind for w in validate("ftp://250.250.0.250./", MODERN).warnings] == [
+        CaveatKind.HOSTNUMBER_RANGE
+    ]
 
 
 # --- IRIs (RFC 3987) ------------------------------------------------------------------------------
@@ -373,14 +386,34 @@ def test_validate_both_profiles_side_by_side(capsys: pytest.CaptureFixture[str])
 
 def test_stats_counts_what_only_strict_rejects(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     mail = tmp_path / "note.txt"
-    mail.write_text("Home: <URL:http://host/~me/>, and <URL:http://h/%zz> and http://ok.example/\n")
+    # rejected: a "~" (modern takes it), a bad escape (modern does not), a wrapper never closed
+    # (rejected whatever it holds, D21; the naked URL inside it is found)
+    mail.write_text(
+        "Home: <URL:http://host/~me/>, and <URL:http://h/%zz> and http://ok.example/\n"
+        "<URL:http://open.example/\n\nthe end\n"
+    )
     assert main(["--stats", "-q", str(mail)]) == 0
     captured = capsys.readouterr()
-    assert captured.out.splitlines() == ["http://ok.example/"]
-    assert "2 candidates rejected" in captured.err
+    assert captured.out.splitlines() == ["http://ok.example/", "http://open.example/"]
+    assert "3 candidates rejected" in captured.err
     assert "1 of the rejected are valid by today's rules" in captured.err
     assert "--profile modern" in captured.err
     assert main(["--stats", "-q", "--profile", "modern", str(mail)]) == 0
     captured = capsys.readouterr()
-    assert captured.out.splitlines() == ["http://host/~me/", "http://ok.example/"]
+    assert captured.out.splitlines() == ["http://host/~me/", "http://ok.example/", "http://open.example/"]
     assert "today's rules" not in captured.err
+
+
+def test_unique_takes_a_www_host_as_the_http_url_it_stands_for(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = tmp_path / "w.txt"
+    text.write_text("see www.Example.com/x. and http://www.example.com/x and WWW.example.com:80/x\n")
+    assert main(["--profile", "modern", "--unique", "--format", "jsonl", str(text)]) == 0
+    (row,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert (row["url"], row["scheme"], row["canonical"], row["count"]) == (
+        "www.Example.com/x",
+        None,
+        "http://www.example.com/x",
+        3,
+    )

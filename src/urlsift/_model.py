@@ -38,6 +38,7 @@ class CaveatKind(enum.Enum):
     NOT_ADDR_SPEC = "not-addr-spec"  # D14: a mailto address that is not an RFC 822 addr-spec
     NOT_IDNA = "not-idna"  # modern: a non-ASCII host that IDNA refuses (its URI form escapes it)
     MIXED_SCRIPT = "mixed-script"  # modern: a host label whose letters mix scripts
+    EMPTY_LABEL = "empty-label"  # modern: "a..b", "..." (a reg-name allows them; the DNS does not)
 
 
 @dataclass(frozen=True, slots=True)

@@ -249,7 +249,9 @@ class _Printer:
                 continue
             if self.schemes is not None and event[3] not in self.schemes:
                 continue
-            form = _canonical(event[0], event[2], self.profile) if self.canonical else None
+            form = (
+                _canonical(event[0], event[2], event[3] is not None, self.profile) if self.canonical else None
+            )
             if self.unique is not None:
                 key = (event[0],) if form is None else form
                 kept = self.unique.get(key)
@@ -270,9 +272,12 @@ class _Printer:
 
 
 @lru_cache(maxsize=8192)
-def _canonical(url: str, valid: bool, profile: str) -> str | None:
-    # Rows repeat URLs (a list's headers in every message): each is worked out once.
-    return canonical(url, profile) if valid else None
+def _canonical(url: str, valid: bool, has_scheme: bool, profile: str) -> str | None:
+    # Rows repeat URLs (a list's headers in every message): each is worked out once. A "www."
+    # host with no scheme (modern) is the http URL it stands for, as Match.canonical says.
+    if not valid:
+        return None
+    return canonical(url if has_scheme else "http://" + url, profile)
 
 
 def _paths(arguments: Sequence[str]) -> Iterator[str | Report]:

@@ -211,7 +211,13 @@ def _row(
         error = None
     else:
         tally.rejected += 1
-        if options.second_opinion is not None and _judge(match.url, options.second_opinion).valid:
+        # A wrapper never closed (D21) is rejected whatever its text: no other profile takes it.
+        unclosed = verdict.error is not None and verdict.error.production == "wrapper"
+        if (
+            options.second_opinion is not None
+            and not unclosed
+            and _judge(match.url, options.second_opinion).valid
+        ):
             tally.rejected_valid_elsewhere += 1
         if not options.invalid:
             return None

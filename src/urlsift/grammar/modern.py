@@ -365,7 +365,7 @@ _DOTTED_NUMBERS = regex.compile(r"[0-9]++(?:\.[0-9]++)++\.?")
 def _is_ipv4(host: str) -> bool:
     """RFC 3986's IPv4address: four dec-octets (0-255, no leading zero)."""
     octets = host.split(".")
-    return len(octets) == 4 and all(o == str(int(o)) and int(o) <= 255 for o in octets)
+    return len(octets) == 4 and all(o.isdigit() and o == str(int(o)) and int(o) <= 255 for o in octets)
 
 
 def _host_caveats(host: str, start: int) -> list[Caveat]:
@@ -375,6 +375,10 @@ def _host_caveats(host: str, start: int) -> list[Caveat]:
         message = f"'{clip(host)}' looks like an IPv4 address but is none (four dec-octets, 0-255)"
         return [Caveat(CaveatKind.HOSTNUMBER_RANGE, start, message)]
     out = long_label_caveats(host, start) if len(host) > 63 else []
+    if host.startswith(".") or ".." in host:
+        at = start if host.startswith(".") else start + host.index("..") + 1
+        message = f"the host '{clip(host)}' has an empty label: RFC 3986 allows it, the DNS does not"
+        out.append(Caveat(CaveatKind.EMPTY_LABEL, at, message))
     if host.isascii():
         return out
     try:
