@@ -58,6 +58,10 @@ def main() -> None:
         for url in urls:
             validate(url)
 
+    def run_modern() -> None:
+        for url in urls:
+            validate(url, urlsift.MODERN)
+
     def run_split() -> None:
         for url in urls:
             split_uncached(url)
@@ -68,16 +72,21 @@ def main() -> None:
             urlsplit(url)
 
     valid = sum(validate(url).valid for url in urls)
+    valid_modern = sum(validate(url, urlsift.MODERN).valid for url in urls)
     ours = best_of(7, run_urlsift)
+    modern = best_of(7, run_modern)
     theirs = best_of(7, run_split)
     cached = best_of(7, run_split_cached)
     n = len(urls)
     print(f"corpus: {root}  distinct URL strings: {n}  valid under strict RFC 1738: {valid}")
     print(f"urlsift.validate            {n / ours:12,.0f} /s  {ours / n * 1e6:6.2f} us each")
+    print(f"  (modern profile)          {n / modern:12,.0f} /s  {modern / n * 1e6:6.2f} us each", end="")
+    print(f"  ({valid_modern} valid)")
     print(f"urlsplit (uncached)         {n / theirs:12,.0f} /s  {theirs / n * 1e6:6.2f} us each")
     print(f"urlsplit (lru_cache, cold)  {n / cached:12,.0f} /s  {cached / n * 1e6:6.2f} us each")
     print(f"ratio urlsift / urlsplit (uncached): {ours / theirs:.2f}x   (target: <= 3x)")
     print(f"ratio urlsift / urlsplit (cached):   {ours / cached:.2f}x")
+    print(f"ratio modern / urlsplit (uncached):  {modern / theirs:.2f}x")
 
 
 if __name__ == "__main__":

@@ -13,8 +13,9 @@ import urlsift
 from urlsift.extract import Extraction
 from urlsift.scan import LOOKBEHIND, ScanProgress
 
+WWW_TEXT = "see www.example.com/x. and http://例子.中国/~u/ or (WWW.A.B) "
 pieces_of_text = st.sampled_from(
-    [APPENDIX, *(text for text, _ in CASES), *NOT_URLS, "\n", "\n\n", " ", "é", "x" * 5000, "a-\n"]
+    [APPENDIX, *(text for text, _ in CASES), *NOT_URLS, "\n", "\n\n", " ", "é", "x" * 5000, "a-\n", WWW_TEXT]
 )
 # Long enough for many windows (a window reads LOOKAHEAD, about 6,400 characters, past its end).
 long_texts = st.lists(pieces_of_text, min_size=1, max_size=60).map("".join)
@@ -24,10 +25,18 @@ def _same(text: str, **options: object) -> list[urlsift.Match]:
     return list(urlsift.extract(text, **options))  # type: ignore[arg-type]
 
 
-@given(long_texts, st.integers(min_value=1, max_value=20_000), st.booleans())
-def test_chunks_of_any_size_give_the_whole_text_matches(text: str, chunk: int, invalid: bool) -> None:
-    streamed = list(urlsift.extract_stream(io.StringIO(text), chunk_chars=chunk, invalid=invalid))
-    assert streamed == _same(text, invalid=invalid)
+@given(
+    long_texts,
+    st.integers(min_value=1, max_value=20_000),
+    st.booleans(),
+    st.sampled_from(["strict", "modern"]),
+)
+def test_chunks_of_any_size_give_the_whole_text_matches(
+    text: str, chunk: int, invalid: bool, profile: str
+) -> None:
+    file = io.StringIO(text)
+    streamed = list(urlsift.extract_stream(file, chunk_chars=chunk, invalid=invalid, profile=profile))
+    assert streamed == _same(text, invalid=invalid, profile=profile)
 
 
 @given(long_texts, st.integers(min_value=1, max_value=20_000))
@@ -50,9 +59,11 @@ def test_undecodable_bytes_become_replacement_characters() -> None:
     assert (match.url, match.span) == ("http://a/", (3, 14))
 
 
-def _in_two_windows(text: str, cut: int, lookbehind: int = LOOKBEHIND) -> list[urlsift.Match]:
+def _in_two_windows(
+    text: str, cut: int, lookbehind: int = LOOKBEHIND, profile: str = "strict"
+) -> list[urlsift.Match]:
     """What extract_stream does at one window boundary, with the cut put at ``cut``."""
-    extraction, progress = Extraction(), ScanProgress()
+    extraction, progress = Extraction(profile=profile), ScanProgress()
     first = list(extraction.window(text, 0, cut, base=0, dropped=0, progress=progress))
     dropped = max(0, progress.resume - lookbehind)
     rest = extraction.window(
@@ -65,14 +76,16 @@ SAMPLES = [
     APPENDIX,
     "xx\n> see " + "some words " * 10 + "<URL:http://h/a/\n> b/c> mailto:a@b x\n",
     "a URL:  news:a.b.c, =09http://h/ end",
+    WWW_TEXT,
 ]
 
 
+@pytest.mark.parametrize("profile", ["strict", "modern"])
 @pytest.mark.parametrize("text", SAMPLES)
-def test_a_window_boundary_anywhere_changes_nothing(text: str) -> None:
-    expected = list(urlsift.extract(text))
+def test_a_window_boundary_anywhere_changes_nothing(text: str, profile: str) -> None:
+    expected = list(urlsift.extract(text, profile=profile))
     for cut in range(len(text) + 1):
-        assert _in_two_windows(text, cut) == expected, cut
+        assert _in_two_windows(text, cut, profile=profile) == expected, cut
 
 
 def test_the_boundary_test_can_fail() -> None:

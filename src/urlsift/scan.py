@@ -100,8 +100,10 @@ def _non_ascii_punctuation() -> str:
 # URL holds a non-ASCII character, and CJK text runs on after "。" without a space.
 _NAKED_END = re.compile(r'[\s<>"' + _non_ascii_punctuation() + "]")
 # A "www." host name at the start of a word: not after a letter, digit or anything that would make
-# it part of a URL, an address or a longer name ("http://www.", "user@www.", "ftp.www.").
-_WWW = re.compile(r"(?<![A-Za-z0-9_.@/:%+\-])[wW]{3}\.(?=[^\W_])")
+# it part of a URL, an address or a longer name ("http://www.", "user@www.", "ftp.www."). The hit
+# is its "." (a literal first character: ~900 MB/s, where "[wW]{3}" first ran at ~50).
+_WWW = re.compile(r"\.(?<=(?<![A-Za-z0-9_.@/:%+\-])[wW]{3}\.)(?=[^\W_])")
+_WWW_BEFORE_DOT = 3
 # D25: a mail or news quote prefix at the start of a line: runs of ">", "|", ":" with spaces.
 _QUOTE_PREFIX = re.compile(r"[ \t]{0,8}(?:[>|:][ \t]{0,4}){1,16}")
 # A line holding nothing but whitespace (LF not included), up to its line feed.
@@ -349,7 +351,9 @@ class Scanner:
 
     def _www(self, text: str, hit: re.Match[str], floor: int, lines: Lines) -> _Found:
         """A host name with no scheme, ``www.`` first: a naked URL's end rules (D19)."""
-        start = hit.start()
+        start = hit.start() - _WWW_BEFORE_DOT
+        if start < floor:  # its "www" was taken by the candidate before
+            return None, hit.end()
         extent = _naked_extent(text, start, start)
         if extent is None:
             return None, start + MAX_NAKED_CHARS + 1  # too long to be a URL
