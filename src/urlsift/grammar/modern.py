@@ -143,11 +143,7 @@ def _file(m: Match, scheme: str) -> Decomposed:
 
 
 def _gopher(m: Match, scheme: str) -> Decomposed:
-    return gopher_parts(m, Decomposed({"host": m.group("host"), "port": _port(m)}, _starts(m)))
-
-
-def _starts(m: Match) -> dict[str, int]:
-    return {name: m.start(name) for name in ("host", "port") if m.group(name)}
+    return gopher_parts(m, _server(m))
 
 
 def _telnet(m: Match, scheme: str) -> Decomposed:
@@ -171,7 +167,7 @@ _SCHEMES: dict[str, tuple[Decompose, int | None]] = {
 _OPAQUE_PATHS = frozenset({"gopher", "news", "nntp"})
 # Default ports of schemes judged by RFC 3986's generic syntax: wais and prospero (RFC 4156 and
 # 4157), ws and wss (RFC 6455 3), ldap (RFC 4516 2), imap (RFC 5092 2), pop (RFC 2384 3), rtsp
-# (RFC 2326 3.2), snews (RFC 5538 2.2's "nntps"/"snews" use 563).
+# (RFC 2326 3.2), and snews and nntps (563, IANA's port for NNTP over TLS).
 _GENERIC_PORTS = {
     "wais": 210,
     "prospero": 1525,
