@@ -53,6 +53,11 @@ class Caveat:
         return f"warning at {self.position} ({self.kind.value}): {self.message}"
 
 
+WWW_STANDS_FOR = "http://"
+"""What a "www." host name with no scheme (the modern scanner's) stands for: it is judged, and its
+canonical and URI forms given, as this prefix and itself."""
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """What ``validate`` says of one string."""
@@ -79,8 +84,9 @@ class Verdict:
             return self.url
         from .grammar.iri import host_span, uri_form  # a later stage's helper, needed only here
 
-        if self.scheme is None:  # "www.host/path": the http URL it stands for, less its "http://"
-            return uri_form("http://" + self.url, host_span("http://" + self.url))[len("http://") :]
+        if self.scheme is None:  # "www.host/path": the http URL it stands for, less the prefix
+            url = WWW_STANDS_FOR + self.url
+            return uri_form(url, host_span(url))[len(WWW_STANDS_FOR) :]
         return uri_form(self.url, host_span(self.url) if self.parts.get("host") is not None else None)
 
 
@@ -156,8 +162,8 @@ class Match(NamedTuple):
 
         if not self.verdict.valid:
             return None
-        # A "www." host with no scheme is the http URL it stands for (the modern scanner's).
-        return canonical(self.url if self.verdict.scheme else "http://" + self.url, self.verdict.profile)
+        url = self.url if self.verdict.scheme else WWW_STANDS_FOR + self.url
+        return canonical(url, self.verdict.profile)
 
     @property
     def fragment(self) -> str | None:

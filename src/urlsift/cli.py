@@ -20,7 +20,7 @@ from typing import Any
 
 import regex
 
-from ._model import Verdict
+from ._model import WWW_STANDS_FOR, Verdict
 from .canonical import canonical
 from .grammar import MODERN, PROFILES, STRICT
 from .output import FORMATS, escaped, writer
@@ -277,7 +277,7 @@ def _canonical(url: str, valid: bool, has_scheme: bool, profile: str) -> str | N
     # host with no scheme (modern) is the http URL it stands for, as Match.canonical says.
     if not valid:
         return None
-    return canonical(url if has_scheme else "http://" + url, profile)
+    return canonical(url if has_scheme else WWW_STANDS_FOR + url, profile)
 
 
 def _paths(arguments: Sequence[str]) -> Iterator[str | Report]:

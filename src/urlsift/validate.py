@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from ._model import Caveat, Problem, Verdict
+from ._model import WWW_STANDS_FOR, Caveat, Problem, Verdict
 from .grammar import STRICT, Profile, get_profile
 from .grammar._bnf import furthest_failure
 
@@ -45,15 +45,12 @@ def validate(url: str, profile: Profile | str = STRICT) -> Verdict:
     return Verdict(url, True, scheme, MappingProxyType(found.parts), None, caveats, judge.name)
 
 
-_WWW_SCHEME = "http://"
-
-
 def validate_www(reference: str, profile: Profile | str = STRICT) -> Verdict:
     """Judge a host name with no scheme (``www.example.com/x``, as the modern scanner finds them)
     as the http URL it stands for. The verdict is about ``reference``: its scheme is None and its
     positions are in ``reference``."""
-    verdict = validate(_WWW_SCHEME + reference, profile)
-    shift = len(_WWW_SCHEME)
+    verdict = validate(WWW_STANDS_FOR + reference, profile)
+    shift = len(WWW_STANDS_FOR)
     error = verdict.error
     if error is not None:
         error = Problem(max(0, error.position - shift), error.production, error.message)
