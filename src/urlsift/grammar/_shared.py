@@ -4,7 +4,7 @@ RFC 4266 2 read it the same way)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from urllib.parse import unquote
 
 import regex
@@ -31,17 +31,20 @@ def utf8_escapes(char: str) -> str | None:
         return None
 
 
-def scheme_colon(scheme: Pattern, url: str, endpos: int) -> int | Problem | None:
-    """The ":" that ends the scheme ``scheme`` reads at the start of ``url``; a Problem when the
-    scheme is empty or the text ends first; None when some other character stops the scheme (the
-    profile says why that character cannot be there)."""
+def scheme_end(scheme: Pattern, url: str, endpos: int, why: Callable[[str, int], str]) -> int | Problem:
+    """The ":" that ends the scheme ``scheme`` reads at the start of ``url``, or why there is none:
+    an empty scheme, the end of the text, or (``why(char, index)`` says) a character that stops it."""
     m = scheme.match(url, 0, endpos)
     colon = m.end() if m else 0
     if colon < endpos and url[colon] == ":":
         return colon if colon else Problem(0, "scheme", "the scheme name before ':' is empty")
     if colon >= endpos:
         return Problem(colon, "scheme", "no ':' after a scheme name: a URL starts with its scheme and ':'")
-    return None
+    return Problem(colon, "scheme", why(url[colon], colon))
+
+
+def not_in_scheme(char: str) -> str:
+    return f"{shown(char)} cannot be in a scheme name (letters, digits, '+', '-' and '.')"
 
 
 def pick(failure: Failure, at_end: bool) -> Expectation:

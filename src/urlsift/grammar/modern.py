@@ -24,9 +24,10 @@ from ._shared import (
     control_caveats,
     gopher_parts,
     long_label_caveats,
+    not_in_scheme,
     pick,
     port_caveat,
-    scheme_colon,
+    scheme_end,
     shown,
     utf8_escapes,
 )
@@ -237,6 +238,12 @@ def _char_message(char: str) -> str | None:
     return f"{shown(char)} cannot be in an IRI (RFC 3987 2.2): encode its UTF-8 octets, {octets}"
 
 
+def _scheme_stopped(char: str, at: int) -> str:
+    if at == 0 and char.isascii() and char.isalnum():
+        return "a scheme name starts with a letter (RFC 3986 3.1)"
+    return not_in_scheme(char)
+
+
 def _describe(production: str) -> str:
     return _DESCRIBE.get(production, production)
 
@@ -270,16 +277,7 @@ class ModernProfile(Profile):
 
     def scheme_end(self, url: str, endpos: int) -> int | Problem:
         # RFC 3986 3.1: a letter, then letters, digits, "+", "-", "."; any case (2.1 of RFC 1738).
-        colon = scheme_colon(self._scheme, url, endpos)
-        if colon is not None:
-            return colon
-        m = self._scheme.match(url, 0, endpos)
-        at = m.end() if m else 0
-        char = url[at]
-        if at == 0 and char.isascii() and char.isalnum():
-            return Problem(0, "scheme", "a scheme name starts with a letter (RFC 3986 3.1)")
-        allowed = "letters, digits, '+', '-' and '.'"
-        return Problem(at, "scheme", f"{shown(char)} cannot be in a scheme name ({allowed})")
+        return scheme_end(self._scheme, url, endpos, _scheme_stopped)
 
     def explain(self, url: str, endpos: int, failure: Failure, syntax: SchemeSyntax) -> Problem:
         position = failure.position

@@ -22,9 +22,10 @@ from ._shared import (
     control_caveats,
     gopher_parts,
     long_label_caveats,
+    not_in_scheme,
     pick,
     port_caveat,
-    scheme_colon,
+    scheme_end,
     shown,
     utf8_escapes,
 )
@@ -283,6 +284,11 @@ def _host_problem(url: str, start: int, endpos: int) -> Problem | None:
     return Problem(end - len(last), "toplabel", message)
 
 
+def _scheme_stopped(char: str, at: int) -> str:
+    """Why ``char`` cannot continue a scheme name: section 2.2 for what is never in a URL."""
+    return _char_message(char) if char in UNSAFE or not is_printable_ascii(char) else not_in_scheme(char)
+
+
 def _missing(expectation: Expectation, production: str, position: int) -> Problem:
     node = expectation.node
     what = f"'{node.text}'" if isinstance(node, Lit) and node is not END else _describe(production)
@@ -312,16 +318,7 @@ class StrictProfile(Profile):
 
     def scheme_end(self, url: str, endpos: int) -> int | Problem:
         # D2: any case of US-ASCII letters (the class is explicit: no Unicode case folding).
-        colon = scheme_colon(self._scheme, url, endpos)
-        if colon is not None:
-            return colon
-        m = self._scheme.match(url, 0, endpos)
-        at = m.end() if m else 0
-        char = url[at]
-        if char in UNSAFE or not is_printable_ascii(char):
-            return Problem(at, "scheme", _char_message(char))
-        allowed = "letters, digits, '+', '-' and '.'"
-        return Problem(at, "scheme", f"{shown(char)} cannot be in a scheme name ({allowed})")
+        return scheme_end(self._scheme, url, endpos, _scheme_stopped)
 
     def explain(self, url: str, endpos: int, failure: Failure, syntax: SchemeSyntax) -> Problem:
         position = failure.position
