@@ -1,0 +1,95 @@
+"""Cutting an mbox into ranges at message boundaries (issue 8): every message lands in exactly
+one range, whatever the range size, with the offset and bytes an uncut read gives it."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import urlsift
+from urlsift.sources.mbox import RawMessage, messages
+from urlsift.sources.split import cuts, range_messages
+
+SEPARATOR = b"From someone@example.com Thu Jan  1 00:00:00 1970"
+
+# Lines of a message body: URLs, empty lines, "From " lines that are no separators (no date, or
+# not after an empty line), quoted ">From " lines, CRLF endings.
+body_lines = st.sampled_from(
+    [
+        b"see <URL:http://host/a-",
+        b"  b/c> and http://example.com/x.",
+        b"",
+        b"From here on it is quoted",
+        b">From someone@example.com Thu Jan  1 00:00:00 1970",
+        SEPARATOR,  # only a separator after an empty line
+        b"mailto:joe@example.com\r",
+        b"\r",
+        b"x" * 300,
+    ]
+)
+message = st.tuples(
+    st.sampled_from([SEPARATOR, b"From a at b.org  Mon May  5 12:34:56 1997"]),
+    st.lists(body_lines, max_size=12),
+).map(lambda m: m[0] + b"\nSubject: s\n\n" + b"\n".join(m[1]) + b"\n")
+mboxes = st.tuples(
+    st.sampled_from([b"", b"junk before the first separator\n\n"]),
+    st.lists(message, min_size=1, max_size=12),
+    st.booleans(),
+).map(lambda m: m[0] + b"\n".join(m[1]) + (b"" if m[2] else b"no newline at the end"))
+
+
+def _whole(data: bytes) -> list[RawMessage]:
+    return list(messages(io.BytesIO(data)))
+
+
+def _cut(data: bytes, size: int) -> list[RawMessage]:
+    file = io.BytesIO(data)
+    starts = cuts(file, size, len(data))
+    found: list[RawMessage] = []
+    for start, end in zip(starts, [*starts[1:], len(data)], strict=True):
+        before = len(found)  # the messages of the ranges before: numbers go on from there
+        found.extend(m._replace(number=before + m.number) for m in range_messages(file, start, end))
+    return found
+
+
+@given(mboxes, st.integers(min_value=1, max_value=3000))
+def test_every_message_lands_in_exactly_one_range(data: bytes, size: int) -> None:
+    whole = _whole(data)
+    assert _cut(data, size) == whole
+    # and so the URLs are the same
+    urls = [urlsift.extract_urls(m.data.decode("utf-8", "replace")) for m in whole]
+    assert [urlsift.extract_urls(m.data.decode("utf-8", "replace")) for m in _cut(data, size)] == urls
+
+
+@given(mboxes, st.integers(min_value=1, max_value=3000))
+def test_ranges_start_at_separators_and_grow(data: bytes, size: int) -> None:
+    starts = cuts(io.BytesIO(data), size, len(data))
+    assert starts[0] == 0
+    assert starts == sorted(set(starts))
+    offsets = {m.offset for m in _whole(data)}
+    assert set(starts[1:]) <= offsets
+
+
+def test_a_real_mbox_cut_into_many_ranges(tmp_path: Path) -> None:
+    path = Path(__file__).parents[1] / "corpora" / "mail" / "mail-url-hard-cases.mbox"
+    data = path.read_bytes()
+    whole = _whole(data)
+    for size in (1, 1000, 64 * 1024, len(data)):
+        assert _cut(data, size) == whole, size
+    assert len(cuts(io.BytesIO(data), 1, len(data))) == len(whole)  # size 1: a range a message
+
+
+def test_a_separator_far_past_the_search_block_is_found() -> None:
+    data = SEPARATOR + b"\n\n" + b"a\n" * 100_000 + b"\n" + SEPARATOR + b"\n\nb\n"
+    starts = cuts(io.BytesIO(data), 10, len(data))
+    assert starts == [0, data.rindex(SEPARATOR)]
+    assert _cut(data, 10) == _whole(data)
+
+
+def test_a_range_size_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="at least one byte"):
+        cuts(io.BytesIO(b""), 0, 0)
