@@ -4,6 +4,7 @@ one range, whatever the range size, with the offset and bytes an uncut read give
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import urlsift
+from urlsift.cli import main
 from urlsift.sources.mbox import RawMessage, messages
 from urlsift.sources.split import cuts, range_messages
 
@@ -93,3 +95,27 @@ def test_a_separator_far_past_the_search_block_is_found() -> None:
 def test_a_range_size_must_be_positive() -> None:
     with pytest.raises(ValueError, match="at least one byte"):
         cuts(io.BytesIO(b""), 0, 0)
+
+
+MAIL = Path(__file__).parents[1] / "corpora" / "mail"
+
+
+@pytest.mark.parametrize("name", ["mail-url-hard-cases.mbox", "r-devel-1997-May.mbox"])
+def test_j2_over_ranges_prints_what_j1_prints(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """-j 2 with ranges of 20 KB: the same rows (message numbers and offsets included), the same
+    reports (with their message numbers) and the same counts as one process reading the file."""
+    path = str(MAIL / name)
+    runs = []
+    for extra in (["-j", "1"], ["-j", "2", "--split-size", "20K"]):
+        status = main(["--format", "jsonl", "--invalid", "--stats", "-q", *extra, path])
+        captured = capsys.readouterr()
+        runs.append((status, captured.out, captured.err))
+    assert runs[1] == runs[0]
+    rows = [json.loads(line) for line in runs[0][1].splitlines()]
+    assert max(row["message"] for row in rows) > 20  # many ranges, numbered on across them
+
+
+def test_split_size_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["-j", "2", "--split-size", "0", "x"])
+    assert "not a positive size" in capsys.readouterr().err

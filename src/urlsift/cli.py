@@ -25,9 +25,9 @@ from .canonical import canonical
 from .grammar import MODERN, PROFILES, STRICT
 from .output import FORMATS, escaped, writer
 from .progress import Progress
-from .results import Event, Options, Report, Tally, results, scan_file
+from .results import Event, Options, Report, Tally, join_ranges, results, scan_file, scan_range
 from .sources import FORMATS as INPUT_FORMATS
-from .sources import MAX_MESSAGE, Counter, ReadOptions, dirs
+from .sources import MAX_MESSAGE, Counter, ReadOptions, dirs, mbox_ranges
 from .sources.packed import MAX_EXPAND
 from .validate import validate
 
@@ -84,6 +84,9 @@ def _run_validate(args: argparse.Namespace) -> int:
             status = 1
     return status
 
+
+SPLIT_BYTES = 64 * 10**6
+"""-j: an mbox over this size is read in ranges of about this size, by every worker."""
 
 BOTH = "both"
 """``urlsift validate --profile both``: every profile's verdict, strict first."""
@@ -195,7 +198,16 @@ def _scan_parser() -> argparse.ArgumentParser:
         type=_jobs,
         default=1,
         metavar="N",
-        help="read N files at once, in N processes; the output is the same, in the same order",
+        help="read N files at once, in N processes (an mbox over --split-size in ranges, by all of "
+        "them); the output is the same, in the same order",
+    )
+    read.add_argument(
+        "--split-size",
+        dest="split",
+        type=_positive_size,
+        default=SPLIT_BYTES,
+        metavar="SIZE",
+        help="with -j: cut an mbox larger than SIZE (default 64M) into ranges of about SIZE",
     )
     return parser
 
@@ -222,6 +234,13 @@ def _size(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a size: {text!r} (say 20G, 500M or 1000000)") from None
+
+
+def _positive_size(text: str) -> int:
+    size = _size(text)
+    if size < 1:
+        raise argparse.ArgumentTypeError(f"not a positive size: {text!r}")
+    return size
 
 
 class _Printer:
@@ -294,13 +313,19 @@ def _paths(arguments: Sequence[str]) -> Iterator[str | Report]:
 
 
 _Scanned = tuple[str | None, Iterable[Event], Tally | None]
-"""A file's path, its events and its tally; a folder's problem comes with no path and no tally."""
-_Task = tuple[str | Report, "Future[tuple[list[Event], Tally]] | None"]
+"""A file's path, its events and its tally (filled in as the events are read); a folder's problem
+comes with no path and no tally."""
+_Task = tuple[str | Report, "Future[tuple[list[Event], Tally]] | list[tuple[int, int]] | None"]
+"""A path and how it is being read: one worker's future, the ranges of a big mbox (read when its
+turn comes), or nothing yet (standard input, read here)."""
 
 
-def _scanned(paths: Iterable[str | Report], options: Options, jobs: int, bar: Progress) -> Iterator[_Scanned]:
+def _scanned(
+    paths: Iterable[str | Report], options: Options, jobs: int, bar: Progress, split: int
+) -> Iterator[_Scanned]:
     """Each path's events, in order. With ``jobs`` > 1 worker processes read the files, at most
-    4 per worker ahead of the one being printed (so memory holds a few files' results, not all)."""
+    4 per worker ahead of the one being printed (so memory holds a few files' results, not all);
+    an mbox over ``split`` bytes is cut into ranges at message boundaries, read by all of them."""
     if jobs == 1:
         for path in paths:
             if isinstance(path, Report):
@@ -315,20 +340,39 @@ def _scanned(paths: Iterable[str | Report], options: Options, jobs: int, bar: Pr
             # Standard input is read here, in its turn; everything else by the workers.
             if isinstance(path, Report) or path == "-":
                 waiting.append((path, None))
+            elif (ranges := mbox_ranges(path, options.read, split)) is not None:
+                waiting.append((path, ranges))
             else:
                 waiting.append((path, pool.submit(scan_file, path, options)))
-            while len(waiting) > 4 * jobs or (waiting and waiting[0][1] is None):
-                yield _finished(waiting.popleft(), options)
+            while len(waiting) > 4 * jobs or (waiting and not isinstance(waiting[0][1], Future)):
+                yield _finished(waiting.popleft(), options, pool, jobs)
         while waiting:
-            yield _finished(waiting.popleft(), options)
+            yield _finished(waiting.popleft(), options, pool, jobs)
 
 
-def _finished(task: _Task, options: Options) -> _Scanned:
-    path, future = task
+def _finished(task: _Task, options: Options, pool: ProcessPoolExecutor, jobs: int) -> _Scanned:
+    path, work = task
     if isinstance(path, Report):
         return None, [path], None
-    events, tally = scan_file(path, options) if future is None else future.result()
+    if isinstance(work, list):
+        tally = Tally()
+        return path, join_ranges(_ranges(pool, path, work, options, jobs), tally), tally
+    events, tally = scan_file(path, options) if work is None else work.result()
     return path, events, tally
+
+
+def _ranges(
+    pool: ProcessPoolExecutor, path: str, ranges: list[tuple[int, int]], options: Options, jobs: int
+) -> Iterator[tuple[list[Event], Tally]]:
+    """The results of each range of ``path``, in order, with at most 2 per worker in flight."""
+    todo = iter(ranges)
+    pending: deque[Future[tuple[list[Event], Tally]]] = deque()
+    while True:
+        while len(pending) < 2 * jobs and (unit := next(todo, None)) is not None:
+            pending.append(pool.submit(scan_range, path, unit[0], unit[1], options))
+        if not pending:
+            return
+        yield pending.popleft().result()
 
 
 def _total_size(arguments: Sequence[str]) -> int | None:
@@ -358,7 +402,7 @@ def _run_scan(args: argparse.Namespace) -> int:
     tally = Tally()
     with Progress(_total_size(args.paths), enabled=not args.quiet and sys.stderr.isatty()) as bar:
         printer = _Printer(args, bar)
-        for path, events, file_tally in _scanned(_paths(args.paths), options, args.jobs, bar):
+        for path, events, file_tally in _scanned(_paths(args.paths), options, args.jobs, bar, args.split):
             before = printer.printed
             printer.events(events)
             if file_tally is not None:

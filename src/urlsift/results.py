@@ -8,7 +8,7 @@ worker process can hand them to the one that prints (``cli -j``) in the order ``
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -17,7 +17,7 @@ from ._model import ERROR_KINDS, Defect, Match, MessageText, Provenance, TextStr
 from .extract import extract_each
 from .grammar import STRICT
 from .scan import KNOWN_SCHEMES
-from .sources import Counter, ReadOptions, read_path, reason
+from .sources import Counter, Item, ReadOptions, read_mbox_range, read_path, reason
 from .sources.packed import CORRUPT
 from .stream import extract_stream
 from .validate import validate
@@ -35,9 +35,13 @@ class Report(NamedTuple):
     kind: str
     detail: str
     error: bool
+    message: int | None = None
+    """The message's index in its file, when it is one message's (as in ``place``)."""
 
 
 Event = Row | Report
+_MESSAGE_COLUMN = 10
+"""Where a row has the message's index (``output.FIELDS``)."""
 
 _FILE_LOST = frozenset({"unreadable", "corrupt", "binary"})
 """Defects of a whole file that leave it (or its end) unscanned: the file counts as failed."""
@@ -94,10 +98,15 @@ def place(where: Provenance) -> str:
 def results(path: str, options: Options, tally: Tally, counter: Counter | None = None) -> Iterator[Event]:
     """The events of one file, in order; ``tally`` is kept up to date as they come."""
     counter = Counter() if counter is None else counter
+    return _events(path, read_path(path, options.read, counter), options, tally, counter)
+
+
+def _events(
+    path: str, items: Generator[Item, None, None], options: Options, tally: Tally, counter: Counter
+) -> Iterator[Event]:
     before = counter.bytes
     tally.files += 1
     failed = False
-    items = read_path(path, options.read, counter)
     try:
         for item in items:
             if isinstance(item, MessageText):
@@ -243,10 +252,45 @@ def _report(defect: Defect, tally: Tally) -> Report:
         tally.errors += 1
     else:
         tally.warnings += 1
-    return Report(place(defect.provenance), defect.kind, defect.detail, error)
+    return Report(place(defect.provenance), defect.kind, defect.detail, error, defect.provenance.message)
 
 
 def scan_file(path: str, options: Options) -> tuple[list[Event], Tally]:
     """All the events of one file and its tally (what a worker process sends back)."""
     tally = Tally()
     return list(results(path, options, tally)), tally
+
+
+def scan_range(path: str, start: int, end: int, options: Options) -> tuple[list[Event], Tally]:
+    """All the events of one range of an mbox (``sources.mbox_ranges``) and its tally; messages are
+    numbered from 0 in the range (``join_ranges`` numbers them on)."""
+    tally, counter = Tally(), Counter()
+    items = read_mbox_range(path, start, end, options.read, counter)
+    return list(_events(path, items, options, tally, counter)), tally
+
+
+def join_ranges(ranges: Iterable[tuple[list[Event], Tally]], tally: Tally) -> Iterator[Event]:
+    """The events of a file read in ranges, in order, as one read of the whole file gives them:
+    each range's message numbers go on from the messages of the ranges before it. ``tally`` gets
+    the ranges' counts as they come, the file counted once (failed if any range failed)."""
+    files, failed = tally.files, tally.files_failed
+    base = 0
+    for range_events, range_tally in ranges:
+        yield from (_renumbered(event, base) for event in range_events)
+        base += range_tally.messages
+        tally.add(range_tally)
+    tally.files = files + 1
+    tally.files_failed = failed + (tally.files_failed > failed)
+
+
+def _renumbered(event: Event, base: int) -> Event:
+    if not base:
+        return event
+    if isinstance(event, Report):
+        if event.message is None:
+            return event
+        number = event.message + base
+        return event._replace(place=f"{event.place[: event.place.rindex('#')]}#{number}", message=number)
+    if event[_MESSAGE_COLUMN] is None:
+        return event
+    return (*event[:_MESSAGE_COLUMN], event[_MESSAGE_COLUMN] + base, *event[_MESSAGE_COLUMN + 1 :])

@@ -24,7 +24,8 @@ from .._model import Defect, MessageText, Provenance, TextStream
 from . import mime
 from .batch import BatchError, articles, is_batch
 from .mbox import is_separator, messages
-from .packed import CORRUPT, MAX_EXPAND, MAX_RATIO, Capped, unpacked
+from .packed import CORRUPT, MAX_EXPAND, MAX_RATIO, Capped, is_packed, unpacked
+from .split import cuts, range_messages
 
 FORMATS = ("auto", "text", "mbox", "eml", "batch")
 SNIFF_BYTES = 4096
@@ -212,6 +213,49 @@ def _read(
     data = file.read(options.max_message + 1)
     size = len(data) + len(file.read()) if len(data) > options.max_message else len(data)
     yield _message(data, size, where._replace(message=0, offset=0), options, last_line_ended=True)
+
+
+def mbox_ranges(path: str, options: ReadOptions, size: int) -> list[tuple[int, int]] | None:
+    """The byte ranges (start, end) a plain mbox file over ``size`` bytes is read in, by several
+    workers; None for anything else (a small file, a compressed one, an archive, another format),
+    which is read whole."""
+    if options.input_format not in ("auto", "mbox"):
+        return None
+    try:
+        with open(path, "rb") as file:
+            length = os.fstat(file.fileno()).st_size
+            head = file.read(SNIFF_BYTES)
+            if length <= size or sniff(head, path) != "mbox" or unpacked_magic(head):
+                return None
+            starts = cuts(file, size, length)
+    except OSError:
+        return None  # reading it whole reports the problem
+    return list(zip(starts, [*starts[1:], length], strict=True))
+
+
+def unpacked_magic(head: bytes) -> bool:
+    """Whether ``head`` starts a gzip, bzip2, xz, zip or tar file (read through, never split)."""
+    return is_packed(head) or head.startswith((b"PK\x03\x04", b"PK\x05\x06")) or head[257:262] == b"ustar"
+
+
+def read_mbox_range(
+    path: str, start: int, end: int, options: ReadOptions, counter: Counter | None = None
+) -> Generator[Item, None, None]:
+    """The items of the bytes ``[start, end)`` of the mbox at ``path`` (a range ``mbox_ranges``
+    gave): its messages, numbered from 0 in the range, with their offsets in the file."""
+    where = Provenance(path)
+    counter = Counter() if counter is None else counter
+    try:
+        raw = io.FileIO(path, "rb")
+    except OSError as error:
+        yield Defect("unreadable", where, reason(error))
+        return
+    # The range's bytes are what it reads (a buffer may fetch past its end, into the next range's).
+    with io.BufferedReader(raw, buffer_size=1 << 16) as file:
+        for message in range_messages(file, start, end, options.max_message):
+            here = where._replace(message=message.number, offset=message.offset)
+            yield _message(message.data, message.size, here, options, last_line_ended=message.complete)
+        counter.bytes += end - start
 
 
 def _message(

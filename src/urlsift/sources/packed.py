@@ -29,6 +29,13 @@ _OPENERS: list[tuple[bytes, str, Callable[[IO[bytes]], _Readable]]] = [
     (b"BZh", ".bz2", lambda f: bz2.BZ2File(f, mode="rb")),
     (b"\xfd7zXZ\x00", ".xz", lambda f: lzma.LZMAFile(f, mode="rb")),  # noqa: SIM115
 ]
+
+
+def is_packed(head: bytes) -> bool:
+    """Whether ``head`` starts a gzip, bzip2 or xz stream."""
+    return any(head.startswith(magic) for magic, _, _ in _OPENERS)
+
+
 CORRUPT = (
     EOFError,
     OSError,  # gzip.BadGzipFile among them
