@@ -222,6 +222,8 @@ def mbox_ranges(path: str, options: ReadOptions, size: int) -> list[tuple[int, i
     if options.input_format not in ("auto", "mbox"):
         return None
     try:
+        if os.stat(path).st_size <= size:  # most files: no open, no read in the parent
+            return None
         with open(path, "rb") as file:
             length = os.fstat(file.fileno()).st_size
             head = file.read(SNIFF_BYTES)
