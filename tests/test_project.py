@@ -65,7 +65,9 @@ LATER_STAGES = {
     "canonical.py": {"scan", "rejoin", "extract", "stream", "cli", "sources", "results", "output"},
     "stream.py": {"cli"},
     "output.py": {"cli", "scan", "rejoin", "validate", "extract", "sources"},
-    "results.py": {"cli", "output", "progress"},
+    "results.py": {"cli", "output", "progress", "dask", "parquet"},
+    "units.py": {"cli", "output", "progress", "results", "dask", "parquet", "extract", "validate"},
+    "parquet.py": {"cli", "scan", "rejoin", "validate", "extract", "sources", "results", "units"},
     # Sources come first in the flow: they hand text on and know nothing of what is done with it.
     **{
         f"sources/{name}": {"cli", "scan", "rejoin", "validate", "extract", "stream", "output", "results"}

@@ -13,8 +13,9 @@ import os
 import stat
 import sys
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
@@ -25,10 +26,11 @@ from .canonical import canonical
 from .grammar import MODERN, PROFILES, STRICT
 from .output import FORMATS, escaped, writer
 from .progress import Progress
-from .results import Event, Options, Report, Tally, join_ranges, results, scan_file, scan_range
+from .results import Event, FileEvents, Options, Report, Tally, in_files, lost, results, scan_unit
 from .sources import FORMATS as INPUT_FORMATS
-from .sources import MAX_MESSAGE, Counter, ReadOptions, dirs, mbox_ranges
+from .sources import MAX_MESSAGE, Counter, ReadOptions, dirs
 from .sources.packed import MAX_EXPAND
+from .units import SPLIT_BYTES, ClusterError, Unit, plan
 from .validate import validate
 
 # D28: the command line (not validate()) may strip one wrapper the user pasted with the URL.
@@ -84,9 +86,6 @@ def _run_validate(args: argparse.Namespace) -> int:
             status = 1
     return status
 
-
-SPLIT_BYTES = 64 * 10**6
-"""-j: an mbox over this size is read in ranges of about this size, by every worker."""
 
 BOTH = "both"
 """``urlsift validate --profile both``: every profile's verdict, strict first."""
@@ -154,7 +153,15 @@ def _scan_parser() -> argparse.ArgumentParser:
         help="print each URL once (one canonical form, D30), at the end, with how often it came (jsonl/csv)",
     )
     shown = parser.add_argument_group("what to print")
-    shown.add_argument("--format", choices=FORMATS, default="text", help="text: one URL per line (default)")
+    shown.add_argument(
+        "--format",
+        choices=[*FORMATS, "parquet"],
+        default="text",
+        help="text: one URL per line (default); parquet: Parquet files in --output DIR (urlsift[parquet])",
+    )
+    shown.add_argument(
+        "--output", metavar="DIR", help="with --format parquet: the folder to write (new or empty)"
+    )
     shown.add_argument(
         "--canonical",
         action="store_true",
@@ -198,8 +205,14 @@ def _scan_parser() -> argparse.ArgumentParser:
         type=_jobs,
         default=1,
         metavar="N",
-        help="read N files at once, in N processes (an mbox over --split-size in ranges, by all of "
-        "them); the output is the same, in the same order",
+        help="read with N processes: files over --split-size (mbox, text, zip, tar) in pieces, small "
+        "files in batches; the output is the same, in the same order",
+    )
+    read.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="read on a Dask cluster instead, as -j does: tcp://HOST:8786 (an existing scheduler; the "
+        "workers must see the paths) or local:N (N worker processes here); needs urlsift[dask]",
     )
     read.add_argument(
         "--split-size",
@@ -207,7 +220,7 @@ def _scan_parser() -> argparse.ArgumentParser:
         type=_positive_size,
         default=SPLIT_BYTES,
         metavar="SIZE",
-        help="with -j: cut an mbox larger than SIZE (default 64M) into ranges of about SIZE",
+        help="with -j or --scheduler: cut a file larger than SIZE (default 64M) into pieces of about SIZE",
     )
     return parser
 
@@ -248,7 +261,14 @@ class _Printer:
     ``--count``, and keeps what the exit status needs."""
 
     def __init__(self, args: argparse.Namespace, bar: Progress) -> None:
-        self.write = writer(args.format, sys.stdout, canonical=args.canonical)
+        self.sink: Any = None
+        if args.format == "parquet":
+            from .parquet import ParquetSink  # pyarrow is an optional extra
+
+            self.sink = ParquetSink(args.output)
+            self.write = self.sink.write
+        else:
+            self.write = writer(args.format, sys.stdout, canonical=args.canonical)
         self.schemes: frozenset[str] | None = args.schemes
         self.canonical = args.canonical or args.unique
         self.profile: str = args.profile
@@ -288,6 +308,8 @@ class _Printer:
         if self.unique is not None and not self.counting:
             for row, count in self.unique.values():
                 self.write((*row, count))
+        if self.sink is not None:
+            self.sink.close()
 
 
 @lru_cache(maxsize=8192)
@@ -315,18 +337,14 @@ def _paths(arguments: Sequence[str]) -> Iterator[str | Report]:
 _Scanned = tuple[str | None, Iterable[Event], Tally | None]
 """A file's path, its events and its tally (filled in as the events are read); a folder's problem
 comes with no path and no tally."""
-_Task = tuple[str | Report, "Future[tuple[list[Event], Tally]] | list[tuple[int, int]] | None"]
-"""A path and how it is being read: one worker's future, the ranges of a big mbox (read when its
-turn comes), or nothing yet (standard input, read here)."""
 
 
-def _scanned(
-    paths: Iterable[str | Report], options: Options, jobs: int, bar: Progress, split: int
-) -> Iterator[_Scanned]:
-    """Each path's events, in order. With ``jobs`` > 1 worker processes read the files, at most
-    4 per worker ahead of the one being printed (so memory holds a few files' results, not all);
-    an mbox over ``split`` bytes is cut into ranges at message boundaries, read by all of them."""
-    if jobs == 1:
+def _scanned(args: argparse.Namespace, options: Options, bar: Progress) -> Iterator[_Scanned]:
+    """Each path's events, in order. With ``jobs`` > 1 or a Dask scheduler, workers read the units
+    of the paths (``units.plan``: big files in pieces, small ones in batches), at most 2 per worker
+    ahead of the one being printed (so memory holds a few units' results, not all)."""
+    paths = _paths(args.paths)
+    if args.jobs == 1 and args.scheduler is None:
         for path in paths:
             if isinstance(path, Report):
                 yield None, [path], None
@@ -334,45 +352,60 @@ def _scanned(
             tally, counter = Tally(), Counter()
             yield path, bar.watch(results(path, options, tally, counter), counter, tally), tally
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        waiting: deque[_Task] = deque()
-        for path in paths:
-            # Standard input is read here, in its turn; everything else by the workers.
-            if isinstance(path, Report) or path == "-":
-                waiting.append((path, None))
-            elif (ranges := mbox_ranges(path, options.read, split)) is not None:
-                waiting.append((path, ranges))
-            else:
-                waiting.append((path, pool.submit(scan_file, path, options)))
-            while len(waiting) > 4 * jobs or (waiting and not isinstance(waiting[0][1], Future)):
-                yield _finished(waiting.popleft(), options, pool, jobs)
-        while waiting:
-            yield _finished(waiting.popleft(), options, pool, jobs)
+    with _workers(args.jobs, args.scheduler, args.paths) as (submit, workers):
+        units = plan(paths, options.read, args.split)
+        for found in in_files(_in_order(units, options, submit, 2 * workers)):
+            yield (None, [found], None) if isinstance(found, Report) else found
 
 
-def _finished(task: _Task, options: Options, pool: ProcessPoolExecutor, jobs: int) -> _Scanned:
-    path, work = task
-    if isinstance(path, Report):
-        return None, [path], None
-    if isinstance(work, list):
-        tally = Tally()
-        return path, join_ranges(_ranges(pool, path, work, options, jobs), tally), tally
-    events, tally = scan_file(path, options) if work is None else work.result()
-    return path, events, tally
+@contextmanager
+def _workers(
+    jobs: int, scheduler: str | None, paths: Sequence[str]
+) -> Iterator[tuple[Callable[[Unit, Options], Future[list[FileEvents]]], int]]:
+    """A way to run ``scan_unit`` on a worker, and how many workers there are: ``jobs`` processes
+    here, or a Dask cluster (``urlsift.dask``, imported only then) whose workers see ``paths``."""
+    if scheduler is None:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            yield (lambda unit, options: pool.submit(scan_unit, unit, options)), jobs
+        return
+    from .dask import cluster  # Dask is an optional extra
+
+    with cluster(scheduler, paths) as (submit, workers):
+        yield submit, workers
 
 
-def _ranges(
-    pool: ProcessPoolExecutor, path: str, ranges: list[tuple[int, int]], options: Options, jobs: int
-) -> Iterator[tuple[list[Event], Tally]]:
-    """The results of each range of ``path``, in order, with at most 2 per worker in flight."""
-    todo = iter(ranges)
-    pending: deque[Future[tuple[list[Event], Tally]]] = deque()
-    while True:
-        while len(pending) < 2 * jobs and (unit := next(todo, None)) is not None:
-            pending.append(pool.submit(scan_range, path, unit[0], unit[1], options))
-        if not pending:
-            return
-        yield pending.popleft().result()
+def _in_order(
+    units: Iterable[Unit | Report],
+    options: Options,
+    submit: Callable[[Unit, Options], Future[list[FileEvents]]],
+    ahead: int,
+) -> Iterator[tuple[Unit, list[FileEvents]] | Report]:
+    """The results of ``units`` in their order, at most ``ahead`` of them in flight; standard input
+    is read here, in its turn. A unit whose worker fails (it died, or its result could not be sent
+    back) gives a report on each of its files instead of their results; the others go on."""
+    waiting: deque[tuple[Unit | Report, Future[list[FileEvents]] | None]] = deque()
+    for unit in units:
+        if isinstance(unit, Report) or "-" in unit.names:
+            waiting.append((unit, None))
+        else:
+            waiting.append((unit, submit(unit, options)))
+        while len(waiting) > ahead or (waiting and waiting[0][1] is None):
+            yield _result(*waiting.popleft(), options)
+    while waiting:
+        yield _result(*waiting.popleft(), options)
+
+
+def _result(
+    unit: Unit | Report, future: Future[list[FileEvents]] | None, options: Options
+) -> tuple[Unit, list[FileEvents]] | Report:
+    if isinstance(unit, Report):
+        return unit
+    if future is None:
+        return unit, scan_unit(unit, options)
+    try:
+        return unit, future.result()
+    except Exception as error:  # a worker lost (killed, out of memory) or a result not sent back
+        return unit, [lost(path, error) for path in unit.names or (unit.path,)]
 
 
 def _total_size(arguments: Sequence[str]) -> int | None:
@@ -390,6 +423,8 @@ def _total_size(arguments: Sequence[str]) -> int | None:
 
 
 def _run_scan(args: argparse.Namespace) -> int:
+    if (args.format == "parquet") != (args.output is not None):
+        raise _Refused("--format parquet and --output DIR go together")
     options = Options(
         profile=args.profile,
         naked=args.naked,
@@ -402,7 +437,7 @@ def _run_scan(args: argparse.Namespace) -> int:
     tally = Tally()
     with Progress(_total_size(args.paths), enabled=not args.quiet and sys.stderr.isatty()) as bar:
         printer = _Printer(args, bar)
-        for path, events, file_tally in _scanned(_paths(args.paths), options, args.jobs, bar, args.split):
+        for path, events, file_tally in _scanned(args, options, bar):
             before = printer.printed
             printer.events(events)
             if file_tally is not None:
@@ -445,12 +480,19 @@ def _elsewhere(tally: Tally) -> list[str]:
     ]
 
 
+class _Refused(Exception):
+    """Options that do not go together, said before any work starts."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     try:
         if arguments[:1] == ["validate"]:
             return _run_validate(_validate_parser().parse_args(arguments[1:]))
         return _run_scan(_scan_parser().parse_args(arguments))
+    except (_Refused, ClusterError, FileExistsError, ImportError) as error:
+        print(f"urlsift: {error}", file=sys.stderr)
+        return 2
     except BrokenPipeError:  # `urlsift ... | head` is not an error
         # Point stdout at devnull so the interpreter's final flush does not raise again.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

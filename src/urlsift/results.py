@@ -9,17 +9,19 @@ worker process can hand them to the one that prints (``cli -j``) in the order ``
 from __future__ import annotations
 
 from collections.abc import Generator, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import IO, Any, NamedTuple
 
 from ._model import ERROR_KINDS, Defect, Match, MessageText, Provenance, TextStream
 from .extract import extract_each
 from .grammar import STRICT
 from .scan import KNOWN_SCHEMES
-from .sources import Counter, Item, ReadOptions, read_mbox_range, read_path, reason
+from .sources import Counter, Item, ReadOptions, read_path, read_piece, reason
+from .sources import long_line as long_line_detail
 from .sources.packed import CORRUPT
 from .stream import extract_stream
+from .units import Unit
 from .validate import validate
 
 Row = tuple[Any, ...]
@@ -41,7 +43,9 @@ class Report(NamedTuple):
 
 Event = Row | Report
 _MESSAGE_COLUMN = 10
-"""Where a row has the message's index (``output.FIELDS``)."""
+"""Where a row has the message's index (``output.FIELDS``) ..."""
+_LINE_COLUMN = 6
+"""... and its line."""
 
 _FILE_LOST = frozenset({"unreadable", "corrupt", "binary"})
 """Defects of a whole file that leave it (or its end) unscanned: the file counts as failed."""
@@ -65,6 +69,8 @@ class Tally:
     """Mail headers scanned (those with a colon in them)."""
     bytes: int = 0
     """Read from the files on disk (compressed, for compressed files)."""
+    lines: int = 0
+    """Lines of plain text scanned (line breaks read: a last line with none is not counted)."""
     urls: int = 0
     rejected: int = 0
     rejected_valid_elsewhere: int = 0
@@ -114,8 +120,10 @@ def _events(
             elif isinstance(item, TextStream):
                 try:
                     tally.parts += 1
-                    matches = extract_stream(item.file, **_extraction(options))
+                    text = _LineCount(item.file)
+                    matches = extract_stream(text, **_extraction(options))  # type: ignore[arg-type]
                     yield from _rows(matches, item.provenance, options, tally)
+                    tally.lines += text.lines
                 except CORRUPT as error:
                     failed = failed or item.provenance.member is None  # a member: the rest goes on
                     yield _report(Defect("corrupt", item.provenance, reason(error)), tally)
@@ -131,6 +139,18 @@ def _events(
         items.close()
         tally.files_failed += failed
         tally.bytes += counter.bytes - before
+
+
+class _LineCount:
+    """A binary file that counts the line breaks read from it."""
+
+    def __init__(self, file: IO[bytes]) -> None:
+        self.file, self.lines = file, 0
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.file.read(size)
+        self.lines += data.count(b"\n")
+        return data
 
 
 def _extraction(options: Options) -> dict[str, Any]:
@@ -261,36 +281,124 @@ def scan_file(path: str, options: Options) -> tuple[list[Event], Tally]:
     return list(results(path, options, tally)), tally
 
 
-def scan_range(path: str, start: int, end: int, options: Options) -> tuple[list[Event], Tally]:
-    """All the events of one range of an mbox (``sources.mbox_ranges``) and its tally; messages are
-    numbered from 0 in the range (``join_ranges`` numbers them on)."""
+FileEvents = tuple[str, list[Event], Tally]
+"""A path, the events of all or one piece of it, and their tally (what a worker sends back)."""
+
+
+def scan_unit(unit: Unit, options: Options) -> list[FileEvents]:
+    """The events of one unit of work (``units.plan``): of each of its files, or of its piece of
+    one file (messages numbered from 0 and lines from 1 in the piece; ``join_pieces`` numbers them
+    on). The one function a worker runs, in a process pool or on a Dask cluster."""
+    if unit.kind == "files":
+        return [(path, *scan_file(path, options)) for path in unit.names]
     tally, counter = Tally(), Counter()
-    items = read_mbox_range(path, start, end, options.read, counter)
-    return list(_events(path, items, options, tally, counter)), tally
+    items = read_piece(unit.kind, unit.path, unit.start, unit.end, options.read, counter)
+    return [(unit.path, list(_events(unit.path, items, options, tally, counter)), tally)]
 
 
-def join_ranges(ranges: Iterable[tuple[list[Event], Tally]], tally: Tally) -> Iterator[Event]:
-    """The events of a file read in ranges, in order, as one read of the whole file gives them:
-    each range's message numbers go on from the messages of the ranges before it. ``tally`` gets
-    the ranges' counts as they come, the file counted once (failed if any range failed)."""
-    files, failed = tally.files, tally.files_failed
-    base = 0
-    for range_events, range_tally in ranges:
-        yield from (_renumbered(event, base) for event in range_events)
-        base += range_tally.messages
-        tally.add(range_tally)
-    tally.files = files + 1
-    tally.files_failed = failed + (tally.files_failed > failed)
+def lost(path: str, error: BaseException) -> FileEvents:
+    """What stands for a file whose worker failed: a report, and a tally of one failed file."""
+    detail = f"the worker reading it failed: {type(error).__name__}: {reason(error)}"
+    return path, [Report(path, "lost", detail, True)], Tally(files=1, files_failed=1, errors=1)
 
 
-def _renumbered(event: Event, base: int) -> Event:
-    if not base:
-        return event
+def in_files(
+    done: Iterator[tuple[Unit, list[FileEvents]] | Report],
+) -> Iterator[tuple[str, Iterator[Event], Tally] | Report]:
+    """The results of units, in order, as the results of files: each file's events and tally, its
+    pieces joined (``join_pieces``); reports between units are passed on. A file's events must be
+    read before the next file is asked for (its pieces are read from ``done`` as they are needed);
+    its tally is whole when they have been."""
+    for item in done:
+        if isinstance(item, Report):
+            yield item
+            continue
+        unit, found = item
+        if unit.kind == "files":
+            for path, events, tally in found:
+                yield path, iter(events), tally
+            continue
+        tally = Tally()
+        joined = join_pieces(unit, found[0], done, tally)
+        yield unit.path, joined, tally
+        for _ in joined:  # a reader that stopped early: the file's other pieces are skipped
+            pass
+
+
+def join_pieces(
+    first: Unit, found: FileEvents, more: Iterator[tuple[Unit, list[FileEvents]] | Report], tally: Tally
+) -> Iterator[Event]:
+    """The events of a file read in pieces, as one read of the whole file gives them: from ``first``
+    and ``found``, then the pieces taken from ``more`` up to the file's last (``Joined`` says how).
+    ``tally`` gets the pieces' counts as they come."""
+    unit, joined = first, Joined()
+    while True:
+        events, piece_tally, joined = joined.piece(unit, found)
+        yield from events
+        tally.add(piece_tally)
+        if unit.last:
+            return
+        following = next(more)
+        assert not isinstance(following, Report)  # a file's pieces come one after the other
+        unit, found = following[0], following[1][0]
+
+
+@dataclass(frozen=True)
+class Joined:
+    """What the pieces of a file read so far say to the ones after them: an mbox's messages and a
+    text's lines (numbers go on from them), whether the file failed, and a text's first overlong
+    line (a whole read reports it once, at the text's end)."""
+
+    messages: int = 0
+    lines: int = 0
+    failed: bool = False
+    long_line: Report | None = None
+
+    def piece(self, unit: Unit, found: FileEvents) -> tuple[list[Event], Tally, Joined]:
+        """The events of the next piece as a whole read gives them, its counts (the file counted
+        once, by its first piece; failed once, by the first piece that failed), and what the
+        pieces after it need."""
+        _, raw, tally = found
+        tally = replace(tally, files=int(unit.start == 0))
+        failed = self.failed or bool(tally.files_failed)
+        tally.files_failed = int(failed and not self.failed)
+        long_line = self.long_line
+        events: list[Event] = []
+        for event in raw:
+            if unit.kind == "text" and isinstance(event, Report) and event.kind == "long-line":
+                if long_line is None:
+                    long_line = event._replace(detail=long_line_detail(self.lines + _line_of(event.detail)))
+                else:
+                    tally.warnings -= 1  # a whole read reports a text's first only
+                continue
+            events.append(_renumbered(event, self.messages, self.lines))
+        if unit.kind == "text" and unit.start:
+            tally.parts -= 1  # a text is one part, however many pieces
+        if unit.last and long_line is not None:
+            events.append(long_line)
+        after = Joined(
+            self.messages + tally.messages * (unit.kind == "mbox"),
+            self.lines + tally.lines * (unit.kind == "text"),
+            failed,
+            long_line,
+        )
+        return events, tally, after
+
+
+def _line_of(detail: str) -> int:
+    """The line number a long-line report (``sources.long_line``) names."""
+    return int(detail.split()[1].replace(",", ""))
+
+
+def _renumbered(event: Event, messages: int, lines: int) -> Event:
+    """An event of a piece, numbered as in the whole file."""
     if isinstance(event, Report):
-        if event.message is None:
+        if not messages or event.message is None:
             return event
-        number = event.message + base
+        number = event.message + messages
         return event._replace(place=f"{event.place[: event.place.rindex('#')]}#{number}", message=number)
-    if event[_MESSAGE_COLUMN] is None:
-        return event
-    return (*event[:_MESSAGE_COLUMN], event[_MESSAGE_COLUMN] + base, *event[_MESSAGE_COLUMN + 1 :])
+    if messages and event[_MESSAGE_COLUMN] is not None:
+        event = (*event[:_MESSAGE_COLUMN], event[_MESSAGE_COLUMN] + messages, *event[_MESSAGE_COLUMN + 1 :])
+    if lines and event[_MESSAGE_COLUMN] is None:  # a plain text's row: lines go on
+        event = (*event[:_LINE_COLUMN], event[_LINE_COLUMN] + lines, *event[_LINE_COLUMN + 1 :])
+    return event

@@ -25,7 +25,7 @@ from . import mime
 from .batch import BatchError, articles, is_batch
 from .mbox import is_separator, messages
 from .packed import CORRUPT, MAX_EXPAND, MAX_RATIO, Capped, is_packed, unpacked
-from .split import cuts, range_messages
+from .split import Finder, cuts, range_messages, range_reader
 
 FORMATS = ("auto", "text", "mbox", "eml", "batch")
 SNIFF_BYTES = 4096
@@ -132,7 +132,7 @@ class _LineWatch(io.RawIOBase):
         self._inner = inner
         self._lines = 1  # the line being read, 1-based
         self._run = 0  # its bytes so far
-        self.long_line: tuple[int, int] | None = None  # (line, length so far) of the first long one
+        self.long_line: int | None = None  # the number of the first long line
 
     def readable(self) -> bool:
         return True
@@ -153,7 +153,7 @@ class _LineWatch(io.RawIOBase):
     def _check(self, length: int) -> None:
         # Only the first and last line of a read are checked: one whole inside it is shorter.
         if length > MAX_LINE and self.long_line is None:
-            self.long_line = (self._lines, length)
+            self.long_line = self._lines
 
 
 def _guarded(
@@ -195,12 +195,7 @@ def _read(
         if nul >= 0:  # as grep: a NUL in the first block means binary data, not text
             yield Defect("binary", where, f"binary data (a NUL byte at offset {nul}); not scanned")
             return
-        watch = _LineWatch(file)
-        yield TextStream(io.BufferedReader(watch, buffer_size=1 << 16), where)
-        if watch.long_line is not None:
-            line, length = watch.long_line
-            detail = f"line {line:,} is over {MAX_LINE:,} bytes long ({length:,} at least); scanned"
-            yield Defect("long-line", where, detail)
+        yield from _text(file, where)
         return
     if fmt in ("mbox", "batch"):
         try:
@@ -215,49 +210,74 @@ def _read(
     yield _message(data, size, where._replace(message=0, offset=0), options, last_line_ended=True)
 
 
-def mbox_ranges(path: str, options: ReadOptions, size: int) -> list[tuple[int, int]] | None:
-    """The byte ranges (start, end) a plain mbox file over ``size`` bytes is read in, by several
-    workers; None for anything else (a small file, a compressed one, an archive, another format),
-    which is read whole."""
-    if options.input_format not in ("auto", "mbox"):
-        return None
+def cut_points(
+    path: str, read: ReadOptions, split: int, text_cut: Finder
+) -> tuple[str, list[int], int] | None:
+    """Where a file can be cut, for ``units.plan``: ("mbox" or "text", where each range of about
+    ``split`` bytes starts (``split.cuts``; ``text_cut`` finds a text's), the file's length);
+    ("zip", each member's compressed size, 0); ("tar", where each member's header starts, the
+    file's length); None for a file read from its start only (compressed, another format, one
+    that cannot be read or listed: reading it whole reports the problem)."""
     try:
-        if os.stat(path).st_size <= size:  # most files: no open, no read in the parent
-            return None
         with open(path, "rb") as file:
             length = os.fstat(file.fileno()).st_size
             head = file.read(SNIFF_BYTES)
-            if length <= size or sniff(head, path) != "mbox" or unpacked_magic(head):
+            if is_packed(head):
                 return None
-            starts = cuts(file, size, length)
-    except OSError:
-        return None  # reading it whole reports the problem
-    return list(zip(starts, [*starts[1:], length], strict=True))
+            if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+                with zipfile.ZipFile(file) as archive:
+                    return "zip", [info.compress_size for info in archive.infolist()], 0
+            if head[257:262] == b"ustar":
+                file.seek(0)
+                with tarfile.open(fileobj=file, mode="r:") as archive:
+                    return "tar", [info.offset for info in archive.getmembers()], length
+            fmt = sniff(head, path) if read.input_format == "auto" else read.input_format
+            if fmt == "mbox":
+                return "mbox", cuts(file, split, length), length
+            if fmt == "text" and b"\x00" not in head:  # a NUL: binary, reported by a whole read
+                return "text", cuts(file, split, length, text_cut), length
+    except (OSError, *CORRUPT):
+        pass
+    return None
 
 
-def unpacked_magic(head: bytes) -> bool:
-    """Whether ``head`` starts a gzip, bzip2, xz, zip or tar file (read through, never split)."""
-    return is_packed(head) or head.startswith((b"PK\x03\x04", b"PK\x05\x06")) or head[257:262] == b"ustar"
+PIECES = ("mbox", "text", "zip", "tar")
+"""What ``read_piece`` reads: a byte range of an mbox or a text, a group of members of a zip (by
+index) or of a tar (by where their headers lie)."""
 
 
-def read_mbox_range(
-    path: str, start: int, end: int, options: ReadOptions, counter: Counter | None = None
+def read_piece(
+    kind: str, path: str, start: int, end: int, options: ReadOptions, counter: Counter | None = None
 ) -> Generator[Item, None, None]:
-    """The items of the bytes ``[start, end)`` of the mbox at ``path`` (a range ``mbox_ranges``
-    gave): its messages, numbered from 0 in the range, with their offsets in the file."""
+    """The items of one piece of the file at ``path`` (``units.plan`` cut it): an mbox range's
+    messages, numbered from 0 in the range, with their offsets in the file; a text range's text
+    (its lines numbered from 1); the items of a group of archive members, as a whole read gives
+    them."""
     where = Provenance(path)
     counter = Counter() if counter is None else counter
+    before = counter.bytes
     try:
         raw = io.FileIO(path, "rb")
     except OSError as error:
         yield Defect("unreadable", where, reason(error))
         return
-    # The range's bytes are what it reads (a buffer may fetch past its end, into the next range's).
-    with io.BufferedReader(raw, buffer_size=1 << 16) as file:
-        for message in range_messages(file, start, end, options.max_message):
-            here = where._replace(message=message.number, offset=message.offset)
-            yield _message(message.data, message.size, here, options, last_line_ended=message.complete)
-        counter.bytes += end - start
+    with io.BufferedReader(_Counting(raw, counter, close=True), buffer_size=1 << 16) as file:
+        if kind == "mbox":
+            for message in range_messages(file, start, end, options.max_message):
+                here = where._replace(message=message.number, offset=message.offset)
+                yield _message(message.data, message.size, here, options, last_line_ended=message.complete)
+        elif kind == "text":
+            yield from _text(range_reader(file, start, end), where)
+        elif kind == "zip":
+            yield from _zip(file, where, options, range(start, end))
+        elif kind == "tar":
+            yield from _tar(range_reader(file, start, end), where, options)
+        else:
+            raise ValueError(f"not a kind of piece: {kind!r} (one of {', '.join(PIECES)})")
+    # A buffer may read past a range, into the next one's bytes: a range counts its own (a zip's
+    # members count what was read, their directory with them).
+    if kind != "zip":
+        counter.bytes = before + end - start
 
 
 def _message(
@@ -278,12 +298,27 @@ def _message(
     return found
 
 
+def _text(file: IO[bytes], where: Provenance) -> Iterator[Item]:
+    watch = _LineWatch(file)
+    yield TextStream(io.BufferedReader(watch, buffer_size=1 << 16), where)
+    if watch.long_line is not None:
+        yield Defect("long-line", where, long_line(watch.long_line))
+
+
+def long_line(line: int) -> str:
+    """What a report on a text's first overlong line says (``line``: its number)."""
+    return f"line {line:,} is over {MAX_LINE:,} bytes long; scanned"
+
+
 def _members(where: Provenance, name: str) -> Provenance:
     """Where a member is: nested members are joined with "!" (``a.zip!inner.tar!x.mbox``)."""
     return where._replace(member=name if where.member is None else f"{where.member}!{name}")
 
 
-def _zip(file: IO[bytes], where: Provenance, options: ReadOptions) -> Iterator[Item]:
+def _zip(
+    file: IO[bytes], where: Provenance, options: ReadOptions, members: range | None = None
+) -> Iterator[Item]:
+    """The items of a zip archive's members (those listed at ``members``, when given)."""
     if not file.seekable():
         data = file.read(MAX_BUFFERED + 1)
         if len(data) > MAX_BUFFERED:
@@ -296,7 +331,8 @@ def _zip(file: IO[bytes], where: Provenance, options: ReadOptions) -> Iterator[I
         yield Defect("corrupt", where, f"not a readable zip archive: {reason(error)}")
         return
     with archive:
-        for info in archive.infolist():
+        listed = archive.infolist()
+        for info in listed if members is None else listed[members.start : members.stop]:
             if info.is_dir():
                 continue
             here = _members(where, info.filename)
@@ -340,7 +376,9 @@ __all__ = [
     "Counter",
     "Item",
     "ReadOptions",
+    "cut_points",
     "read_path",
+    "read_piece",
     "reason",
     "sniff",
 ]

@@ -1,0 +1,192 @@
+"""The units of work (``units.plan``) read on a Dask cluster: ``urlsift --scheduler`` and the
+library face ``scan`` / ``to_dataframe``. Dask is an optional extra (``pip install urlsift[dask]``);
+this module is imported only when it is used.
+
+The cluster is one people already run (``dask scheduler``, ``dask worker``, on shared storage), or
+a local one started here. A worker runs ``results.scan_unit``, the function ``-j`` runs in its
+processes, so a cluster finds exactly what ``-j 1`` finds.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from .grammar import STRICT
+from .output import FIELDS, record
+from .results import Event, FileEvents, Joined, Options, Report, scan_unit
+from .scan import KNOWN_SCHEMES
+from .sources import ReadOptions, dirs
+from .sources.packed import MAX_EXPAND
+from .units import SPLIT_BYTES, ClusterError, Unit, plan
+
+if TYPE_CHECKING:
+    import dask.bag
+    import dask.dataframe
+    from distributed import Client
+
+CONNECT_SECONDS = 30
+"""How long a scheduler may take to answer, and a local cluster's workers to come up."""
+
+
+def _dask() -> None:
+    """Dask, or a clear error saying how to get it."""
+    try:
+        import dask.bag  # noqa: F401
+        import distributed  # noqa: F401
+    except ImportError as error:
+        raise ClusterError(f"Dask is not installed ({error}): pip install 'urlsift[dask]'") from None
+
+
+@contextmanager
+def client(scheduler: str) -> Iterator[Client]:
+    """A client of the cluster at ``scheduler``: ``tcp://HOST:PORT`` (or any address Dask takes),
+    or ``local:N`` for N worker processes started here, on 127.0.0.1, and stopped after."""
+    _dask()
+    from distributed import Client, LocalCluster
+
+    if scheduler.startswith("local:"):
+        count = scheduler.removeprefix("local:")
+        if not count.isdigit() or int(count) < 1:
+            raise ClusterError(f"not a number of workers: {scheduler!r} (say local:4)")
+        local = LocalCluster(
+            n_workers=int(count),
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        )
+        with local, Client(local) as connected:
+            yield connected
+        return
+    try:
+        connected = Client(scheduler, timeout=CONNECT_SECONDS)
+    except (OSError, ValueError, TimeoutError) as error:
+        raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+    with connected:
+        yield connected
+
+
+@contextmanager
+def cluster(
+    scheduler: str, paths: Sequence[str]
+) -> Iterator[tuple[Callable[[Unit, Options], Future[list[FileEvents]]], int]]:
+    """``cli``'s way to run units on a cluster: a submit function and the number of workers. The
+    workers must see ``paths`` (shared storage): any they cannot read is refused before work starts."""
+    with client(scheduler) as connected:
+        try:
+            connected.wait_for_workers(1, timeout=CONNECT_SECONDS)
+        except TimeoutError:
+            raise ClusterError(f"the Dask cluster at {scheduler} has no worker") from None
+        _check_paths(connected, [path for path in paths if path != "-"])
+        executor = connected.get_executor(pure=False)
+
+        def submit(unit: Unit, options: Options) -> Future[list[FileEvents]]:
+            return executor.submit(scan_unit, unit, options)  # type: ignore[no-any-return]
+
+        yield submit, len(connected.scheduler_info()["workers"])
+
+
+def _check_paths(connected: Client, paths: Sequence[str]) -> None:
+    unseen = connected.run(_unreadable, list(paths))
+    problems = [f"{worker} cannot read {', '.join(missing)}" for worker, missing in unseen.items() if missing]
+    if problems:
+        raise ClusterError(
+            "the paths must be readable by every worker (shared storage): " + "; ".join(problems)
+        )
+
+
+def _unreadable(paths: list[str]) -> list[str]:
+    """The paths this worker cannot read (run on each worker)."""
+    return [path for path in paths if not os.access(path, os.R_OK)]
+
+
+def scan(
+    paths: str | Iterable[str],
+    *,
+    profile: str = STRICT.name,
+    naked: bool = True,
+    invalid: bool = False,
+    schemes: Iterable[str] = KNOWN_SCHEMES,
+    input_format: str = "auto",
+    max_expand: int = MAX_EXPAND,
+    max_message: int | None = None,
+    split_size: int = SPLIT_BYTES,
+) -> dask.bag.Bag:
+    """The result records of ``paths`` (files and folders, read as the CLI reads them), one
+    partition per unit of work: each row a dict with the columns of the CLI's jsonl
+    (``output.FIELDS``), each problem a dict ``{"report": place, "kind", "detail", "error"}``
+    (``reports`` picks them out). Units are planned here, so the paths must be readable both here
+    and by the workers. Records come in the order ``urlsift -j 1`` prints them."""
+    _dask()
+    import dask
+    import dask.bag
+
+    read = ReadOptions(input_format, max_expand, *(() if max_message is None else (max_message,)))
+    options = Options(profile=profile, naked=naked, invalid=invalid, schemes=frozenset(schemes), read=read)
+    parts: list[Any] = []
+    joined: Any = None
+    for unit in plan(_walked([paths] if isinstance(paths, str) else paths), read, split_size):
+        if isinstance(unit, Report):
+            parts.append(dask.delayed(_report_records)([unit]))
+            continue
+        found = dask.delayed(scan_unit, pure=True)(unit, options)
+        if unit.kind == "files":
+            parts.append(dask.delayed(_records)(found))
+            continue
+        before = Joined() if unit.start == 0 else joined
+        piece = dask.delayed(_piece, nout=2)(unit, found, before)
+        parts.append(piece[0])
+        joined = piece[1]
+    return dask.bag.from_delayed(parts) if parts else dask.bag.from_sequence([], npartitions=1)
+
+
+def _walked(paths: Iterable[str]) -> Iterator[str | Report]:
+    for path in paths:
+        if os.path.isdir(path):
+            for found in dirs.files(path):
+                yield Report(found[0], "unreadable", found[1], True) if isinstance(found, tuple) else found
+        else:
+            yield path
+
+
+def _records(found: list[FileEvents]) -> list[dict[str, Any]]:
+    return [_record(event) for _, events, _ in found for event in events]
+
+
+def _piece(unit: Unit, found: list[FileEvents], before: Joined) -> tuple[list[dict[str, Any]], Joined]:
+    events, _, after = before.piece(unit, found[0])
+    return [_record(event) for event in events], after
+
+
+def _record(event: Event) -> dict[str, Any]:
+    if isinstance(event, Report):
+        return {"report": event.place, "kind": event.kind, "detail": event.detail, "error": event.error}
+    return record((*event, None, None))
+
+
+def _report_records(reports: list[Report]) -> list[dict[str, Any]]:
+    return [_record(report) for report in reports]
+
+
+def reports(bag: dask.bag.Bag) -> dask.bag.Bag:
+    """The problem records of a ``scan`` bag."""
+    return bag.filter(lambda found: "report" in found)
+
+
+def to_dataframe(bag: dask.bag.Bag) -> dask.dataframe.DataFrame:
+    """The rows of a ``scan`` bag as a Dask DataFrame with the jsonl columns, typed as the Parquet
+    output types them (``parquet.SCHEMA``: ``date`` a UTC timestamp, ``alternatives`` a list)."""
+    import dask
+    import dask.dataframe
+
+    from .parquet import frame, meta
+
+    rows = bag.filter(lambda found: "report" not in found)
+    return dask.dataframe.from_delayed([dask.delayed(frame)(part) for part in rows.to_delayed()], meta=meta())
+
+
+__all__ = ["FIELDS", "client", "cluster", "reports", "scan", "to_dataframe"]

@@ -1,0 +1,132 @@
+"""Rows -> Parquet files (``--format parquet --output DIR``), typed for DuckDB, pandas and Spark:
+the jsonl columns (``output.FIELDS``) with ``date`` a UTC timestamp and ``alternatives`` a list.
+``pyarrow`` is an optional extra (``pip install urlsift[parquet]``); this module is imported only
+when it is used.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import os
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from .output import FIELDS
+
+if TYPE_CHECKING:
+    import pandas
+
+try:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+except ImportError as error:  # pragma: no cover (the extra is installed where tests run)
+    raise ImportError(f"Parquet output needs pyarrow ({error}): pip install 'urlsift[parquet]'") from None
+
+SCHEMA = pa.schema(
+    [
+        ("url", pa.string()),
+        ("alternatives", pa.list_(pa.field("element", pa.string()))),  # Parquet's name for an item
+        ("valid", pa.bool_()),
+        ("scheme", pa.string()),
+        ("wrapper", pa.string()),
+        ("naked", pa.bool_()),
+        ("line", pa.int64()),
+        ("column", pa.int64()),
+        ("source", pa.string()),
+        ("member", pa.string()),
+        ("message", pa.int64()),
+        ("offset", pa.int64()),
+        ("message_id", pa.string()),
+        ("date", pa.timestamp("us", tz="UTC")),  # Parquet has no seconds unit
+        ("newsgroups", pa.string()),
+        ("part", pa.string()),
+        ("error", pa.string()),
+        ("canonical", pa.string()),
+        ("count", pa.int64()),
+    ]
+)
+assert tuple(SCHEMA.names) == FIELDS  # one column list, the jsonl's
+_DATE = FIELDS.index("date")
+ROW_GROUP = 1 << 16
+FILE_ROWS = 1 << 20
+"""Rows per file: a file is closed and the next begun after this many (``part-00000.parquet`` ...)."""
+
+
+@lru_cache(maxsize=4096)
+def timestamp(date: str | None) -> datetime | None:
+    """A Date header as a UTC time (RFC 5322 and the forms before it; no zone: UTC); None when it
+    cannot be read (the jsonl output keeps the header's text)."""
+    if not date:
+        return None
+    try:
+        found = email.utils.parsedate_to_datetime(date)
+    except (ValueError, TypeError, IndexError, OverflowError):
+        return None
+    return found.replace(tzinfo=UTC) if found.tzinfo is None else found.astimezone(UTC)
+
+
+def table(rows: Sequence[Sequence[Any]]) -> pa.Table:
+    """Rows (``output.FIELDS`` order) as an Arrow table of SCHEMA."""
+    columns = [list(column) for column in zip(*rows, strict=True)] if rows else [[] for _ in FIELDS]
+    columns[_DATE] = [timestamp(date) for date in columns[_DATE]]
+    return pa.Table.from_arrays(
+        [pa.array(column, type=kind) for column, kind in zip(columns, SCHEMA.types, strict=True)],
+        schema=SCHEMA,
+    )
+
+
+def frame(records: Sequence[dict[str, Any]]) -> pandas.DataFrame:
+    """Row records (``output.record``) as a pandas DataFrame with SCHEMA's types (Arrow-backed)."""
+    import pandas
+
+    rows = [tuple(found[name] for name in FIELDS) for found in records]
+    return table(rows).to_pandas(types_mapper=pandas.ArrowDtype)
+
+
+def meta() -> pandas.DataFrame:
+    """An empty frame with the columns and types of ``frame`` (what Dask needs to know of them)."""
+    return frame([])
+
+
+class ParquetSink:
+    """Writes rows to ``directory`` as ``part-00000.parquet``, ``part-00001.parquet`` ..., FILE_ROWS
+    rows a file in row groups of ROW_GROUP. The directory must be new or empty, so that no file of
+    an earlier run is read with this one's."""
+
+    def __init__(self, directory: str) -> None:
+        if os.path.isdir(directory) and os.listdir(directory):
+            raise FileExistsError(f"{directory}: the output folder is not empty")
+        os.makedirs(directory, exist_ok=True)
+        self.directory = directory
+        self.files = 0
+        self._rows: list[Sequence[Any]] = []
+        self._in_file = 0
+        self._writer: pq.ParquetWriter | None = None
+
+    def write(self, row: Sequence[Any]) -> None:
+        self._rows.append(row)
+        if len(self._rows) >= ROW_GROUP:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._writer is None:
+            name = os.path.join(self.directory, f"part-{self.files:05}.parquet")
+            self._writer = pq.ParquetWriter(name, SCHEMA)
+            self.files += 1
+        self._writer.write_table(table(self._rows), row_group_size=ROW_GROUP)
+        self._in_file += len(self._rows)
+        self._rows = []
+        if self._in_file >= FILE_ROWS:
+            self._writer.close()
+            self._writer, self._in_file = None, 0
+
+    def close(self) -> None:
+        """Writes what is left; a run that found nothing leaves one file with no rows (and the
+        columns), so that a query over the folder still runs."""
+        if self._rows or self.files == 0:
+            self._flush()
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None

@@ -1,0 +1,159 @@
+"""Units of work (issue 8): big texts cut at lines no candidate crosses, zip and tar archives in
+member groups, small files in batches; their results put back together are those of one read."""
+
+from __future__ import annotations
+
+import io
+import json
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from urlsift.cli import main
+from urlsift.results import Options, Report, Tally, in_files, scan_file, scan_unit
+from urlsift.sources import ReadOptions
+from urlsift.sources.split import cuts
+from urlsift.units import _TEXT_CUT, Unit, plan
+
+CORPORA = Path(__file__).parents[1] / "corpora"
+
+# Lines of a plain text: wrappers across lines (quoted, hyphenated, with "<" and whitespace before
+# the scheme), blank and white lines, naked and quoted URLs, "<" that opens nothing, long lines.
+text_lines = st.sampled_from(
+    [
+        "see <URL:http://host/a-",
+        "  b/c> and http://example.com/x.",
+        "> <URL:ftp://ftp.x.org/pub/",
+        "> file.txt>",
+        "<",
+        "http://a.b/>",
+        "",
+        "   ",
+        '"http://quoted.example/q" said',
+        "URL:",
+        "news:comp.lang.c <mailto:joe@example.com>",
+        "a < b and c > d",
+        "x" * 300,
+        "<x" * 40,
+        "www.example.com/w",
+    ]
+)
+texts = st.lists(text_lines, max_size=60).map(lambda lines: "\n".join(lines).encode())
+
+
+def _events_of(path: Path, units: list[Unit], options: Options) -> tuple[list[object], Tally]:
+    """The events of ``units`` joined as -j joins them, and the tally of the file."""
+    found = in_files(iter([(unit, scan_unit(unit, options)) for unit in units]))
+    events: list[object] = []
+    tally = Tally()
+    for item in found:
+        assert not isinstance(item, Report)
+        _, file_events, file_tally = item
+        events.extend(file_events)
+        tally.add(file_tally)
+    return events, tally
+
+
+@pytest.mark.parametrize("profile", ["strict", "modern"])
+@given(data=texts, size=st.integers(1, 3000))
+@settings(deadline=None)
+def test_a_text_cut_anywhere_gives_what_one_read_gives(
+    tmp_path_factory: pytest.TempPathFactory, profile: str, data: bytes, size: int
+) -> None:
+    path = tmp_path_factory.mktemp("text") / "t.txt"
+    path.write_bytes(data)
+    options = Options(profile=profile, invalid=True)
+    units = [unit for unit in plan([str(path)], options.read, split=size, batch=0) if isinstance(unit, Unit)]
+    events, tally = _events_of(path, units, options)
+    assert (events, tally) == (lambda whole: (whole[0], whole[1]))(scan_file(str(path), options))
+
+
+@given(data=texts, size=st.integers(1, 500))
+def test_text_cuts_start_lines_after_a_blank_line_or_far_from_any_wrapper(data: bytes, size: int) -> None:
+    for start in cuts(io.BytesIO(data), size, len(data), _TEXT_CUT)[1:]:
+        assert data[start - 1 : start] == b"\n"
+        before = data[: start - 1].rsplit(b"\n", 1)[-1]
+        assert not before.strip() or b"<" not in data[max(0, start - 2048 - 128) : start]
+
+
+def test_a_text_with_nowhere_to_cut_is_one_unit(tmp_path: Path) -> None:
+    path = tmp_path / "html.txt"
+    path.write_bytes(b"<p>" * 100_000)  # one line: no line start at all
+    assert [unit.kind for unit in plan([str(path)], ReadOptions(), split=1000)] == ["files"]
+
+
+def _jsonl(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[dict[str, object]], str]:
+    status = main(["--quiet", "--format", "jsonl", "--invalid", "--stats", *argv])
+    out, err = capsys.readouterr()
+    return status, [json.loads(line) for line in out.splitlines()], err
+
+
+def _archives(tmp_path: Path) -> tuple[Path, Path]:
+    members = sorted((CORPORA / "mail").glob("*.mbox")) + sorted((CORPORA / "rfc").glob("*.txt"))[:4]
+    zipped, tarred = tmp_path / "a.zip", tmp_path / "a.tar"
+    with zipfile.ZipFile(zipped, "w", zipfile.ZIP_DEFLATED) as archive:
+        for member in members:
+            archive.write(member, member.name)
+    with tarfile.open(tarred, "w") as archive:
+        for member in members:
+            archive.add(member, member.name)
+    return zipped, tarred
+
+
+def test_zip_and_tar_members_in_groups_give_what_one_read_gives(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    zipped, tarred = _archives(tmp_path)
+    for archive, kind in ((zipped, "zip"), (tarred, "tar")):
+        units = list(plan([str(archive)], ReadOptions(), split=100_000))
+        assert len(units) > 3
+        assert {unit.kind for unit in units if isinstance(unit, Unit)} == {kind}
+        one = _jsonl(capsys, str(archive))
+        many = _jsonl(capsys, "-j", "2", "--split-size", "100K", str(archive))
+        assert one[1]
+        assert one[:2] == many[:2]
+        if kind == "tar":  # a zip's pieces each read its directory: more bytes are read
+            assert one[2] == many[2]
+
+
+def test_small_files_go_in_batches_in_their_order(tmp_path: Path) -> None:
+    for k in range(30):
+        (tmp_path / f"{k:02}.txt").write_text(f"<URL:http://host{k}.example/>\n")
+    paths = sorted(str(path) for path in tmp_path.iterdir())
+    units = list(plan(paths, ReadOptions(), batch=100))
+    assert all(isinstance(unit, Unit) and unit.kind == "files" for unit in units)
+    assert [name for unit in units for name in unit.names] == paths  # type: ignore[union-attr]
+    assert 5 < len(units) < 30  # 31 bytes a file: three to a batch
+
+
+def test_a_spool_read_in_batches_prints_what_j1_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    spool = str(CORPORA / "news" / "spool")
+    one = _jsonl(capsys, spool)
+    many = _jsonl(capsys, "-j", "2", spool)
+    assert one[1]
+    assert one == many
+
+
+def _fails_on_doomed(unit: Unit, options: Options) -> list[object]:
+    if any("doomed" in name for name in unit.names):
+        raise OSError("worker killed")
+    return scan_unit(unit, options)  # type: ignore[return-value]
+
+
+def test_a_failed_unit_loses_only_its_own_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "good.txt").write_text("<URL:http://good.example/>\n")
+    (tmp_path / "doomed.txt").write_text("<URL:http://doomed.example/>\n")
+    monkeypatch.setattr("urlsift.cli.scan_unit", _fails_on_doomed)
+    paths = [str(tmp_path / "good.txt"), str(tmp_path / "doomed.txt"), str(tmp_path / "good.txt")]
+    status = main(["--quiet", "--stats", "-j", "2", "--split-size", "1", *paths])
+    out, err = capsys.readouterr()
+    assert status == 2
+    assert out == "http://good.example/\n" * 2
+    assert f"urlsift: {paths[1]}: lost: the worker reading it failed: OSError: worker killed" in err
+    assert "files               3 = 2 scanned + 1 failed" in err
