@@ -26,9 +26,9 @@ from .canonical import canonical
 from .grammar import MODERN, PROFILES, STRICT
 from .output import FORMATS, escaped, writer
 from .progress import Progress
-from .results import Event, FileEvents, Options, Report, Tally, in_files, lost, results, scan_unit
+from .results import Event, FileEvents, Options, Report, Tally, in_files, lost, results, scan_unit, walk
 from .sources import FORMATS as INPUT_FORMATS
-from .sources import MAX_MESSAGE, Counter, ReadOptions, dirs
+from .sources import MAX_MESSAGE, Counter, ReadOptions
 from .sources.packed import MAX_EXPAND
 from .units import SPLIT_BYTES, ClusterError, Unit, plan
 from .validate import validate
@@ -321,19 +321,6 @@ def _canonical(url: str, valid: bool, has_scheme: bool, profile: str) -> str | N
     return canonical(url if has_scheme else WWW_STANDS_FOR + url, profile)
 
 
-def _paths(arguments: Sequence[str]) -> Iterator[str | Report]:
-    """The files to read: the arguments, with folders walked (Maildir, MH, news spools)."""
-    for path in arguments:
-        if path != "-" and os.path.isdir(path):
-            for found in dirs.files(path):
-                if isinstance(found, tuple):
-                    yield Report(found[0], "unreadable", found[1], True)
-                else:
-                    yield found
-        else:
-            yield path
-
-
 _Scanned = tuple[str | None, Iterable[Event], Tally | None]
 """A file's path, its events and its tally (filled in as the events are read); a folder's problem
 comes with no path and no tally."""
@@ -343,7 +330,7 @@ def _scanned(args: argparse.Namespace, options: Options, bar: Progress) -> Itera
     """Each path's events, in order. With ``jobs`` > 1 or a Dask scheduler, workers read the units
     of the paths (``units.plan``: big files in pieces, small ones in batches), at most 2 per worker
     ahead of the one being printed (so memory holds a few units' results, not all)."""
-    paths = _paths(args.paths)
+    paths = walk(args.paths)
     if args.jobs == 1 and args.scheduler is None:
         for path in paths:
             if isinstance(path, Report):

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 from .grammar import STRICT
 from .output import FIELDS, record
-from .results import Event, FileEvents, Joined, Options, Report, scan_unit
+from .results import Event, FileEvents, Joined, Options, Report, scan_unit, walk
 from .scan import KNOWN_SCHEMES
-from .sources import ReadOptions, dirs
+from .sources import MAX_MESSAGE, ReadOptions
 from .sources.packed import MAX_EXPAND
 from .units import SPLIT_BYTES, ClusterError, Unit, plan
 
@@ -113,7 +113,7 @@ def scan(
     schemes: Iterable[str] = KNOWN_SCHEMES,
     input_format: str = "auto",
     max_expand: int = MAX_EXPAND,
-    max_message: int | None = None,
+    max_message: int = MAX_MESSAGE,
     split_size: int = SPLIT_BYTES,
 ) -> dask.bag.Bag:
     """The result records of ``paths`` (files and folders, read as the CLI reads them), one
@@ -125,11 +125,11 @@ def scan(
     import dask
     import dask.bag
 
-    read = ReadOptions(input_format, max_expand, *(() if max_message is None else (max_message,)))
+    read = ReadOptions(input_format, max_expand, max_message)
     options = Options(profile=profile, naked=naked, invalid=invalid, schemes=frozenset(schemes), read=read)
     parts: list[Any] = []
     joined: Any = None
-    for unit in plan(_walked([paths] if isinstance(paths, str) else paths), read, split_size):
+    for unit in plan(walk([paths] if isinstance(paths, str) else paths), read, split_size):
         if isinstance(unit, Report):
             parts.append(dask.delayed(_report_records)([unit]))
             continue
@@ -142,15 +142,6 @@ def scan(
         parts.append(piece[0])
         joined = piece[1]
     return dask.bag.from_delayed(parts) if parts else dask.bag.from_sequence([], npartitions=1)
-
-
-def _walked(paths: Iterable[str]) -> Iterator[str | Report]:
-    for path in paths:
-        if os.path.isdir(path):
-            for found in dirs.files(path):
-                yield Report(found[0], "unreadable", found[1], True) if isinstance(found, tuple) else found
-        else:
-            yield path
 
 
 def _records(found: list[FileEvents]) -> list[dict[str, Any]]:

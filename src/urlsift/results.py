@@ -8,6 +8,7 @@ worker process can hand them to the one that prints (``cli -j``) in the order ``
 
 from __future__ import annotations
 
+import os
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
@@ -17,7 +18,7 @@ from ._model import ERROR_KINDS, Defect, Match, MessageText, Provenance, TextStr
 from .extract import extract_each
 from .grammar import STRICT
 from .scan import KNOWN_SCHEMES
-from .sources import Counter, Item, ReadOptions, read_path, read_piece, reason
+from .sources import Counter, Item, ReadOptions, dirs, read_path, read_piece, reason
 from .sources import long_line as long_line_detail
 from .sources.packed import CORRUPT
 from .stream import extract_stream
@@ -273,6 +274,20 @@ def _report(defect: Defect, tally: Tally) -> Report:
     else:
         tally.warnings += 1
     return Report(place(defect.provenance), defect.kind, defect.detail, error, defect.provenance.message)
+
+
+def walk(arguments: Iterable[str]) -> Iterator[str | Report]:
+    """The files to read: the arguments, with folders walked (Maildir, MH, news spools); a folder
+    that cannot be entered is a report in its place."""
+    for path in arguments:
+        if path != "-" and os.path.isdir(path):
+            for found in dirs.files(path):
+                if isinstance(found, tuple):
+                    yield Report(found[0], "unreadable", found[1], True)
+                else:
+                    yield found
+        else:
+            yield path
 
 
 def scan_file(path: str, options: Options) -> tuple[list[Event], Tally]:
