@@ -4,23 +4,27 @@ read by ``urlsift -j 1``, ``-j 2`` ... and a local Dask cluster of 2 ... workers
     python bench/scale.py [--size 1G] [--jobs 1,2] [--rounds 2] [--dir /tmp]
 
 Each run is a fresh process (``--quiet --format jsonl --invalid`` to /dev/null), so process and
-cluster start-up count. The figures: MB/s (wall time), the scaling efficiency (throughput with N
-over N times the throughput with 1, ``-j 1`` measured in the same round), and the peak resident
-memory of the printing process and of the busiest worker, sampled every 0.1 s from /proc over the
-whole process tree. The best of the rounds (interleaved, so a slow spell of the machine hits every
-configuration) is printed.
+cluster start-up count. The figures: MB/s (wall time, the best round), the speed-up (each round's
+``-j 1`` wall time over the run's, in rounds interleaved so a slow spell of the machine hits both
+sides of a ratio; the median and each round's), the scaling efficiency (speed-up over N), and the
+peak resident memory of the printing process and of the busiest worker, sampled every 0.1 s from
+/proc over the whole process tree, and the machine's idle and stolen CPU time during the run
+(median): on a shared virtual machine, time stolen by its neighbours slows runs that need every
+core, and idle time shows a core the run left unused.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 from urlsift.cli import _size
 
@@ -63,9 +67,28 @@ def _tree_rss(root: int) -> dict[int, int]:
     return found
 
 
-def run(argv: list[str]) -> tuple[float, int, int]:
-    """(wall seconds, peak RSS of the printing process, peak RSS of the largest other process)."""
+def _cpu_ticks() -> list[int]:
+    """The machine's CPU time so far, by state (/proc/stat: user nice system idle iowait irq
+    softirq steal ...)."""
+    return [int(ticks) for ticks in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+
+
+class Run(NamedTuple):
+    seconds: float
+    main_peak: int
+    """Peak RSS of the printing process ..."""
+    worker_peak: int
+    """... and of the largest other process."""
+    idle: float
+    """Of the machine's CPU time during the run, the share left idle (a core the run did not use)
+    ..."""
+    steal: float
+    """... and the share the hypervisor gave to other machines."""
+
+
+def run(argv: list[str]) -> Run:
     peaks: dict[int, int] = {}
+    before = _cpu_ticks()
     started = time.perf_counter()
     with open(os.devnull, "w") as null:
         process = subprocess.Popen([*URLSIFT, *argv], stdout=null, stderr=null)
@@ -85,8 +108,10 @@ def run(argv: list[str]) -> tuple[float, int, int]:
     sampler.join()
     if process.returncode not in (0, 1, 2):
         raise SystemExit(f"urlsift {' '.join(argv)} failed with status {process.returncode}")
+    spent = [after - earlier for earlier, after in zip(before, _cpu_ticks(), strict=False)]
+    total = sum(spent) or 1
     main_peak = peaks.pop(process.pid, 0)
-    return seconds, main_peak, max(peaks.values(), default=0)
+    return Run(seconds, main_peak, max(peaks.values(), default=0), spent[3] / total, spent[7] / total)
 
 
 def main() -> None:
@@ -105,23 +130,33 @@ def main() -> None:
     configs = {f"-j {n}": ["-j", str(n), *common] for n in counts}
     if not args.no_dask:
         configs.update({f"dask local:{n}": ["--scheduler", f"local:{n}", *common] for n in counts if n > 1})
-    best: dict[str, tuple[float, int, int]] = {}
+    runs: dict[str, list[Run]] = {name: [] for name in configs}
     for _ in range(args.rounds):
         for name, argv in configs.items():
-            found = run(argv)
-            if name not in best or found[0] < best[name][0]:
-                best[name] = found
-    base = megabytes / best["-j 1"][0]
-    print(f"archive: {archive} ({megabytes:,.0f} MB); best of {args.rounds} rounds; {os.cpu_count()} cores")
-    print("| run | wall s | MB/s | speed-up | efficiency | peak RSS, printing process | peak RSS, a worker |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for name, (seconds, main_peak, worker_peak) in best.items():
+            runs[name].append(run(argv))
+    cores = os.cpu_count()
+    print(f"archive: {archive} ({megabytes:,.0f} MB); {args.rounds} interleaved rounds; {cores} cores")
+    print(
+        "| run | wall s (best) | MB/s (best) | speed-up (median of rounds) | rounds | efficiency "
+        "| peak RSS, printing process | peak RSS, a worker | idle, steal |"
+    )
+    print("| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
+    for name, found in runs.items():
         workers = int(name.rsplit(" ", 1)[-1].split(":")[-1])
-        speed = megabytes / seconds
+        # Each round's speed-up against the -j 1 of the same round: a slow spell of this shared
+        # machine then slows both sides of a ratio, not one configuration's best.
+        ups = [one.seconds / mine.seconds for one, mine in zip(runs["-j 1"], found, strict=True)]
+        speed_up = statistics.median(ups)
+        seconds = min(one.seconds for one in found)
+        main_peak = max(one.main_peak for one in found)
+        worker_peak = max(one.worker_peak for one in found)
+        idle = statistics.median(one.idle for one in found)
+        steal = statistics.median(one.steal for one in found)
         worker = f"{worker_peak / 1e6:,.0f} MB" if worker_peak else "(the same process)"
         print(
-            f"| `{name}` | {seconds:.1f} | {speed:.1f} | {speed / base:.2f}x | {speed / base / workers:.0%} "
-            f"| {main_peak / 1e6:,.0f} MB | {worker} |"
+            f"| `{name}` | {seconds:.1f} | {megabytes / seconds:.1f} | {speed_up:.2f}x "
+            f"| {' '.join(f'{up:.2f}' for up in ups)} | {speed_up / workers:.0%} "
+            f"| {main_peak / 1e6:,.0f} MB | {worker} | {idle:.0%}, {steal:.0%} |"
         )
 
 

@@ -8,6 +8,7 @@ import io
 import json
 import tarfile
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from urlsift.cli import main
-from urlsift.output import FIELDS, record, writer
+from urlsift.output import FIELDS, FORMATS, Printing, record, writer
+from urlsift.results import Rendered, Report
 
 CORPORA = Path(__file__).parents[1] / "corpora"
 HARD_CASES = CORPORA / "mail" / "mail-url-hard-cases.mbox"
@@ -173,6 +175,39 @@ def test_the_jsonl_writer_writes_what_json_dumps_writes(found: list[tuple[object
     expected = "".join(json.dumps(record(row), ensure_ascii=False) + "\n" for row in found)
     assert out.getvalue() == expected
     assert all(list(json.loads(line)) == list(FIELDS) for line in out.getvalue().split("\n")[:-1])
+
+
+def _shifted(row: tuple[object, ...], slot: int | None, shift: int) -> tuple[object, ...]:
+    if slot is None or row[slot] is None:
+        return row
+    return (*row[:slot], row[slot] + shift, *row[slot + 1 :])  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("slot", [None, 6, 10])  # none, a text's lines, an mbox's messages
+@given(
+    # A rejected candidate's row says why, a valid URL's does not.
+    found=st.lists(rows.map(lambda row: (*row[:16], None if row[2] else row[16] or "bad")), max_size=6),
+    shift=st.integers(0, 10**6),
+    cut=st.integers(0, 6),
+)
+def test_rows_a_worker_prints_are_those_the_printer_prints(
+    fmt: str, slot: int | None, found: list[tuple[object, ...]], shift: int, cut: int
+) -> None:
+    """A worker's ``Printing.render`` (a report among the rows, the numbers of ``slot`` filled in
+    later, shifted on by the file's earlier pieces) prints what the printing process prints from the
+    rows: whatever the rows hold, control characters (the slot's own mark) included."""
+    report = Report("a.mbox#3", "malformed", "x", False, 3)
+    events: list[object] = [*found[:cut], report, *found[cut:]]
+    rendered = Printing(fmt).render(events, slot)  # type: ignore[arg-type]
+    assert [event for event in rendered if isinstance(event, Report)] == [report]
+    printed = "".join(replace(event, shift=shift).text() for event in rendered if isinstance(event, Rendered))
+    expected = io.StringIO()
+    write = writer(fmt, expected, header=False)
+    for row in found:
+        write((*_shifted(row, slot, shift), None, None))
+    assert printed == expected.getvalue()
+    assert sum(event.rows for event in rendered if isinstance(event, Rendered)) == len(found)
 
 
 class _Terminal(io.StringIO):

@@ -136,6 +136,19 @@ def test_a_cluster_finds_what_a_local_run_finds(
     ]
 
 
+def test_a_local_cluster_finds_what_a_local_run_finds(
+    archive: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--scheduler local:2``: two worker processes forked from this one, started and stopped by
+    the run, their rows printed by themselves."""
+    local = _run(capsys, str(archive))
+    cluster = _run(capsys, "--scheduler", "local:2", "--split-size", "100K", str(archive))
+    assert cluster[:2] == local[:2]
+    assert [line for line in cluster[2].splitlines() if " bytes " not in line] == [
+        line for line in local[2].splitlines() if " bytes " not in line
+    ]
+
+
 def test_paths_the_workers_cannot_read_are_refused_before_work_starts(
     scheduler: str, archive: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -68,6 +68,7 @@ LATER_STAGES = {
     "results.py": {"cli", "output", "progress", "dask", "parquet"},
     "units.py": {"cli", "output", "progress", "results", "dask", "parquet", "extract", "validate"},
     "parquet.py": {"cli", "scan", "rejoin", "validate", "extract", "sources", "results", "units"},
+    "workers.py": {"cli", "output", "progress", "parquet", "scan", "rejoin", "extract", "sources"},
     # Sources come first in the flow: they hand text on and know nothing of what is done with it.
     **{
         f"sources/{name}": {"cli", "scan", "rejoin", "validate", "extract", "stream", "output", "results"}

@@ -115,6 +115,31 @@ def test_j2_over_ranges_prints_what_j1_prints(name: str, capsys: pytest.CaptureF
     assert max(row["message"] for row in rows) > 20  # many ranges, numbered on across them
 
 
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--format", "csv", "--invalid"],
+        ["--canonical", "--schemes", "http,ftp"],
+        ["--format", "jsonl", "--canonical", "--profile", "modern"],
+        ["--unique", "--format", "jsonl"],
+        ["--count"],
+    ],
+)
+def test_j2_prints_what_j1_prints_whatever_the_options(
+    options: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Workers print their own rows (not for --unique and --count, which need them all in one
+    place): every format and filter, pieces numbered on, as one process prints them."""
+    path = str(MAIL / "r-devel-1997-May.mbox")
+    runs = []
+    for extra in (["-j", "1"], ["-j", "2", "--split-size", "20K"]):
+        status = main([*options, "--stats", "-q", *extra, path])
+        captured = capsys.readouterr()
+        runs.append((status, captured.out, captured.err))
+    assert runs[1] == runs[0]
+    assert runs[0][0] == 0  # URLs found and printed
+
+
 def test_split_size_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["-j", "2", "--split-size", "0", "x"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import tarfile
 import zipfile
 from pathlib import Path
@@ -14,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from urlsift.cli import main
-from urlsift.results import Options, Report, Tally, in_files, scan_file, scan_unit
+from urlsift.output import Printing, writer
+from urlsift.results import Options, Render, Rendered, Report, Tally, in_files, scan_file, scan_unit
 from urlsift.sources import ReadOptions
 from urlsift.sources.split import cuts
 from urlsift.units import _TEXT_CUT, Unit, plan
@@ -45,9 +47,11 @@ text_lines = st.sampled_from(
 texts = st.lists(text_lines, max_size=60).map(lambda lines: "\n".join(lines).encode())
 
 
-def _events_of(path: Path, units: list[Unit], options: Options) -> tuple[list[object], Tally]:
+def _events_of(
+    path: Path, units: list[Unit], options: Options, render: Render | None = None
+) -> tuple[list[object], Tally]:
     """The events of ``units`` joined as -j joins them, and the tally of the file."""
-    found = in_files(iter([(unit, scan_unit(unit, options)) for unit in units]))
+    found = in_files(iter([(unit, scan_unit(unit, options, render)) for unit in units]))
     events: list[object] = []
     tally = Tally()
     for item in found:
@@ -70,6 +74,36 @@ def test_a_text_cut_anywhere_gives_what_one_read_gives(
     units = [unit for unit in plan([str(path)], options.read, split=size, batch=0) if isinstance(unit, Unit)]
     events, tally = _events_of(path, units, options)
     assert (events, tally) == (lambda whole: (whole[0], whole[1]))(scan_file(str(path), options))
+
+
+def _printed(events: list[object], fmt: str) -> tuple[str, list[object]]:
+    """What the printer prints of ``events`` (rows and ``Rendered``), and the other events."""
+    out = io.StringIO()
+    write = writer(fmt, out, header=False)
+    others = []
+    for event in events:
+        if isinstance(event, Rendered):
+            out.write(event.text())
+        elif isinstance(event, Report):
+            others.append(event)
+        else:
+            write((*event, None, None))  # type: ignore[misc]
+    return out.getvalue(), others
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+@given(data=texts, size=st.integers(1, 3000))
+@settings(deadline=None)
+def test_a_text_cut_anywhere_and_printed_by_its_workers_prints_as_one_read(
+    tmp_path_factory: pytest.TempPathFactory, fmt: str, data: bytes, size: int
+) -> None:
+    """The pieces' rows printed by the workers, their line numbers filled in when joined."""
+    path = tmp_path_factory.mktemp("text") / "t.txt"
+    path.write_bytes(data)
+    options = Options(invalid=True)
+    units = [unit for unit in plan([str(path)], options.read, split=size, batch=0) if isinstance(unit, Unit)]
+    events, _ = _events_of(path, units, options, Printing(fmt).render)
+    assert _printed(events, fmt) == _printed(scan_file(str(path), options)[0], fmt)  # type: ignore[arg-type]
 
 
 @given(data=texts, size=st.integers(1, 500))
@@ -138,10 +172,10 @@ def test_a_spool_read_in_batches_prints_what_j1_prints(capsys: pytest.CaptureFix
     assert one == many
 
 
-def _fails_on_doomed(unit: Unit, options: Options) -> list[object]:
+def _fails_on_doomed(unit: Unit, options: Options, render: Render | None = None) -> list[object]:
     if any("doomed" in name for name in unit.names):
         raise OSError("worker killed")
-    return scan_unit(unit, options)  # type: ignore[return-value]
+    return scan_unit(unit, options, render)  # type: ignore[return-value]
 
 
 def test_a_failed_unit_loses_only_its_own_files(
@@ -157,3 +191,28 @@ def test_a_failed_unit_loses_only_its_own_files(
     assert out == "http://good.example/\n" * 2
     assert f"urlsift: {paths[1]}: lost: the worker reading it failed: OSError: worker killed" in err
     assert "files               3 = 2 scanned + 1 failed" in err
+
+
+def _dies_on_doomed(unit: Unit, options: Options, render: Render | None = None) -> list[object]:
+    if any("doomed" in name for name in unit.names):
+        os._exit(9)  # as the kernel's out-of-memory killer leaves it: no exception, no result
+    return scan_unit(unit, options, render)  # type: ignore[return-value]
+
+
+def test_a_worker_that_dies_loses_only_its_own_unit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The units in flight with it are read again, each alone, and the units after it go on in
+    a new pool: only the files of the unit that killed its worker are lost."""
+    monkeypatch.setattr("urlsift.cli.scan_unit", _dies_on_doomed)
+    paths = []
+    for k in range(12):
+        name = "doomed" if k in (3, 8) else "good"
+        (tmp_path / f"{k:02}-{name}.txt").write_text(f"<URL:http://{name}.example/{k}>\n")
+        paths.append(str(tmp_path / f"{k:02}-{name}.txt"))
+    status = main(["--quiet", "--stats", "-j", "2", "--split-size", "1", *paths])
+    out, err = capsys.readouterr()
+    assert status == 2
+    assert out.splitlines() == [f"http://good.example/{k}" for k in range(12) if k not in (3, 8)]
+    assert [line.split(": ")[1] for line in err.splitlines() if ": lost: " in line] == [paths[3], paths[8]]
+    assert "files              12 = 10 scanned + 2 failed" in err

@@ -12,26 +12,34 @@ import argparse
 import os
 import stat
 import sys
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from contextlib import contextmanager
-from functools import lru_cache
+from collections.abc import Iterable, Iterator, Sequence
+from functools import partial
 from typing import Any
 
 import regex
 
-from ._model import WWW_STANDS_FOR, Verdict
-from .canonical import canonical
+from ._model import Verdict
 from .grammar import MODERN, PROFILES, STRICT
-from .output import FORMATS, escaped, writer
+from .output import FORMATS, Printing, escaped, writer
 from .progress import Progress
-from .results import Event, FileEvents, Options, Report, Tally, in_files, lost, results, scan_unit, walk
+from .results import (
+    Event,
+    Options,
+    Render,
+    Rendered,
+    Report,
+    Tally,
+    in_files,
+    results,
+    scan_unit,
+    walk,
+)
 from .sources import FORMATS as INPUT_FORMATS
 from .sources import MAX_MESSAGE, Counter, ReadOptions
 from .sources.packed import MAX_EXPAND
-from .units import SPLIT_BYTES, ClusterError, Unit, plan
+from .units import SPLIT_BYTES, ClusterError, plan
 from .validate import validate
+from .workers import in_order, workers
 
 # D28: the command line (not validate()) may strip one wrapper the user pasted with the URL.
 _WRAPPER = regex.compile(r"<\s*(?:URL:\s*)?(.*?)\s*>|URL:\s*(.*)", regex.IGNORECASE | regex.DOTALL)
@@ -220,7 +228,7 @@ def _scan_parser() -> argparse.ArgumentParser:
         type=_positive_size,
         default=SPLIT_BYTES,
         metavar="SIZE",
-        help="with -j or --scheduler: cut a file larger than SIZE (default 64M) into pieces of about SIZE",
+        help="with -j or --scheduler: cut a file larger than SIZE (default 16M) into pieces of about SIZE",
     )
     return parser
 
@@ -269,9 +277,7 @@ class _Printer:
             self.write = self.sink.write
         else:
             self.write = writer(args.format, sys.stdout, canonical=args.canonical)
-        self.schemes: frozenset[str] | None = args.schemes
-        self.canonical = args.canonical or args.unique
-        self.profile: str = args.profile
+        self.printing = Printing(args.format, args.schemes, args.canonical or args.unique, args.profile)
         # --unique: the first row of each URL (by canonical form; a rejected one as written), and
         # how often it came; written at the end, when the counts are known.
         self.unique: dict[str | tuple[str], list[Any]] | None = {} if args.unique else None
@@ -280,28 +286,39 @@ class _Printer:
         self.found = self.failed = False
         self.printed = 0
 
+    def render(self) -> Render | None:
+        """How a worker prints its rows for this printer, when it can: not for ``--unique`` or
+        ``--count`` (they see every row here) or Parquet (written here, in files of many units)."""
+        if self.unique is not None or self.counting or self.sink is not None:
+            return None
+        return self.printing.render
+
     def events(self, events: Iterable[Event]) -> None:
         for event in events:
             if isinstance(event, Report):
                 self.failed = self.failed or event.error
                 self.bar.say(f"urlsift: {escaped(event.place)}: {event.kind}: {escaped(event.detail)}")
                 continue
-            if self.schemes is not None and event[3] not in self.schemes:
+            if isinstance(event, Rendered):
+                sys.stdout.write(event.text())
+                self.found = self.found or event.valid
+                self.printed += event.rows
                 continue
-            form = (
-                _canonical(event[0], event[2], event[3] is not None, self.profile) if self.canonical else None
-            )
+            row = self.printing.selected(event)
+            if row is None:
+                continue
             if self.unique is not None:
-                key = (event[0],) if form is None else form
+                form = row[-1]
+                key = (row[0],) if form is None else form
                 kept = self.unique.get(key)
                 if kept is not None:
                     kept[1] += 1
                     continue
-                self.unique[key] = [(*event, form), 1]
-            self.found = self.found or event[2]
+                self.unique[key] = [row, 1]
+            self.found = self.found or row[2]
             self.printed += 1
             if not self.counting and self.unique is None:
-                self.write((*event, form, None))
+                self.write((*row, None))
 
     def finish(self) -> None:
         """With --unique: each URL's first row, with how many times it came, in the order found."""
@@ -312,24 +329,18 @@ class _Printer:
             self.sink.close()
 
 
-@lru_cache(maxsize=8192)
-def _canonical(url: str, valid: bool, has_scheme: bool, profile: str) -> str | None:
-    # Rows repeat URLs (a list's headers in every message): each is worked out once. A "www."
-    # host with no scheme (modern) is the http URL it stands for, as Match.canonical says.
-    if not valid:
-        return None
-    return canonical(url if has_scheme else WWW_STANDS_FOR + url, profile)
-
-
 _Scanned = tuple[str | None, Iterable[Event], Tally | None]
 """A file's path, its events and its tally (filled in as the events are read); a folder's problem
 comes with no path and no tally."""
 
 
-def _scanned(args: argparse.Namespace, options: Options, bar: Progress) -> Iterator[_Scanned]:
+def _scanned(
+    args: argparse.Namespace, options: Options, bar: Progress, render: Render | None
+) -> Iterator[_Scanned]:
     """Each path's events, in order. With ``jobs`` > 1 or a Dask scheduler, workers read the units
     of the paths (``units.plan``: big files in pieces, small ones in batches), at most 2 per worker
-    ahead of the one being printed (so memory holds a few units' results, not all)."""
+    ahead of the one being printed (so memory holds a few units' results, not all), and print
+    their rows with ``render`` when it is given."""
     paths = walk(args.paths)
     if args.jobs == 1 and args.scheduler is None:
         for path in paths:
@@ -339,60 +350,11 @@ def _scanned(args: argparse.Namespace, options: Options, bar: Progress) -> Itera
             tally, counter = Tally(), Counter()
             yield path, bar.watch(results(path, options, tally, counter), counter, tally), tally
         return
-    with _workers(args.jobs, args.scheduler, args.paths) as (submit, workers):
+    with workers(args.jobs, args.scheduler, args.paths) as (submit, count):
         units = plan(paths, options.read, args.split)
-        for found in in_files(_in_order(units, options, submit, 2 * workers)):
+        work = partial(scan_unit, options=options, render=render)
+        for found in in_files(in_order(units, work, submit, 2 * count)):
             yield (None, [found], None) if isinstance(found, Report) else found
-
-
-@contextmanager
-def _workers(
-    jobs: int, scheduler: str | None, paths: Sequence[str]
-) -> Iterator[tuple[Callable[[Unit, Options], Future[list[FileEvents]]], int]]:
-    """A way to run ``scan_unit`` on a worker, and how many workers there are: ``jobs`` processes
-    here, or a Dask cluster (``urlsift.dask``, imported only then) whose workers see ``paths``."""
-    if scheduler is None:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            yield (lambda unit, options: pool.submit(scan_unit, unit, options)), jobs
-        return
-    from .dask import cluster  # Dask is an optional extra
-
-    with cluster(scheduler, paths) as (submit, workers):
-        yield submit, workers
-
-
-def _in_order(
-    units: Iterable[Unit | Report],
-    options: Options,
-    submit: Callable[[Unit, Options], Future[list[FileEvents]]],
-    ahead: int,
-) -> Iterator[tuple[Unit, list[FileEvents]] | Report]:
-    """The results of ``units`` in their order, at most ``ahead`` of them in flight; standard input
-    is read here, in its turn. A unit whose worker fails (it died, or its result could not be sent
-    back) gives a report on each of its files instead of their results; the others go on."""
-    waiting: deque[tuple[Unit | Report, Future[list[FileEvents]] | None]] = deque()
-    for unit in units:
-        if isinstance(unit, Report) or "-" in unit.names:
-            waiting.append((unit, None))
-        else:
-            waiting.append((unit, submit(unit, options)))
-        while len(waiting) > ahead or (waiting and waiting[0][1] is None):
-            yield _result(*waiting.popleft(), options)
-    while waiting:
-        yield _result(*waiting.popleft(), options)
-
-
-def _result(
-    unit: Unit | Report, future: Future[list[FileEvents]] | None, options: Options
-) -> tuple[Unit, list[FileEvents]] | Report:
-    if isinstance(unit, Report):
-        return unit
-    if future is None:
-        return unit, scan_unit(unit, options)
-    try:
-        return unit, future.result()
-    except Exception as error:  # a worker lost (killed, out of memory) or a result not sent back
-        return unit, [lost(path, error) for path in unit.names or (unit.path,)]
 
 
 def _total_size(arguments: Sequence[str]) -> int | None:
@@ -424,7 +386,7 @@ def _run_scan(args: argparse.Namespace) -> int:
     tally = Tally()
     with Progress(_total_size(args.paths), enabled=not args.quiet and sys.stderr.isatty()) as bar:
         printer = _Printer(args, bar)
-        for path, events, file_tally in _scanned(args, options, bar):
+        for path, events, file_tally in _scanned(args, options, bar, printer.render()):
             before = printer.printed
             printer.events(events)
             if file_tally is not None:

@@ -8,11 +8,19 @@ nothing unsafe reaches a terminal; JSON escapes them itself.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import lru_cache
 from json.encoder import encode_basestring
 from typing import IO, Any
+
+from ._model import WWW_STANDS_FOR
+from .canonical import canonical as canonical_form
+from .grammar import STRICT
+from .results import Event, Rendered, Report, Row
 
 FIELDS = (
     "url",
@@ -36,7 +44,7 @@ FIELDS = (
     "count",
 )
 FORMATS = ("text", "jsonl", "csv")
-_URL, _VALID, _PART, _ERROR, _CANONICAL = 0, 2, 15, 16, 17
+_URL, _VALID, _SCHEME, _PART, _ERROR, _CANONICAL = 0, 2, 3, 15, 16, 17
 _MESSAGE = slice(8, 15)  # source ... newsgroups: the same for every row of a message
 _MESSAGE_FIELDS = FIELDS[_MESSAGE]
 _MATCH_END = 8  # url ... column: the same for a header value that every message repeats
@@ -44,6 +52,20 @@ _MATCH_CACHE_SIZE = 4096
 _WRAPPERS = {None: "null", "URL:": '"URL:"', "<>": '"<>"', '"': '"\\""'}
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+NUMBER_SLOT = "\x00"
+"""Written in place of a number a worker cannot know (``results.Rendered``): raw, where no row's
+own text can put it, since every format escapes control characters."""
+
+
+class _Slot:
+    """Stands in a row for the number left to fill in (not the string itself: a row's text may be
+    a NUL, the very object, since Python keeps one of each one-character string)."""
+
+    def __str__(self) -> str:  # what f"{line}" writes (``_match_fields``)
+        return NUMBER_SLOT
+
+
+_SLOT = _Slot()
 
 
 def escaped(text: str) -> str:
@@ -64,24 +86,28 @@ Writer = Callable[[tuple[Any, ...]], None]
 def _json(value: Any) -> str:
     if value is None:
         return "null"
+    if value is _SLOT:
+        return NUMBER_SLOT
     if value.__class__ is str:
         return str(encode_basestring(value))
     return json.dumps(value, ensure_ascii=False)
 
 
-def writer(fmt: str, out: IO[str], *, canonical: bool = False) -> Writer:
-    """A function that writes one row in the format ``fmt`` (a header first, for CSV); the text
-    format prints a valid URL's canonical form when ``canonical`` (the row must carry it)."""
+def writer(fmt: str, out: IO[str], *, canonical: bool = False, header: bool = True) -> Writer:
+    """A function that writes one row in the format ``fmt`` (a header first, for CSV, unless not
+    ``header``); the text format prints a valid URL's canonical form when ``canonical`` (the row
+    must carry it)."""
     if fmt == "jsonl":
         return _jsonl_writer(out)
     if fmt == "csv":
         table = csv.writer(out, lineterminator="\n")
-        table.writerow(FIELDS)
+        if header:
+            table.writerow(FIELDS)
 
         def write_row(row: tuple[Any, ...]) -> None:
             cells = list(row)
             cells[1] = " ".join(cells[1])
-            table.writerow(["" if cell is None else escaped(str(cell)) for cell in cells])
+            table.writerow([_cell(cell) for cell in cells])
 
         return write_row
 
@@ -92,6 +118,12 @@ def writer(fmt: str, out: IO[str], *, canonical: bool = False) -> Writer:
             out.write(f"{escaped(row[_URL])}\t{escaped(row[_ERROR])}\n")
 
     return write_line
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    return NUMBER_SLOT if value is _SLOT else escaped(str(value))
 
 
 def _jsonl_writer(out: IO[str]) -> Writer:
@@ -138,3 +170,69 @@ def _match_fields(match: tuple[Any, ...]) -> str:
         f'"wrapper": {_WRAPPERS[wrapper]}, "naked": {"true" if naked else "false"}, '
         f'"line": {line}, "column": {column}'
     )
+
+
+@dataclass(frozen=True)
+class Printing:
+    """What decides how rows are printed: the format, ``--schemes`` and ``--canonical``. A worker
+    that holds it prints its unit's rows itself (``render``), as the printing process would."""
+
+    format: str
+    schemes: frozenset[str] | None = None
+    """Print only the rows of these schemes (a ``www.`` host with no scheme has none)."""
+    canonical: bool = False
+    """Fill in each valid URL's canonical form (the text format prints it instead of the URL)."""
+    profile: str = STRICT.name
+
+    def selected(self, row: Row) -> Row | None:
+        """The row with its canonical form (or None) after it, or None when ``schemes`` leaves
+        it out."""
+        if self.schemes is not None and row[_SCHEME] not in self.schemes:
+            return None
+        if not self.canonical:
+            return (*row, None)
+        return (*row, _canonical(row[_URL], row[_VALID], row[_SCHEME] is not None, self.profile))
+
+    def render(self, events: list[Event], slot: int | None) -> list[Event]:
+        """``events`` with each run of rows printed into one ``results.Rendered``; the numbers of
+        column ``slot`` are left to fill in."""
+        if self.format == "text":
+            slot = None  # the text format prints neither lines nor messages
+        done: list[Event] = []
+        rows: list[Row] = []
+        for event in events:
+            if isinstance(event, (Report, Rendered)):
+                if rows:
+                    done.append(self._rendered(rows, slot))
+                    rows = []
+                done.append(event)
+            elif (row := self.selected(event)) is not None:
+                rows.append(row)
+        if rows:
+            done.append(self._rendered(rows, slot))
+        return done
+
+    def _rendered(self, rows: Iterable[Row], slot: int | None) -> Rendered:
+        text = io.StringIO()
+        write = writer(self.format, text, canonical=self.canonical, header=False)
+        numbers: list[int] = []
+        count = valid = 0
+        for row in rows:
+            count += 1
+            valid |= row[_VALID]
+            if slot is not None and row[slot] is not None:
+                numbers.append(row[slot])
+                row = (*row[:slot], _SLOT, *row[slot + 1 :])
+            write((*row, None))
+        texts = tuple(text.getvalue().split(NUMBER_SLOT)) if numbers else (text.getvalue(),)
+        assert len(texts) == len(numbers) + 1, "a row's own text held the number slot"
+        return Rendered(texts, tuple(numbers), count, bool(valid))
+
+
+@lru_cache(maxsize=8192)
+def _canonical(url: str, valid: bool, has_scheme: bool, profile: str) -> str | None:
+    # Rows repeat URLs (a list's headers in every message): each is worked out once. A "www."
+    # host with no scheme (modern) is the http URL it stands for, as Match.canonical says.
+    if not valid:
+        return None
+    return canonical_form(url if has_scheme else WWW_STANDS_FOR + url, profile)

@@ -9,7 +9,7 @@ worker process can hand them to the one that prints (``cli -j``) in the order ``
 from __future__ import annotations
 
 import os
-from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from typing import IO, Any, NamedTuple
@@ -42,7 +42,33 @@ class Report(NamedTuple):
     """The message's index in its file, when it is one message's (as in ``place``)."""
 
 
-Event = Row | Report
+@dataclass(frozen=True)
+class Rendered:
+    """Rows a worker has printed already (``output.Printing.render``), standing for them among a
+    unit's events, so the process that prints only copies text. The text is cut where a number
+    goes on from the earlier pieces of the file (a piece's messages and lines are numbered from its
+    start): ``texts[0]``, ``numbers[0] + shift``, ``texts[1]`` ..."""
+
+    texts: tuple[str, ...]
+    numbers: tuple[int, ...] = ()
+    rows: int = 0
+    valid: bool = False
+    """Whether any of the rows is a valid URL (what the exit status needs)."""
+    shift: int = 0
+
+    def text(self) -> str:
+        if not self.numbers:
+            return self.texts[0]
+        pieces = [self.texts[0]]
+        for number, text in zip(self.numbers, self.texts[1:], strict=True):
+            pieces += (str(number + self.shift), text)
+        return "".join(pieces)
+
+
+Event = Row | Report | Rendered
+Render = Callable[[list[Event], "int | None"], list[Event]]
+"""Rows -> ``Rendered``, the other events kept; the int is the column whose numbers the
+``Rendered`` leaves to fill in (``Rendered.shift``), if any."""
 _MESSAGE_COLUMN = 10
 """Where a row has the message's index (``output.FIELDS``) ..."""
 _LINE_COLUMN = 6
@@ -300,15 +326,29 @@ FileEvents = tuple[str, list[Event], Tally]
 """A path, the events of all or one piece of it, and their tally (what a worker sends back)."""
 
 
-def scan_unit(unit: Unit, options: Options) -> list[FileEvents]:
+def scan_unit(unit: Unit, options: Options, render: Render | None = None) -> list[FileEvents]:
     """The events of one unit of work (``units.plan``): of each of its files, or of its piece of
     one file (messages numbered from 0 and lines from 1 in the piece; ``join_pieces`` numbers them
-    on). The one function a worker runs, in a process pool or on a Dask cluster."""
+    on). The one function a worker runs, in a process pool or on a Dask cluster; with ``render``,
+    it prints the rows too (the printing process then only copies text)."""
     if unit.kind == "files":
-        return [(path, *scan_file(path, options)) for path in unit.names]
+        found = [(path, *scan_file(path, options)) for path in unit.names]
+        if render is None:
+            return found
+        return [(path, render(events, None), tally) for path, events, tally in found]
     tally, counter = Tally(), Counter()
     items = read_piece(unit.kind, unit.path, unit.start, unit.end, options.read, counter)
-    return [(unit.path, list(_events(unit.path, items, options, tally, counter)), tally)]
+    events = list(_events(unit.path, items, options, tally, counter))
+    if render is not None:
+        events = render(events, _slot(unit))
+    return [(unit.path, events, tally)]
+
+
+def _slot(unit: Unit) -> int | None:
+    """The column whose numbers go on from the file's earlier pieces (``_renumbered``)."""
+    if unit.start == 0:
+        return None
+    return {"mbox": _MESSAGE_COLUMN, "text": _LINE_COLUMN}.get(unit.kind)
 
 
 def lost(path: str, error: BaseException) -> FileEvents:
@@ -407,6 +447,8 @@ def _line_of(detail: str) -> int:
 
 def _renumbered(event: Event, messages: int, lines: int) -> Event:
     """An event of a piece, numbered as in the whole file."""
+    if isinstance(event, Rendered):  # its numbers are the piece's messages or lines (``_slot``)
+        return replace(event, shift=messages + lines) if event.numbers else event
     if isinstance(event, Report):
         if not messages or event.message is None:
             return event

@@ -21,8 +21,10 @@ from .scan import MAX_WRAPPER_CHARS
 from .sources import ReadOptions, cut_points
 from .sources.split import text_cutter
 
-SPLIT_BYTES = 64 * 10**6
-"""A file over this size is cut into ranges (or member groups) of about this size."""
+SPLIT_BYTES = 16 * 10**6
+"""A file over this size is cut into ranges (or member groups) of about this size: about a second
+of one worker's time, so the workers finish together (the last piece keeps one worker busy
+alone) and the printing process holds little while it waits for the next piece in order."""
 BATCH_BYTES = 1 << 20
 """Small files (a news spool, a Maildir) go to a worker in batches of about this many bytes ..."""
 BATCH_FILES = 512

@@ -1,0 +1,100 @@
+"""Units of work (``units.plan``) run on workers, their results taken back in order: ``-j N``
+processes here, or a Dask cluster (``urlsift.dask``, imported only then).
+
+At most ``ahead`` units are in flight past the one whose results are wanted next, so memory holds
+a few units' results, not the run's. Nothing is lost silently: a unit whose worker fails gives a
+``lost`` report on each of its files instead of their results, and the other units go on.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+
+from .results import FileEvents, Report, lost
+from .units import Unit
+
+Work = Callable[[Unit], list[FileEvents]]
+"""``results.scan_unit`` with its options bound: what a worker runs."""
+Submit = Callable[[Work, Unit], "Future[list[FileEvents]]"]
+Done = tuple[Unit, list[FileEvents]] | Report
+
+
+@contextmanager
+def workers(jobs: int, scheduler: str | None, paths: Sequence[str]) -> Iterator[tuple[Submit, int]]:
+    """A way to run a unit's work on a worker, and how many workers there are: ``jobs`` processes
+    here, or the Dask cluster ``scheduler`` whose workers must see ``paths``."""
+    if scheduler is None:
+        processes = _Processes(jobs)
+        try:
+            yield processes.submit, jobs
+        finally:
+            processes.pool.shutdown(cancel_futures=True)
+        return
+    from .dask import cluster  # Dask is an optional extra
+
+    with cluster(scheduler, paths) as (submit, count):
+        yield submit, count
+
+
+class _Processes:
+    """``jobs`` worker processes that outlive the death of one (killed, out of memory): the pool,
+    broken then for every unit in it, is started again for the units after, and each unit that
+    was in flight is read again alone (``in_order``), so only the one that killed its worker is
+    lost."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+        self.pool = ProcessPoolExecutor(max_workers=jobs)
+
+    def submit(self, work: Work, unit: Unit) -> Future[list[FileEvents]]:
+        try:
+            return self.pool.submit(work, unit)
+        except BrokenProcessPool:
+            self.pool.shutdown(wait=False)
+            self.pool = ProcessPoolExecutor(max_workers=self.jobs)
+            return self.pool.submit(work, unit)
+
+
+def in_order(units: Iterable[Unit | Report], work: Work, submit: Submit, ahead: int) -> Iterator[Done]:
+    """The results of ``units`` in their order, at most ``ahead`` of them in flight; standard input
+    is read here, in its turn; anything else (a report on a folder) is passed on in its place."""
+    waiting: deque[tuple[Unit | Report, Future[list[FileEvents]] | None]] = deque()
+    for unit in units:
+        if isinstance(unit, Report) or "-" in unit.names:
+            waiting.append((unit, None))
+        else:
+            waiting.append((unit, submit(work, unit)))
+        while len(waiting) > ahead or (waiting and waiting[0][1] is None):
+            yield _result(*waiting.popleft(), work)
+    while waiting:
+        yield _result(*waiting.popleft(), work)
+
+
+def _result(unit: Unit | Report, future: Future[list[FileEvents]] | None, work: Work) -> Done:
+    if isinstance(unit, Report):
+        return unit
+    if future is None:
+        return unit, work(unit)
+    try:
+        return unit, future.result()
+    except BrokenProcessPool:  # a worker died, with this unit or another one in flight
+        return unit, _alone(work, unit)
+    except Exception as error:  # a result that could not be sent back; Dask: a worker lost
+        return unit, _lost(unit, error)
+
+
+def _alone(work: Work, unit: Unit) -> list[FileEvents]:
+    """``unit`` read again in a process of its own, where no other unit can take it down."""
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        try:
+            return pool.submit(work, unit).result()
+        except Exception as error:
+            return _lost(unit, error)
+
+
+def _lost(unit: Unit, error: BaseException) -> list[FileEvents]:
+    return [lost(path, error) for path in unit.names or (unit.path,)]
