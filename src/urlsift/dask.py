@@ -56,8 +56,13 @@ def client(scheduler: str) -> Iterator[Client]:
 
         # Workers forked from this process, which has imported all they need, start at once;
         # spawned (Dask's default), each imports Dask and urlsift again first: 1.3 s more wall
-        # time on a 2-core machine, 2026-11-23.
-        with dask.config.set({"distributed.worker.multiprocessing-method": "fork"}):
+        # time on a 2-core machine. Their statistical profiler (a stack sample every 10 ms, for a
+        # dashboard this cluster does not serve) took 10-20% more worker CPU time (2026-11-23).
+        local_settings = {
+            "distributed.worker.multiprocessing-method": "fork",
+            "distributed.worker.profile.enabled": False,
+        }
+        with dask.config.set(local_settings):
             local = LocalCluster(
                 n_workers=int(count),
                 threads_per_worker=1,
