@@ -62,18 +62,12 @@ def _events_of(
     return events, tally
 
 
-@pytest.mark.parametrize("profile", ["strict", "modern"])
-@given(data=texts, size=st.integers(1, 3000))
-@settings(deadline=None)
-def test_a_text_cut_anywhere_gives_what_one_read_gives(
-    tmp_path_factory: pytest.TempPathFactory, profile: str, data: bytes, size: int
-) -> None:
-    path = tmp_path_factory.mktemp("text") / "t.txt"
+def _text_units(factory: pytest.TempPathFactory, data: bytes, size: int) -> tuple[Path, list[Unit]]:
+    """A file of ``data`` and its units at ``size`` bytes a piece."""
+    path = factory.mktemp("text") / "t.txt"
     path.write_bytes(data)
-    options = Options(profile=profile, invalid=True)
-    units = [unit for unit in plan([str(path)], options.read, split=size, batch=0) if isinstance(unit, Unit)]
-    events, tally = _events_of(path, units, options)
-    assert (events, tally) == (lambda whole: (whole[0], whole[1]))(scan_file(str(path), options))
+    units = plan([str(path)], ReadOptions(), split=size, batch=0)
+    return path, [unit for unit in units if isinstance(unit, Unit)]
 
 
 def _printed(events: list[object], fmt: str) -> tuple[str, list[object]]:
@@ -91,19 +85,21 @@ def _printed(events: list[object], fmt: str) -> tuple[str, list[object]]:
     return out.getvalue(), others
 
 
-@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+@pytest.mark.parametrize("profile", ["strict", "modern"])
 @given(data=texts, size=st.integers(1, 3000))
 @settings(deadline=None)
-def test_a_text_cut_anywhere_and_printed_by_its_workers_prints_as_one_read(
-    tmp_path_factory: pytest.TempPathFactory, fmt: str, data: bytes, size: int
+def test_a_text_cut_anywhere_gives_what_one_read_gives(
+    tmp_path_factory: pytest.TempPathFactory, profile: str, data: bytes, size: int
 ) -> None:
-    """The pieces' rows printed by the workers, their line numbers filled in when joined."""
-    path = tmp_path_factory.mktemp("text") / "t.txt"
-    path.write_bytes(data)
-    options = Options(invalid=True)
-    units = [unit for unit in plan([str(path)], options.read, split=size, batch=0) if isinstance(unit, Unit)]
-    events, _ = _events_of(path, units, options, Printing(fmt).render)
-    assert _printed(events, fmt) == _printed(scan_file(str(path), options)[0], fmt)  # type: ignore[arg-type]
+    """The same events and counts; and printed by the workers (their pieces' line numbers filled
+    in when joined), the same text."""
+    path, units = _text_units(tmp_path_factory, data, size)
+    options = Options(profile=profile, invalid=True)
+    whole, whole_tally = scan_file(str(path), options)
+    assert _events_of(path, units, options) == (whole, whole_tally)
+    for fmt in ("jsonl", "csv"):
+        events, _ = _events_of(path, units, options, Printing(fmt).render)
+        assert _printed(events, fmt) == _printed(whole, fmt)  # type: ignore[arg-type]
 
 
 @given(data=texts, size=st.integers(1, 500))
