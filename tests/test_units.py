@@ -212,3 +212,21 @@ def test_a_worker_that_dies_loses_only_its_own_unit(
     assert out.splitlines() == [f"http://good.example/{k}" for k in range(12) if k not in (3, 8)]
     assert [line.split(": ")[1] for line in err.splitlines() if ": lost: " in line] == [paths[3], paths[8]]
     assert "files              12 = 10 scanned + 2 failed" in err
+
+
+def test_long_lines_in_many_pieces_are_reported_once_as_one_read_reports_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A whole read reports a text's first overlong line, once, with its number in the file; the
+    pieces that each find one report nothing more, and count no more errors."""
+    from urlsift.sources import MAX_LINE
+
+    line = b"x" * (MAX_LINE + 10) + b"\n"
+    path = tmp_path / "long.txt"
+    path.write_bytes(b"<URL:http://a.example/>\n" * 2000 + line + b"http://b.example/\n" * 3000 + line * 2)
+    one = _jsonl(capsys, "--stats", str(path))
+    many = _jsonl(capsys, "--stats", "-j", "2", "--split-size", "300K", str(path))
+    assert one == many
+    assert f"long-line: line 2,001 is over {MAX_LINE:,} bytes long; scanned" in one[2]
+    assert "problems            1 = 1 errors + 0 warnings" in one[2]
+    assert len(list(plan([str(path)], ReadOptions(), split=300_000))) == 3  # a long line in each

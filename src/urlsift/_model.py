@@ -215,6 +215,8 @@ class Defect(NamedTuple):
     """One of DEFECT_KINDS."""
     provenance: Provenance
     detail: str
+    line: int | None = None
+    """The line of a plain text it is about (a ``long-line``), 1-based."""
 
 
 ERROR_KINDS = frozenset({"unreadable", "corrupt", "too-large", "truncated", "binary", "long-line"})

@@ -40,6 +40,8 @@ class Report(NamedTuple):
     error: bool
     message: int | None = None
     """The message's index in its file, when it is one message's (as in ``place``)."""
+    line: int | None = None
+    """The line of a plain text it is about (``Defect.line``)."""
 
 
 @dataclass(frozen=True)
@@ -299,7 +301,9 @@ def _report(defect: Defect, tally: Tally) -> Report:
         tally.errors += 1
     else:
         tally.warnings += 1
-    return Report(place(defect.provenance), defect.kind, defect.detail, error, defect.provenance.message)
+    return Report(
+        place(defect.provenance), defect.kind, defect.detail, error, defect.provenance.message, defect.line
+    )
 
 
 def walk(arguments: Iterable[str]) -> Iterator[str | Report]:
@@ -421,10 +425,13 @@ class Joined:
         events: list[Event] = []
         for event in raw:
             if unit.kind == "text" and isinstance(event, Report) and event.kind == "long-line":
-                if long_line is None:
-                    long_line = event._replace(detail=long_line_detail(self.lines + _line_of(event.detail)))
+                if long_line is None and event.line is not None:
+                    line = self.lines + event.line
+                    long_line = event._replace(detail=long_line_detail(line), line=line)
+                elif event.error:  # a whole read reports a text's first only
+                    tally.errors -= 1
                 else:
-                    tally.warnings -= 1  # a whole read reports a text's first only
+                    tally.warnings -= 1
                 continue
             events.append(_renumbered(event, self.messages, self.lines))
         if unit.kind == "text" and unit.start:
@@ -438,11 +445,6 @@ class Joined:
             long_line,
         )
         return events, tally, after
-
-
-def _line_of(detail: str) -> int:
-    """The line number a long-line report (``sources.long_line``) names."""
-    return int(detail.split()[1].replace(",", ""))
 
 
 def _renumbered(event: Event, messages: int, lines: int) -> Event:

@@ -302,7 +302,7 @@ def _text(file: IO[bytes], where: Provenance) -> Iterator[Item]:
     watch = _LineWatch(file)
     yield TextStream(io.BufferedReader(watch, buffer_size=1 << 16), where)
     if watch.long_line is not None:
-        yield Defect("long-line", where, long_line(watch.long_line))
+        yield Defect("long-line", where, long_line(watch.long_line), watch.long_line)
 
 
 def long_line(line: int) -> str:
