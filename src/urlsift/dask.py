@@ -10,8 +10,7 @@ processes, so a cluster finds exactly what ``-j 1`` finds.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +26,8 @@ if TYPE_CHECKING:
     import dask.bag
     import dask.dataframe
     from distributed import Client
+
+    from .workers import Submit
 
 CONNECT_SECONDS = 30
 """How long a scheduler may take to answer, and a local cluster's workers to come up."""
@@ -84,9 +85,7 @@ def client(scheduler: str) -> Iterator[Client]:
 
 
 @contextmanager
-def cluster(
-    scheduler: str, paths: Sequence[str]
-) -> Iterator[tuple[Callable[[Callable[[Unit], list[FileEvents]], Unit], Future[list[FileEvents]]], int]]:
+def cluster(scheduler: str, paths: Sequence[str]) -> Iterator[tuple[Submit, int]]:
     """``cli``'s way to run units on a cluster: a submit function (a unit's work, and the unit) and
     the number of workers. The workers must see ``paths`` (shared storage): any they cannot read
     is refused before work starts."""
