@@ -1,10 +1,17 @@
 """The repo's own documents hold what the code relies on: every decision the code cites is written
-down in docs/decisions.md, and its RFC quotations are the RFCs' words."""
+down in docs/decisions.md, its RFC quotations are the RFCs' words, and the version is said once."""
 
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
+
+import pytest
+
+import urlsift
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "urlsift"
@@ -81,3 +88,27 @@ def test_readme_and_code_point_at_the_repos_decisions() -> None:
     for path in [ROOT / "README.md", *SRC.rglob("*.py")]:
         assert "shared/spec/DECISIONS" not in path.read_text(encoding="utf-8"), path
     assert "docs/decisions.md" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_version_is_written_once() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert "version" not in project
+    assert "version" in project["dynamic"]
+    assert re.fullmatch(r"\d+\.\d+\.\d+", urlsift.__version__)
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert f"## [{urlsift.__version__}]" in changelog
+
+
+@pytest.mark.parametrize("arguments", [["--version"], ["validate", "--version"]])
+def test_urlsift_version(arguments: list[str]) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "urlsift", *arguments], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"urlsift {urlsift.__version__}\n"
+
+
+def test_the_license_ships_in_the_wheel() -> None:
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert setuptools["project"]["license-files"] == ["LICENSE"]
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
