@@ -71,7 +71,7 @@ def test_rfc_quotations_are_the_rfcs_words() -> None:
         number: _flat(_PAGE_BREAK.sub("", (ROOT / "corpora" / "rfc" / name).read_text(encoding="utf-8")))
         for number, name in RFC_FILES.items()
     }
-    wrong = []
+    wrong: list[str] = []
     for number, section, quote in quotes:
         if number not in texts:
             assert "not checked" in section, f"RFC {number} is not in corpora/rfc: say '(not checked)'"
