@@ -60,6 +60,8 @@ def test_the_decisions_are_numbered_without_gaps_each_with_a_status() -> None:
         assert status is not None, section.splitlines()[0]
         said = status.group(1)
         assert said.startswith(("implemented in ", "decided, not yet implemented")), said
+        for module in re.findall(r"`([\w/]+\.py)`", said):  # a module that moved leaves no stale name
+            assert (SRC / module).exists(), (section.splitlines()[0], module)
 
 
 def test_rfc_quotations_are_the_rfcs_words() -> None:
