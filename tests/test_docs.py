@@ -3,6 +3,7 @@ down in docs/decisions.md, its RFC quotations are the RFCs' words, and the versi
 
 from __future__ import annotations
 
+import importlib
 import re
 import subprocess
 import sys
@@ -62,6 +63,14 @@ def test_the_decisions_are_numbered_without_gaps_each_with_a_status() -> None:
         assert said.startswith(("implemented in ", "decided, not yet implemented")), said
         for module in re.findall(r"`([\w/]+\.py)`", said):  # a module that moved leaves no stale name
             assert (SRC / module).exists(), (section.splitlines()[0], module)
+
+
+def test_the_constants_the_decisions_name_exist() -> None:
+    """``scan.MAX_NAKED_CHARS`` and the like: a bound renamed in the code is renamed here too."""
+    named = re.findall(r"`(\w+)\.([A-Z][A-Z_]+)`", DECISIONS.read_text(encoding="utf-8"))
+    assert named, "the check sees the names"
+    for module, name in named:
+        assert hasattr(importlib.import_module(f"urlsift.{module}"), name), f"{module}.{name}"
 
 
 def test_rfc_quotations_are_the_rfcs_words() -> None:
