@@ -6,14 +6,13 @@ The public face; no logic lives here.
 from __future__ import annotations
 
 from ._model import Candidate, Caveat, CaveatKind, Match, Part, Problem, Reading, Span, Verdict, Wrapper
+from ._version import __version__
 from .canonical import canonical
 from .extract import extract, extract_urls
 from .grammar import MODERN, PROFILES, STRICT, Profile
 from .scan import KNOWN_SCHEMES, REGISTERED_SCHEMES
 from .stream import extract_stream
 from .validate import validate
-
-__version__ = "0.1.0"
 
 __all__ = [
     "KNOWN_SCHEMES",

@@ -19,6 +19,7 @@ from typing import Any
 import regex
 
 from ._model import Verdict
+from ._version import __version__
 from .grammar import MODERN, PROFILES, STRICT
 from .output import FORMATS, Printing, escaped, writer
 from .progress import Progress
@@ -102,8 +103,9 @@ BOTH = "both"
 def _command(
     prog: str, description: str, operand: str, operand_help: str, profiles: Sequence[str]
 ) -> argparse.ArgumentParser:
-    """A parser with what both commands share: their operands and ``--profile``."""
+    """A parser with what both commands share: their operands, ``--version`` and ``--profile``."""
     parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("--version", action="version", version=f"urlsift {__version__}")
     parser.add_argument(operand.lower() + "s", nargs="+", metavar=operand, help=operand_help)
     parser.add_argument(
         "--profile",

@@ -22,9 +22,9 @@ from .sources import ReadOptions, cut_points
 from .sources.split import text_cutter
 
 SPLIT_BYTES = 16 * 10**6
-"""A file over this size is cut into ranges (or member groups) of about this size: about a second
-of one worker's time, so the workers finish together (the last piece keeps one worker busy
-alone) and the printing process holds little while it waits for the next piece in order."""
+"""A file over this size is cut into ranges (or member groups) of about this size: small, so the
+workers finish together (the last piece keeps one worker busy alone; README's "Archives" figures
+say for how long) and the printing process holds little while it waits for the next piece in order."""
 BATCH_BYTES = 1 << 20
 """Small files (a news spool, a Maildir) go to a worker in batches of about this many bytes ..."""
 BATCH_FILES = 512

@@ -1,7 +1,7 @@
 """RFC 1738 section 5, one ``Rule`` per production, in the RFC's order and with its names.
 
 Read this beside section 5: each rule has its BNF line above it and the decision of
-``shared/spec/DECISIONS.md`` that governs it (D1-D30). ``group`` names a part the profile reports.
+``docs/decisions.md`` that governs it (D1-D30). ``group`` names a part the profile reports.
 
 The scheme and its ":" are read by the profile, not here (D2: any case of the scheme is accepted,
 a case-insensitive literal ``"http://"`` would also fold the KELVIN SIGN); so each scheme's rule
