@@ -30,6 +30,30 @@ Decompose = Callable[[Match, str], Decomposed]
 """(fullmatch of the scheme's rule, lower-cased scheme) -> parts."""
 
 
+def authority_span(url: str, start: int, endpos: int, ends: str) -> tuple[int, int] | None:
+    """Where the authority is in ``url[:endpos]`` whose scheme part starts at ``start`` (after the
+    colon): from after its "//" to the first of ``ends`` (a profile's ``authority_ends``); None when
+    the scheme part does not start with "//". The one place the authority is located by hand."""
+    if not url.startswith("//", start, endpos):
+        return None
+    begin = start + 2
+    stops = (url.find(char, begin, endpos) for char in ends)
+    return begin, min((at for at in stops if at >= 0), default=endpos)
+
+
+def host_span(url: str, start: int, endpos: int, ends: str) -> tuple[int, int] | None:
+    """Where the host is in the authority of a valid URL (see ``authority_span``): after the last
+    "@" and before a ":port" (an IP literal's colons are inside its brackets)."""
+    span = authority_span(url, start, endpos, ends)
+    if span is None:
+        return None
+    begin, end = span
+    begin = url.rfind("@", begin, end) + 1 or begin
+    bracket = url.rfind("]", begin, end)
+    port = url.rfind(":", max(begin, bracket), end)
+    return begin, end if port < 0 else port
+
+
 @cache
 def compile_fullmatcher(text: str) -> Pattern:
     """The stdlib engine where the pattern is one it takes (it runs these productions ~5x faster

@@ -1,6 +1,5 @@
-"""What the strict and the modern profile share: quoting input in messages, picking the reading
-that explains a failure, the section 6 warnings, and gopher's split at "%09" (RFC 1738 3.4 and
-RFC 4266 2 read it the same way)."""
+"""What the strict and the modern profile share: quoting input in messages, the section 6
+warnings, and gopher's split at "%09" (RFC 1738 3.4 and RFC 4266 2 read it the same way)."""
 
 from __future__ import annotations
 
@@ -10,7 +9,6 @@ from urllib.parse import unquote
 import regex
 
 from .._model import Caveat, CaveatKind, Part, Problem
-from ._bnf import Expectation, Failure
 from ._profile import Decomposed, Match, Pattern
 
 
@@ -45,17 +43,6 @@ def scheme_end(scheme: Pattern, url: str, endpos: int, why: Callable[[str, int],
 
 def not_in_scheme(char: str) -> str:
     return f"{shown(char)} cannot be in a scheme name (letters, digits, '+', '-' and '.')"
-
-
-def pick(failure: Failure, at_end: bool) -> Expectation:
-    """The reading that explains a failure. Mid-text, the first reading to stop there is the
-    production that was being extended (a path segment that met a "~"); at the end, the last
-    required piece is what is missing (the optional ones were tried first and skipped)."""
-    found = failure.expectations
-    if at_end:
-        hard = [e for e in found if e.hard]
-        return hard[-1] if hard else found[-1]
-    return found[0]
 
 
 # --- warnings ----------------------------------------------------------------------------------
