@@ -11,8 +11,8 @@ from functools import cache, cached_property
 
 import regex
 
-from .._model import Caveat, Part, Problem
-from ._bnf import Failure, Rule, rules, to_regex
+from .._model import Caveat, Part, Problem, ProfileName
+from ._bnf import Failure, Rule, to_regex
 
 
 @dataclass(frozen=True)
@@ -23,10 +23,11 @@ class Decomposed:
     starts: dict[str, int] = field(default_factory=dict)
 
 
-Match = re.Match[str] | regex.Match[str]
+RegexMatch = re.Match[str] | regex.Match[str]
+"""A regex match of a scheme's rule (not ``urlsift.Match``, the public record of a URL found)."""
 Pattern = re.Pattern[str] | regex.Pattern[str]
 
-Decompose = Callable[[Match, str], Decomposed]
+Decompose = Callable[[RegexMatch, str], Decomposed]
 """(fullmatch of the scheme's rule, lower-cased scheme) -> parts."""
 
 
@@ -75,10 +76,6 @@ class SchemeSyntax:
     default_port: int | None = None
     dot_segments: bool = True
     """Whether "." and ".." segments of the path are RFC 3986's (a gopher selector is opaque)."""
-    has_login: bool = field(init=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "has_login", any(r.name == "login" for r in rules(self.rule)))
 
     @cached_property
     def pattern(self) -> Pattern:
@@ -88,7 +85,7 @@ class SchemeSyntax:
 class Profile(abc.ABC):
     """A set of grammars a URL can be judged by."""
 
-    name: str
+    name: ProfileName
     fragment: SchemeSyntax
     """The production a fragment (after the first "#") must match."""
     unreserved: str

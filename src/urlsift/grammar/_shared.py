@@ -9,7 +9,7 @@ from urllib.parse import unquote
 import regex
 
 from .._model import Caveat, CaveatKind, Part, Problem
-from ._profile import Decomposed, Match, Pattern
+from ._profile import Decomposed, Pattern, RegexMatch
 
 
 def clip(text: str, limit: int = 40) -> str:
@@ -93,19 +93,18 @@ def long_label_caveats(host: str, start: int) -> list[Caveat]:
 
 # --- gopher ------------------------------------------------------------------------------------
 
-_UNIT = regex.compile(r"%[0-9A-Fa-f]{2}|.", regex.DOTALL)
+_ESCAPE = regex.compile(r"%[0-9A-Fa-f]{2}")
 
 
-def gopher_parts(m: Match, found: Decomposed) -> Decomposed:
+def gopher_parts(m: RegexMatch, found: Decomposed) -> Decomposed:
     """D13: gtype is the first xchar (an escape counts as one), the selector runs to the first %09,
     the search to the next, the gopher+ string is the rest. An empty gopher-path means type "1"
     and the empty selector (3.4.1), which only this decoded view says."""
     path = m.group("gopher_path") or ""
     gtype, rest = "1", ""
     if path:
-        unit = _UNIT.match(path)
-        assert unit is not None  # a non-empty path starts with some unit
-        gtype, rest = unquote(unit.group()), path[unit.end() :]
+        width = 3 if _ESCAPE.match(path) else 1  # an escape is one xchar (D5)
+        gtype, rest = unquote(path[:width]), path[width:]
     selector, _, after = rest.partition("%09")
     search: str | None = None
     gopher_plus: str | None = None

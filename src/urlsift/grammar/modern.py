@@ -19,7 +19,7 @@ from . import rfc3986 as u
 from . import schemes as s
 from ._bnf import Failure, Rule, to_regex
 from ._explain import Stop, Wording, descriptions, explain
-from ._profile import Decompose, Decomposed, Match, Profile, SchemeSyntax
+from ._profile import Decompose, Decomposed, Profile, RegexMatch, SchemeSyntax
 from ._shared import (
     clip,
     control_caveats,
@@ -36,13 +36,13 @@ from .iri import ascii_host, mixes_scripts
 # --- parts -----------------------------------------------------------------------------------
 
 
-def _port(m: Match) -> int | None:
+def _port(m: RegexMatch) -> int | None:
     # RFC 3986 6.2.3: an empty port is no port.
     text = m.group("port")
     return int(text) if text else None
 
 
-def _server(m: Match) -> Decomposed:
+def _server(m: RegexMatch) -> Decomposed:
     """host and port, and the userinfo where the rule has one (None: none; "" an empty one)."""
     parts: dict[str, Part] = {"host": m.group("host"), "port": _port(m)}
     starts = {"host": m.start("host")} if m.group("host") is not None else {}
@@ -59,20 +59,20 @@ def _server(m: Match) -> Decomposed:
     return Decomposed(parts, starts)
 
 
-def _path(m: Match) -> str:
+def _path(m: RegexMatch) -> str:
     """What follows the authority (or the colon, when there is none) up to the query."""
     start = m.end("authority") if m.group("authority") is not None else m.start()
     end = m.start("query") - 1 if m.group("query") is not None else m.end()
     return m.string[start:end]
 
 
-def _generic(m: Match, scheme: str) -> Decomposed:
+def _generic(m: RegexMatch, scheme: str) -> Decomposed:
     found = _server(m) if m.group("authority") is not None else Decomposed({"host": None, "port": None})
     found.parts.update(scheme=scheme, path=_path(m), query=m.group("query"))
     return found
 
 
-def _http(m: Match, scheme: str) -> Decomposed:
+def _http(m: RegexMatch, scheme: str) -> Decomposed:
     found = _server(m)
     found.parts.update(path=_path(m), query=m.group("query"))
     return found
@@ -81,7 +81,7 @@ def _http(m: Match, scheme: str) -> Decomposed:
 _TYPECODE = regex.compile(r";type=([AIDaid])\Z")
 
 
-def _ftp(m: Match, scheme: str) -> Decomposed:
+def _ftp(m: RegexMatch, scheme: str) -> Decomposed:
     found = _server(m)
     path = _path(m)
     typecode = _TYPECODE.search(path)
@@ -97,7 +97,7 @@ def _ftp(m: Match, scheme: str) -> Decomposed:
     return found
 
 
-def _mailto(m: Match, scheme: str) -> Decomposed:
+def _mailto(m: RegexMatch, scheme: str) -> Decomposed:
     to = m.group("to")
     headers = m.group("hfields")
     pairs = (field.partition("=") for field in headers[1:].split("&")) if headers else ()
@@ -112,7 +112,7 @@ def _mailto(m: Match, scheme: str) -> Decomposed:
     return found
 
 
-def _news(m: Match, scheme: str) -> Decomposed:
+def _news(m: RegexMatch, scheme: str) -> Decomposed:
     # RFC 5538 2.1: "@" tells an article from newsgroups, as in RFC 1738.
     found = _server(m) if m.group("host") is not None else Decomposed({"host": None, "port": None})
     target = m.string[m.end("authority") + 1 if m.group("authority") is not None else m.start() : m.end()]
@@ -124,14 +124,14 @@ def _news(m: Match, scheme: str) -> Decomposed:
     return found
 
 
-def _nntp(m: Match, scheme: str) -> Decomposed:
+def _nntp(m: RegexMatch, scheme: str) -> Decomposed:
     found = _server(m)
     number = m.group("article_number")
     found.parts.update(group=unquote(m.group("group")), article=None if number is None else int(number))
     return found
 
 
-def _file(m: Match, scheme: str) -> Decomposed:
+def _file(m: RegexMatch, scheme: str) -> Decomposed:
     # RFC 8089 2: no file-auth is the local host, as "localhost" and the empty host are.
     host = m.group("host")
     start = m.end("host") if host is not None else m.start()
@@ -143,11 +143,11 @@ def _file(m: Match, scheme: str) -> Decomposed:
     return found
 
 
-def _gopher(m: Match, scheme: str) -> Decomposed:
+def _gopher(m: RegexMatch, scheme: str) -> Decomposed:
     return gopher_parts(m, _server(m))
 
 
-def _telnet(m: Match, scheme: str) -> Decomposed:
+def _telnet(m: RegexMatch, scheme: str) -> Decomposed:
     return _server(m)
 
 

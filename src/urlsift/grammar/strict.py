@@ -17,7 +17,7 @@ from . import rfc1738 as g
 from ._bnf import Failure, Rule, to_regex
 from ._chars import ALPHADIGIT, UNRESERVED, UNSAFE, is_printable_ascii
 from ._explain import Stop, Wording, descriptions, explain
-from ._profile import Decompose, Decomposed, Match, Profile, SchemeSyntax, compile_fullmatcher
+from ._profile import Decompose, Decomposed, Profile, RegexMatch, SchemeSyntax, compile_fullmatcher
 from ._shared import (
     clip,
     control_caveats,
@@ -41,16 +41,16 @@ def _int(value: str | None) -> int | None:
     return None if value is None else int(value)
 
 
-def _starts(m: Match, *names: str) -> dict[str, int]:
+def _starts(m: RegexMatch, *names: str) -> dict[str, int]:
     return {name: m.start(name) for name in names if m.group(name) is not None}
 
 
-def _hostport(m: Match) -> Decomposed:
+def _hostport(m: RegexMatch) -> Decomposed:
     parts: dict[str, Part] = {"host": m.group("host"), "port": _int(m.group("port"))}
     return Decomposed(parts, _starts(m, "host", "port"))
 
 
-def _login(m: Match) -> Decomposed:
+def _login(m: RegexMatch) -> Decomposed:
     # D9: None is "no user"/"no password", "" is an empty one.
     found = _hostport(m)
     found.parts.update(user=_decoded(m.group("user")), password=_decoded(m.group("password")))
@@ -63,35 +63,35 @@ def _segments(path: str | None) -> tuple[str, ...]:
     return () if path is None else tuple(unquote(segment) for segment in path.split("/"))
 
 
-def _ftp(m: Match, scheme: str) -> Decomposed:
+def _ftp(m: RegexMatch, scheme: str) -> Decomposed:
     found = _login(m)
     path = m.group("fpath")
     found.parts.update(path=path, segments=_segments(path), typecode=m.group("ftptype"))
     return found
 
 
-def _file(m: Match, scheme: str) -> Decomposed:
+def _file(m: RegexMatch, scheme: str) -> Decomposed:
     # D12: no host is the empty host, "the machine from which the URL is being interpreted".
     path = m.group("fpath")
     parts: dict[str, Part] = {"host": m.group("host") or "", "path": path, "segments": _segments(path)}
     return Decomposed(parts, _starts(m, "host"))
 
 
-def _http(m: Match, scheme: str) -> Decomposed:
+def _http(m: RegexMatch, scheme: str) -> Decomposed:
     found = _hostport(m)
     found.parts.update(path=m.group("path"), search=m.group("search"))
     return found
 
 
-def _gopher(m: Match, scheme: str) -> Decomposed:
+def _gopher(m: RegexMatch, scheme: str) -> Decomposed:
     return gopher_parts(m, _hostport(m))
 
 
-def _mailto(m: Match, scheme: str) -> Decomposed:
+def _mailto(m: RegexMatch, scheme: str) -> Decomposed:
     return Decomposed({"address": unquote(m.group("address"))}, _starts(m, "address"))
 
 
-def _news(m: Match, scheme: str) -> Decomposed:
+def _news(m: RegexMatch, scheme: str) -> Decomposed:
     # D15: "A message identifier may be distinguished from a news group name by the presence of
     # the commercial at "@" character."
     grouppart = m.group("grouppart")
@@ -100,17 +100,17 @@ def _news(m: Match, scheme: str) -> Decomposed:
     return Decomposed({"group": grouppart, "article": None})
 
 
-def _nntp(m: Match, scheme: str) -> Decomposed:
+def _nntp(m: RegexMatch, scheme: str) -> Decomposed:
     found = _hostport(m)
     found.parts.update(group=m.group("group"), article=_int(m.group("article_number")))
     return found
 
 
-def _telnet(m: Match, scheme: str) -> Decomposed:
+def _telnet(m: RegexMatch, scheme: str) -> Decomposed:
     return _login(m)
 
 
-def _wais(m: Match, scheme: str) -> Decomposed:
+def _wais(m: RegexMatch, scheme: str) -> Decomposed:
     found = _hostport(m)
     found.parts.update(
         database=unquote(m.group("database")),
@@ -121,7 +121,7 @@ def _wais(m: Match, scheme: str) -> Decomposed:
     return found
 
 
-def _prospero(m: Match, scheme: str) -> Decomposed:
+def _prospero(m: RegexMatch, scheme: str) -> Decomposed:
     # D18: the hsoname decoded ("//pros/name" -> "/pros/name"), the fields in order.
     # Neither a fieldname nor a fieldvalue holds ";" or "=", so the fields split on them exactly.
     found = _hostport(m)
@@ -134,7 +134,7 @@ def _prospero(m: Match, scheme: str) -> Decomposed:
 _IP_SCHEMEPART = compile_fullmatcher(to_regex(g.ip_schemepart))
 
 
-def _generic(m: Match, scheme: str) -> Decomposed:
+def _generic(m: RegexMatch, scheme: str) -> Decomposed:
     # D1/A2: the verdict is *xchar's; the login parts are reported when the schemepart also reads
     # as "//" login [ "/" urlpath ].
     schemepart = m.group("schemepart")
