@@ -91,6 +91,10 @@ def pick(failure: Failure, at_end: bool) -> Expectation:
 
 
 def explain(url: str, endpos: int, failure: Failure, syntax: SchemeSyntax, wording: Wording) -> Problem:
+    """The Problem of ``url[:endpos]``, which ``syntax`` refused as ``failure`` says. The most
+    particular explanation first: an "@" where no user may be, the profile's checks, a bad escape, a
+    character no production allows, a production none of which was there, the end of the URL, a
+    character a production refuses, a literal begun and left; else what was expected there."""
     expectation = pick(failure, failure.position >= endpos)
     stack = expectation.stack
     innermost = stack[-1][0] if stack else syntax.rule
