@@ -6,6 +6,7 @@ import pytest
 from pictures import check_consistent, picture
 
 import urlsift
+from urlsift._model import Unclosed
 
 APPENDIX = (
     "      Yes, Jim, I found it under <URL:ftp://info.cern.ch/pub/www/doc;\n"
@@ -145,6 +146,12 @@ def test_unterminated_wrappers_are_rejected_with_the_reason() -> None:
     assert "a blank line" in reasons[0]
     assert "a second '<'" in reasons[1]
     assert "the text ended" in reasons[2]
+    # The reason travels as data: later stages act on it, not on the words.
+    assert [m.verdict.error.reason for m in rejected if m.verdict.error] == [
+        Unclosed.BLANK_LINE,
+        Unclosed.SECOND_OPEN,
+        Unclosed.TEXT_ENDED,
+    ]
     # D21: the scan resumes after the "<", so the first line is still found as a naked URL.
     assert urlsift.extract_urls(text) == ["http://host/a", "ftp://h/", "news:a.b"]
 
@@ -154,6 +161,14 @@ def test_wrappers_are_bounded_in_lines_and_length() -> None:
     assert urlsift.extract_urls(nine_lines, naked=False) == []
     long = "<URL:http://h/" + "a" * 2100 + ">"
     assert urlsift.extract_urls(long, naked=False) == []
+    for text, reason, words in [
+        (nine_lines, Unclosed.TOO_MANY_LINES, "no closing '>' within 8 lines"),
+        (long, Unclosed.TOO_LONG, "no closing '>' within 2048 characters"),
+    ]:
+        (rejected,) = [m for m in urlsift.extract(text, invalid=True) if m.wrapper]
+        assert rejected.verdict.error is not None
+        assert rejected.verdict.error.reason is reason
+        assert words in rejected.verdict.error.message
     assert urlsift.extract_urls("<URL:http://h/" + "a\n" * 6 + "b>", naked=False) == ["http://h/aaaaaab"]
 
 

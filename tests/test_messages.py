@@ -66,10 +66,20 @@ def error(url: str) -> urlsift.Problem:
         ("ftp://host/a;type=x", 18, "ftptype", "must be one of A, I, D, a, i, d"),
         ("ftp://host/a;TYPE=a", 13, "ftpurl", "must be ';type=' in lower case"),
         ("ftp://host/a;type=aa", 19, "ftpurl", "end of the URL"),
+        # D11: a ";" that does not start ";type=" is one a segment may not hold (not a case error)
+        ("ftp://host/a;x=1", 12, "ftpurl", "';' is reserved in an ftp path and must be encoded as %3B"),
+        ("ftp://host/a;Tx=1", 12, "ftpurl", "must be encoded as %3B"),
+        ("ftp://host/a;type", 17, "ftpurl", "the URL ends where ';type=' was expected"),
+        ("ftp://host/a; type=a", 13, "ftpurl", "a space is unsafe"),
         # ";" and "=" are user characters: this can still become "ftp://host;type=a@host/"
         ("ftp://host;type=a", 17, "login", "the URL ends where '@' was expected"),
         # structure
         ("http://user:pw@host/", 14, "hostport", "http URLs take no user name or password (section 3.3)"),
+        # RFC 1738's user may hold "?": the authority ends at the first "/" only (D10)
+        ("http://a?b@host/", 10, "hostport", "http URLs take no user name or password (section 3.3)"),
+        ("prospero://a?b@host/p", 14, "hostport", "prospero URLs take no user name or password"),
+        # D1: a generic URL may have a login; its error is the character it cannot hold
+        ("foo://u s@host/", 7, "schemepart", "a space is unsafe"),
         ("http://host?query", 11, "domainlabel", "'?' (U+003F) cannot be in a host name"),
         ("http://host/p?q/r", 15, "search", "'/' is not allowed here in the search part"),
         ("http://host/p?q?r", 15, "search", "'?' is not allowed here in the search part"),

@@ -183,6 +183,9 @@ def test_scheme_rfcs(url: str, parts: dict[str, object]) -> None:
     ("url", "position", "production", "words"),
     [
         ("http://user@example.com/", 11, "authority", "RFC 9110 4.2.4"),
+        # no "//": there is no authority to hold the "@"
+        ("http:/u@host/", 6, "http-URI", "expected '//'"),
+        ("http://{", 7, "host", "encode it as %7B"),  # nothing of an IP literal: the host is wrong
         ("https:///path", 8, "uri-host", "RFC 9110 4.2.1"),
         ("http://[1::2::3]/", 7, "IP-literal", "not an IPv6 address"),
         ("http://[::1/", 7, "IP-literal", "not an IPv6 address"),

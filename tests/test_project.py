@@ -57,25 +57,45 @@ def test_the_core_does_no_io_and_the_grammar_knows_no_later_stage() -> None:
     assert "cli" not in _imports(PACKAGE / "validate.py")
 
 
+STAGES = frozenset(path.stem for path in PACKAGE.glob("*.py")) | {"grammar", "sources"}
+"""Every top-level module and package of urlsift."""
+NOTHING = STAGES
+"""For the modules that import nothing of urlsift (the records every stage shares)."""
+
 LATER_STAGES = {
     # module: the stages it must not import (it would reach forward, or back past its input)
-    "scan.py": {"rejoin", "validate", "extract", "cli"},
+    "_model.py": NOTHING,
+    "_lines.py": NOTHING,
+    "__init__.py": {"cli", "output", "results", "units", "workers", "dask", "parquet", "progress", "sources"},
+    "__main__.py": STAGES - {"cli"},
+    "scan.py": {"rejoin", "validate", "extract", "cli", "canonical", "stream", "results", "output", "units"},
     "rejoin.py": {"scan", "validate", "extract", "cli", "grammar"},
-    "extract.py": {"cli"},
+    "validate.py": STAGES - {"_model", "grammar"},
+    "extract.py": {"cli", "canonical", "stream", "sources", "results", "output", "units", "workers", "dask"},
     "canonical.py": {"scan", "rejoin", "extract", "stream", "cli", "sources", "results", "output"},
-    "stream.py": {"cli"},
+    "stream.py": {"cli", "results", "output", "units", "workers", "dask", "parquet", "progress"},
     "output.py": {"cli", "scan", "rejoin", "validate", "extract", "sources"},
-    "results.py": {"cli", "output", "progress", "dask", "parquet"},
-    "units.py": {"cli", "output", "progress", "results", "dask", "parquet", "extract", "validate"},
+    "results.py": {"cli", "output", "progress", "dask", "parquet", "workers"},
+    "units.py": {"cli", "output", "progress", "results", "dask", "parquet", "extract", "validate", "workers"},
     "parquet.py": {"cli", "scan", "rejoin", "validate", "extract", "sources", "results", "units"},
+    "_work.py": {"cli", "output", "progress", "parquet", "workers", "dask"},
     "workers.py": {"cli", "output", "progress", "parquet", "scan", "rejoin", "extract", "sources"},
+    # workers imports dask (for a cluster): dask may not import it back
+    "dask.py": {"cli", "progress", "workers"},
+    "progress.py": {"cli", "output", "parquet", "workers", "dask"},
+    "cli.py": {"__main__"},
+    # The grammar knows the records and itself only.
+    **{f"grammar/{path.name}": STAGES - {"_model", "grammar"} for path in (PACKAGE / "grammar").glob("*.py")},
     # Sources come first in the flow: they hand text on and know nothing of what is done with it.
     **{
         f"sources/{name}": {"cli", "scan", "rejoin", "validate", "extract", "stream", "output", "results"}
         for name in ("__init__.py", "mbox.py", "batch.py", "mime.py", "packed.py", "dirs.py", "split.py")
     },
 }
-READS_FILES = {"sources/__init__.py"}  # the I/O stage: it opens the files (and zip and tar members)
+READS_FILES = {
+    "sources/__init__.py",  # the I/O stage: it opens the files (and zip and tar members)
+    "cli.py",  # the command line: it points stdout at os.devnull once the reader has gone
+}
 
 
 @pytest.mark.parametrize("name", sorted(LATER_STAGES))
@@ -84,6 +104,74 @@ def test_each_stage_imports_only_what_comes_before_it(name: str) -> None:
     assert not imported & LATER_STAGES[name], (name, imported)
     text = (PACKAGE / name).read_text(encoding="utf-8")
     assert name in READS_FILES or "open(" not in text, f"{name} opens files"
+
+
+def test_every_module_has_its_place_in_the_layers() -> None:
+    modules = {str(path.relative_to(PACKAGE)) for path in PACKAGE.rglob("*.py")}
+    assert modules == set(LATER_STAGES)
+
+
+def _edges(path: Path) -> set[str]:
+    """The urlsift modules ``path`` imports, anywhere in it (in functions, under TYPE_CHECKING), as
+    dotted names relative to the package; ``from . import x`` imports x, not the package."""
+    here = path.relative_to(PACKAGE).with_suffix("").parts
+    package = here[:-1]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level:
+            base = package[: len(package) - node.level + 1]
+        elif node.module and node.module.startswith("urlsift"):
+            base = ()
+            node = ast.ImportFrom(node.module.removeprefix("urlsift").strip(".") or None, node.names, 1)
+        else:
+            continue
+        if node.module:
+            found.add(".".join((*base, *node.module.split("."))))
+        else:
+            found.update(".".join((*base, alias.name)) for alias in node.names)
+    return found
+
+
+def _module_graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        graph[name] = _edges(path)
+    return graph
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """An import cycle of ``graph``, as the modules along it; None when there is none."""
+    state: dict[str, int] = {}  # 1: on the path being walked, 2: done
+    path: list[str] = []
+
+    def visit(name: str) -> list[str] | None:
+        state[name] = 1
+        path.append(name)
+        for other in sorted(graph.get(name, ())):
+            if state.get(other) == 1:
+                return [*path[path.index(other) :], other]
+            if other not in state and (found := visit(other)) is not None:
+                return found
+        path.pop()
+        state[name] = 2
+        return None
+
+    for name in sorted(graph):
+        if name not in state and (found := visit(name)) is not None:
+            return found
+    return None
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    graph = _module_graph()
+    assert {"dask", "workers", "_work", "grammar.strict"} <= set(graph)
+    assert "dask" in graph["workers"]  # the graph sees imports inside functions
+    assert _cycle(graph) is None
+    assert _cycle({**graph, "_work": graph["_work"] | {"dask"}}) == ["_work", "dask", "_work"]
 
 
 def test_py_typed_is_shipped() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import IO, Literal, NamedTuple
 
@@ -22,9 +22,22 @@ class Problem:
     """The RFC's name of the production that could not be matched there (``hsegment``, ``escape``)."""
     message: str
     """One plain sentence."""
+    reason: Unclosed | None = None
+    """Why a wrapper was not closed (D21), as data; None for every other problem."""
 
     def __str__(self) -> str:
         return f"at {self.position} ({self.production}): {self.message}"
+
+
+class Unclosed(enum.Enum):
+    """Why the scanner could not close a wrapper (D21). The later stages act on these, never on
+    the words; ``{limit}`` is the scanner's bound that was reached."""
+
+    TEXT_ENDED = "the text ended before the closing '>'"
+    BLANK_LINE = "a blank line came before the closing '>'"
+    SECOND_OPEN = "a second '<' came before the closing '>'"
+    TOO_LONG = "no closing '>' within {limit} characters"
+    TOO_MANY_LINES = "no closing '>' within {limit} lines"
 
 
 class CaveatKind(enum.Enum):
@@ -58,6 +71,30 @@ WWW_STANDS_FOR = "http://"
 canonical and URI forms given, as this prefix and itself."""
 
 
+def www_url(reference: str) -> str:
+    """The http URL a "www." host name with no scheme stands for: the one place the rule is said."""
+    return WWW_STANDS_FOR + reference
+
+
+class _Later:
+    """What the records' derived forms are worked out by: functions of later stages, set by their
+    modules when imported (``urlsift`` imports them all), so that this module imports none."""
+
+    uri: Callable[[Verdict], str | None] | None = None
+    canonical: Callable[[Match], str | None] | None = None
+
+
+LATER = _Later()
+
+
+def _unset(name: str) -> RuntimeError:
+    return RuntimeError(f"urlsift.{name} is not imported: import urlsift before using its records")
+
+
+ProfileName = Literal["strict", "modern"]
+"""The grammar profiles a URL can be judged by (``urlsift.grammar.PROFILES``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """What ``validate`` says of one string."""
@@ -71,23 +108,16 @@ class Verdict:
     """The scheme's components (read-only); empty when the URL is invalid."""
     error: Problem | None
     warnings: tuple[Caveat, ...]
-    profile: str
-    """The name of the profile that judged it ("strict", "modern")."""
+    profile: ProfileName
+    """The name of the profile that judged it."""
 
     @property
     def uri(self) -> str | None:
         """The URI form of a valid IRI (RFC 3987 3.1: host through IDNA, the rest's non-ASCII
         characters escaped as UTF-8); the URL itself when it is ASCII; None when invalid."""
-        if not self.valid:
-            return None
-        if self.url.isascii():
-            return self.url
-        from .grammar.iri import host_span, uri_form  # a later stage's helper, needed only here
-
-        if self.scheme is None:  # "www.host/path": the http URL it stands for, less the prefix
-            url = WWW_STANDS_FOR + self.url
-            return uri_form(url, host_span(url))[len(WWW_STANDS_FOR) :]
-        return uri_form(self.url, host_span(self.url) if self.parts.get("host") is not None else None)
+        if LATER.uri is None:
+            raise _unset("grammar.iri")
+        return LATER.uri(self)
 
 
 # --- the scanner's and the extractor's records ---------------------------------------------------
@@ -113,7 +143,7 @@ class Candidate(NamedTuple):
     """The URL's raw text: what lies between the delimiters, whitespace and all."""
     skipped: tuple[Span, ...] = ()
     """Quote prefixes of continuation lines inside ``body`` (D25): not part of the URL."""
-    problem: str | None = None
+    problem: Unclosed | None = None
     """Why the wrapper could not be closed (D21); None when it was."""
     www: bool = False
     """A naked host name starting with "www." and no scheme (the modern profile's scanner)."""
@@ -158,12 +188,9 @@ class Match(NamedTuple):
     def canonical(self) -> str | None:
         """The URL's canonical form under the profile that judged it (D30); None if rejected.
         Worked out when asked: scanning never pays for it."""
-        from .canonical import canonical  # the canonical stage comes after this record's
-
-        if not self.verdict.valid:
-            return None
-        url = self.url if self.verdict.scheme else WWW_STANDS_FOR + self.url
-        return canonical(url, self.verdict.profile)
+        if LATER.canonical is None:
+            raise _unset("canonical")
+        return LATER.canonical(self)
 
     @property
     def fragment(self) -> str | None:

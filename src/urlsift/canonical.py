@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import re
 
+from ._model import LATER, Match, www_url
 from .grammar import STRICT, Profile, get_profile
+from .grammar._profile import host_span
 from .validate import validate
 
 _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
@@ -70,11 +72,12 @@ def _escape(hex_digits: str, unreserved: str) -> str:
 
 def _authority(rest: str, default_port: int | None, slash_for_empty_path: bool, ends_at: str) -> str:
     """``//[login@]host[:port]...`` with the host lower-cased and a default port dropped. The URL
-    is valid, so no "/" comes before the host, the login ends at the last "@" before the end of the
-    authority (the first of ``ends_at``: RFC 1738's user may hold "?", RFC 3986's may not), and the
-    host and port end at the next "/" or "?"."""
-    authority_end = min((at for at in (rest.find(c, 2) for c in ends_at) if at >= 0), default=len(rest))
-    login_end = rest.rfind("@", 2, authority_end) + 1 or 2
+    is valid, so the authority ends at the first of ``ends_at`` (RFC 1738's user may hold "?",
+    RFC 3986's may not), the login at its last "@", and the host and port at the next "/" or "?"."""
+    span = host_span(rest, 0, len(rest), ends_at)
+    if span is None:  # not reached: the caller saw the "//"
+        return rest
+    login_end = span[0]
     ends = (rest.find("/", login_end), rest.find("?", login_end))
     stop = min((at for at in ends if at >= 0), default=len(rest))
     login, hostport, after = rest[2:login_end], rest[login_end:stop], rest[stop:]
@@ -87,6 +90,18 @@ def _authority(rest: str, default_port: int | None, slash_for_empty_path: bool, 
         after = "/" + after
     host = _ESCAPE.sub(lambda m: "%" + m.group(1).upper(), host.lower())  # escapes stay upper case
     return "//" + login + host + colon + port + after
+
+
+def match_canonical(match: Match) -> str | None:
+    """``Match.canonical``: the canonical form of a match's URL under the profile that judged it;
+    None if it was rejected."""
+    verdict = match.verdict
+    if not verdict.valid:
+        return None
+    return canonical(match.url if verdict.scheme else www_url(match.url), verdict.profile)
+
+
+LATER.canonical = match_canonical
 
 
 def _without_dot_segments(rest: str) -> str:

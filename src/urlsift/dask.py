@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     import dask.dataframe
     from distributed import Client
 
-    from .workers import Submit
+    from ._work import Submit
 
 CONNECT_SECONDS = 30
 """How long a scheduler may take to answer, and a local cluster's workers to come up."""

@@ -14,10 +14,10 @@ from itertools import accumulate
 from types import MappingProxyType
 
 from ._lines import Lines
-from ._model import Candidate, Match, Problem, Reading, Verdict
+from ._model import Candidate, Match, Problem, Reading, Unclosed, Verdict
 from .grammar import STRICT, Profile, get_profile
 from .rejoin import as_written, readings
-from .scan import BLANK_LINE, KNOWN_SCHEMES, TEXT_ENDED, ScanProgress, scanner_for
+from .scan import KNOWN_SCHEMES, MAX_WRAPPER_CHARS, MAX_WRAPPER_LINES, ScanProgress, scanner_for
 from .validate import validate, validate_www
 
 _judge = lru_cache(maxsize=4096)(validate)
@@ -135,13 +135,14 @@ def _within(match: Match, start: int, lines_before: int, text: str) -> Match:
     """A match of the joined text, as ``extract(text)`` gives it (``text`` starts at ``start``)."""
     url, alternatives, wrapper, span, pieces, line, column, verdict = match
     end = start + len(text)
-    if verdict.error is not None and verdict.error.message.startswith("unterminated wrapper"):
+    reason = verdict.error.reason if verdict.error is not None else None
+    if reason is not None:
         # Alone, a wrapper still open when its text ends is stopped by that end (D21), before any
         # count of lines; joined, by the separator's blank line, or the line count at its break.
         at_end = span[1] == end
-        at_last_break = span[1] == end - 1 and text.endswith("\n") and BLANK_LINE in verdict.error.message
+        at_last_break = span[1] == end - 1 and text.endswith("\n") and reason is Unclosed.BLANK_LINE
         if at_end or at_last_break:
-            span, verdict = (span[0], end), _unterminated(verdict, TEXT_ENDED)
+            span, verdict = (span[0], end), _unterminated(verdict, Unclosed.TEXT_ENDED)
     if start == 0 and verdict is match.verdict:
         return match
     if len(pieces) == 1:
@@ -201,7 +202,11 @@ def _match(
     )
 
 
-def _unterminated(verdict: Verdict, why: str) -> Verdict:
+_LIMITS = {Unclosed.TOO_LONG: MAX_WRAPPER_CHARS, Unclosed.TOO_MANY_LINES: MAX_WRAPPER_LINES}
+
+
+def _unterminated(verdict: Verdict, why: Unclosed) -> Verdict:
     """D21: whatever the body reads as, a wrapper never closed is no URL."""
-    problem = Problem(len(verdict.url), "wrapper", f"unterminated wrapper: {why} (appendix)")
+    said = why.value.format(limit=_LIMITS.get(why))
+    problem = Problem(len(verdict.url), "wrapper", f"unterminated wrapper: {said} (appendix)", why)
     return Verdict(verdict.url, False, verdict.scheme, MappingProxyType({}), problem, (), verdict.profile)

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 
 from ._lines import Lines
-from ._model import Candidate, Span, Wrapper
+from ._model import Candidate, Span, Unclosed, Wrapper
 from .grammar._chars import ALPHA, DIGIT, SCHEME, class_text
 from .grammar.rfc1738 import SCHEME_RULES
 
@@ -64,9 +64,6 @@ LOOKAHEAD = MAX_WRAPPER_CHARS + MAX_NAKED_CHARS + 256
 the same candidates as the whole text."""
 LOOKBEHIND = PREFIX_REACH + 256
 """How far before ``start`` the scanner may read (schemes, ``URL:`` prefixes, quote prefixes)."""
-TEXT_ENDED = "the text ended before the closing '>'"
-"""D21: why a wrapper that reaches the end of its text is unterminated."""
-BLANK_LINE = "a blank line came before the closing '>'"
 RESUME_SLACK = 64
 """A naked URL's scheme and ``URL:`` prefix start at most this far before its colon."""
 
@@ -287,7 +284,7 @@ class Scanner:
         pos = body_start
         lines = 1
 
-        def unterminated(stop: int, why: str) -> _Found:
+        def unterminated(stop: int, why: Unclosed) -> _Found:
             # D21: reported only as a rejected candidate; the scan resumes right after the "<".
             span = (opening, stop)
             return Candidate(wrapper, span, (body_start, stop), tuple(skipped), why), opening + 1
@@ -301,14 +298,14 @@ class Scanner:
                 body = (body_start, closing)
                 return Candidate(wrapper, (opening, closing + 1), body, tuple(skipped)), closing + 1
             if second >= 0:
-                return unterminated(second, "a second '<' came before the closing '>'")
+                return unterminated(second, Unclosed.SECOND_OPEN)
             if newline < 0:
                 if limit == len(text):
-                    return unterminated(limit, TEXT_ENDED)
-                return unterminated(limit, f"no closing '>' within {MAX_WRAPPER_CHARS} characters")
+                    return unterminated(limit, Unclosed.TEXT_ENDED)
+                return unterminated(limit, Unclosed.TOO_LONG)
             lines += 1
             if lines > MAX_WRAPPER_LINES:
-                return unterminated(newline, f"no closing '>' within {MAX_WRAPPER_LINES} lines")
+                return unterminated(newline, Unclosed.TOO_MANY_LINES)
             pos = newline + 1
             if key:
                 after = _after_prefix(text, pos, limit, key)
@@ -317,7 +314,7 @@ class Scanner:
                     skipped.append((pos, after))
                     pos = after
             if _BLANK_REST.match(text, pos, limit):
-                return unterminated(newline, BLANK_LINE)
+                return unterminated(newline, Unclosed.BLANK_LINE)
 
     # --- the quote scanner (D26) ---------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterable, Iterator
-from typing import NamedTuple, TypeVar
+from typing import Literal, NamedTuple, TypeVar
 
 from .scan import MAX_WRAPPER_CHARS
 from .sources import ReadOptions, cut_points
@@ -32,12 +32,17 @@ BATCH_FILES = 512
 _TEXT_CUT = text_cutter(MAX_WRAPPER_CHARS + 128)  # 64 spaces may come between "<" and its scheme
 
 
+UnitKind = Literal["files", "mbox", "text", "zip", "tar"]
+_PIECE_KINDS: dict[str, UnitKind] = {"mbox": "mbox", "text": "text", "zip": "zip", "tar": "tar"}
+"""The kinds of file ``sources.cut_points`` cuts, as unit kinds."""
+
+
 class Unit(NamedTuple):
     """One worker's work: ``kind`` "files" (whole files, ``names``), "mbox" or "text" (the bytes
     ``[start, end)`` of ``path``), "zip" (its members ``start`` to ``end``, as listed) or "tar" (the
     members whose headers lie in the bytes ``[start, end)``)."""
 
-    kind: str
+    kind: UnitKind
     path: str
     start: int = 0
     end: int = 0
@@ -97,7 +102,10 @@ def pieces(path: str, read: ReadOptions, split: int) -> list[Unit]:
     found = cut_points(path, read, split, _TEXT_CUT)
     if found is None or len(found[1]) < 2:
         return [Unit("files", path, names=(path,))]
-    kind, starts, end = found
+    found_kind, starts, end = found
+    kind = _PIECE_KINDS.get(found_kind)
+    if kind is None:  # a kind of file this module cannot cut: read it whole
+        return [Unit("files", path, names=(path,))]
     if kind == "zip":
         starts = _groups(starts, split)
         end = len(found[1])

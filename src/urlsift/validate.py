@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from ._model import WWW_STANDS_FOR, Caveat, Problem, Verdict
+from ._model import Caveat, Problem, Verdict, www_url
 from .grammar import STRICT, Profile, get_profile
 from .grammar._bnf import furthest_failure
 
@@ -28,14 +28,16 @@ def validate(url: str, profile: Profile | str = STRICT) -> Verdict:
     match = syntax.pattern.fullmatch(url, colon + 1, endpos)
     if match is None:
         failure = furthest_failure(syntax.rule, url, colon + 1, endpos)
-        assert failure is not None, "the pattern and the walk disagree"
+        if failure is None:
+            raise RuntimeError(f"the pattern and the walk disagree on {url!r}")
         problem = judge.explain(url, endpos, failure, syntax)
         return Verdict(url, False, scheme, _NO_PARTS, problem, (), judge.name)
     fragment: str | None = None
     if hash_at >= 0:
         if judge.fragment.pattern.fullmatch(url, hash_at + 1) is None:
             failure = furthest_failure(judge.fragment.rule, url, hash_at + 1, len(url))
-            assert failure is not None, "the pattern and the walk disagree"
+            if failure is None:
+                raise RuntimeError(f"the pattern and the walk disagree on {url!r}")
             problem = judge.explain(url, len(url), failure, judge.fragment)
             return Verdict(url, False, scheme, _NO_PARTS, problem, (), judge.name)
         fragment = url[hash_at + 1 :]
@@ -49,8 +51,9 @@ def validate_www(reference: str, profile: Profile | str = STRICT) -> Verdict:
     """Judge a host name with no scheme (``www.example.com/x``, as the modern scanner finds them)
     as the http URL it stands for. The verdict is about ``reference``: its scheme is None and its
     positions are in ``reference``."""
-    verdict = validate(WWW_STANDS_FOR + reference, profile)
-    shift = len(WWW_STANDS_FOR)
+    url = www_url(reference)
+    verdict = validate(url, profile)
+    shift = len(url) - len(reference)
     error = verdict.error
     if error is not None:
         error = Problem(max(0, error.position - shift), error.production, error.message)

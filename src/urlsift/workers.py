@@ -9,17 +9,15 @@ a few units' results, not the run's. Nothing is lost silently: a unit whose work
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 
+from ._work import Submit, Work
 from .results import FileEvents, Report, lost
 from .units import Unit
 
-Work = Callable[[Unit], list[FileEvents]]
-"""``results.scan_unit`` with its options bound: what a worker runs."""
-Submit = Callable[[Work, Unit], "Future[list[FileEvents]]"]
 Done = tuple[Unit, list[FileEvents]] | Report
 
 

@@ -24,7 +24,7 @@ import regex
 
 from ._chars import ALPHADIGIT, ESCAPE_TEXT, class_text
 
-Stack = tuple[tuple[str, int], ...]
+Stack = tuple[tuple["Rule", int], ...]
 """The named productions being read at a point, outermost first, each with its start offset."""
 
 
@@ -37,7 +37,12 @@ class Lit(Node):
     """A literal string, matched exactly (case-sensitive: D3)."""
 
     text: str
-    message: str | None = None  # said when the text is found where this literal was expected
+    other_case: str | None = None
+    """Said when the text there is this literal in another case (D3: literals are case-sensitive)."""
+    stray: str | None = None
+    """Said at its start when the text there starts like it and then is something else."""
+    whole: bool = False
+    """Read whole or not at all: text that only starts like it fails at its start (an escape, D5)."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +121,17 @@ class Rule(Node):
     name: str
     body: Node
     group: str | None = None
+    describe: str | None = None
+    """What the production is, in a message ("the host"); the name itself when None."""
+    missing: str | None = None
+    """Said where the production was wanted and none of it could be read."""
+    refused: str | None = None
+    """Said of a character the production stopped at ("{char}" stands for it)."""
+    at_sign: str | None = None
+    """For a URL's rule with no user information: said of an "@" in its authority."""
+    until_read: str | None = None
+    """The production a failure is said of while nothing of this one has been read (an IP
+    literal's "[" is not there: the host is what is wrong)."""
 
 
 def seq(*items: Node | str) -> Seq:
@@ -222,6 +238,7 @@ class Expectation:
     stack: Stack
     node: Node  # the Lit or leaf that stopped there
     hard: bool  # False: a leaf that could have gone on; True: something required was missing
+    start: int  # where the node's reading began (inside a literal, before the furthest point)
 
 
 @dataclass(frozen=True)
@@ -237,12 +254,12 @@ class _Walk:
         self.far = -1
         self.found: list[Expectation] = []
 
-    def note(self, position: int, stack: Stack, node: Node, hard: bool) -> None:
+    def note(self, position: int, stack: Stack, node: Node, hard: bool, start: int | None = None) -> None:
         if position > self.far:
             self.far = position
             self.found = []
         if position == self.far:
-            self.found.append(Expectation(stack, node, hard))
+            self.found.append(Expectation(stack, node, hard, position if start is None else start))
 
     def leaf(self, node: Chars | Label, pos: int, stack: Stack) -> int | None:
         match = node._pattern.match(self.text, pos, self.endpos)
@@ -268,9 +285,9 @@ class _Walk:
             limit = min(len(text), self.endpos - pos)
             while same < limit and self.text[pos + same] == text[same]:
                 same += 1
-            if text.startswith("%"):  # D5: an escape (gopher's "%09") is read whole or not at all
+            if node.whole:
                 same = 0
-            self.note(pos + same, stack, node, hard=True)
+            self.note(pos + same, stack, node, hard=True, start=pos)
         elif isinstance(node, (Chars, Label)):
             end = self.leaf(node, pos, stack)
             if end is not None:
@@ -293,7 +310,7 @@ class _Walk:
             next(self.run(node.item, end, stack), None)
             yield end
         elif isinstance(node, Rule):
-            yield from self.run(node.body, pos, (*stack, (node.name, pos)))
+            yield from self.run(node.body, pos, (*stack, (node, pos)))
         else:
             raise TypeError(f"not a grammar node: {node!r}")
 
@@ -315,5 +332,5 @@ def furthest_failure(root: Rule, text: str, pos: int, endpos: int) -> Failure | 
     for end in walk.run(root, pos, ()):
         if end == endpos:
             return None
-        walk.note(end, ((root.name, pos),), END, hard=True)
+        walk.note(end, ((root, pos),), END, hard=True)
     return Failure(walk.far, tuple(walk.found))

@@ -11,8 +11,8 @@ from functools import cache, cached_property
 
 import regex
 
-from .._model import Caveat, Part, Problem
-from ._bnf import Failure, Rule, rules, to_regex
+from .._model import Caveat, Part, Problem, ProfileName
+from ._bnf import Failure, Rule, to_regex
 
 
 @dataclass(frozen=True)
@@ -23,11 +23,36 @@ class Decomposed:
     starts: dict[str, int] = field(default_factory=dict)
 
 
-Match = re.Match[str] | regex.Match[str]
+RegexMatch = re.Match[str] | regex.Match[str]
+"""A regex match of a scheme's rule (not ``urlsift.Match``, the public record of a URL found)."""
 Pattern = re.Pattern[str] | regex.Pattern[str]
 
-Decompose = Callable[[Match, str], Decomposed]
+Decompose = Callable[[RegexMatch, str], Decomposed]
 """(fullmatch of the scheme's rule, lower-cased scheme) -> parts."""
+
+
+def authority_span(url: str, start: int, endpos: int, ends: str) -> tuple[int, int] | None:
+    """Where the authority is in ``url[:endpos]`` whose scheme part starts at ``start`` (after the
+    colon): from after its "//" to the first of ``ends`` (a profile's ``authority_ends``); None when
+    the scheme part does not start with "//". The one place the authority is located by hand."""
+    if not url.startswith("//", start, endpos):
+        return None
+    begin = start + 2
+    stops = (url.find(char, begin, endpos) for char in ends)
+    return begin, min((at for at in stops if at >= 0), default=endpos)
+
+
+def host_span(url: str, start: int, endpos: int, ends: str) -> tuple[int, int] | None:
+    """Where the host is in the authority of a valid URL (see ``authority_span``): after the last
+    "@" and before a ":port" (an IP literal's colons are inside its brackets)."""
+    span = authority_span(url, start, endpos, ends)
+    if span is None:
+        return None
+    begin, end = span
+    begin = url.rfind("@", begin, end) + 1 or begin
+    bracket = url.rfind("]", begin, end)
+    port = url.rfind(":", max(begin, bracket), end)
+    return begin, end if port < 0 else port
 
 
 @cache
@@ -51,10 +76,6 @@ class SchemeSyntax:
     default_port: int | None = None
     dot_segments: bool = True
     """Whether "." and ".." segments of the path are RFC 3986's (a gopher selector is opaque)."""
-    has_login: bool = field(init=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "has_login", any(r.name == "login" for r in rules(self.rule)))
 
     @cached_property
     def pattern(self) -> Pattern:
@@ -64,7 +85,7 @@ class SchemeSyntax:
 class Profile(abc.ABC):
     """A set of grammars a URL can be judged by."""
 
-    name: str
+    name: ProfileName
     fragment: SchemeSyntax
     """The production a fragment (after the first "#") must match."""
     unreserved: str

@@ -1,6 +1,5 @@
-"""What the strict and the modern profile share: quoting input in messages, picking the reading
-that explains a failure, the section 6 warnings, and gopher's split at "%09" (RFC 1738 3.4 and
-RFC 4266 2 read it the same way)."""
+"""What the strict and the modern profile share: quoting input in messages, the section 6
+warnings, and gopher's split at "%09" (RFC 1738 3.4 and RFC 4266 2 read it the same way)."""
 
 from __future__ import annotations
 
@@ -10,8 +9,7 @@ from urllib.parse import unquote
 import regex
 
 from .._model import Caveat, CaveatKind, Part, Problem
-from ._bnf import Expectation, Failure
-from ._profile import Decomposed, Match, Pattern
+from ._profile import Decomposed, Pattern, RegexMatch
 
 
 def clip(text: str, limit: int = 40) -> str:
@@ -45,17 +43,6 @@ def scheme_end(scheme: Pattern, url: str, endpos: int, why: Callable[[str, int],
 
 def not_in_scheme(char: str) -> str:
     return f"{shown(char)} cannot be in a scheme name (letters, digits, '+', '-' and '.')"
-
-
-def pick(failure: Failure, at_end: bool) -> Expectation:
-    """The reading that explains a failure. Mid-text, the first reading to stop there is the
-    production that was being extended (a path segment that met a "~"); at the end, the last
-    required piece is what is missing (the optional ones were tried first and skipped)."""
-    found = failure.expectations
-    if at_end:
-        hard = [e for e in found if e.hard]
-        return hard[-1] if hard else found[-1]
-    return found[0]
 
 
 # --- warnings ----------------------------------------------------------------------------------
@@ -106,19 +93,18 @@ def long_label_caveats(host: str, start: int) -> list[Caveat]:
 
 # --- gopher ------------------------------------------------------------------------------------
 
-_UNIT = regex.compile(r"%[0-9A-Fa-f]{2}|.", regex.DOTALL)
+_ESCAPE = regex.compile(r"%[0-9A-Fa-f]{2}")
 
 
-def gopher_parts(m: Match, found: Decomposed) -> Decomposed:
+def gopher_parts(m: RegexMatch, found: Decomposed) -> Decomposed:
     """D13: gtype is the first xchar (an escape counts as one), the selector runs to the first %09,
     the search to the next, the gopher+ string is the rest. An empty gopher-path means type "1"
     and the empty selector (3.4.1), which only this decoded view says."""
     path = m.group("gopher_path") or ""
     gtype, rest = "1", ""
     if path:
-        unit = _UNIT.match(path)
-        assert unit is not None  # a non-empty path starts with some unit
-        gtype, rest = unquote(unit.group()), path[unit.end() :]
+        width = 3 if _ESCAPE.match(path) else 1  # an escape is one xchar (D5)
+        gtype, rest = unquote(path[:width]), path[width:]
     selector, _, after = rest.partition("%09")
     search: str | None = None
     gopher_plus: str | None = None

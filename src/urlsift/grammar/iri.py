@@ -11,6 +11,9 @@ from __future__ import annotations
 import idna
 import regex
 
+from .._model import LATER, Verdict, www_url
+from ._profile import host_span
+
 # Scripts that real host names combine within one label: Japanese mixes Han, Hiragana and
 # Katakana (and Latin), Chinese Han and Bopomofo, Korean Han and Hangul.
 _SCRIPTS = (  # noqa: SIM905 (a list of 32 names reads better as words)
@@ -56,14 +59,14 @@ def _encoded(text: str) -> str:
     return _NOT_ASCII.sub(lambda m: "".join(f"%{octet:02X}" for octet in m.group().encode("utf-8")), text)
 
 
-def uri_form(iri: str, host_span: tuple[int, int] | None) -> str:
-    """The URI an IRI maps to. ``host_span`` is where its host is (None: no host); a host IDNA
+def uri_form(iri: str, host_at: tuple[int, int] | None) -> str:
+    """The URI an IRI maps to. ``host_at`` is where its host is (None: no host); a host IDNA
     refuses is percent-encoded like the rest (RFC 3987 3.1 allows both)."""
     if iri.isascii():
         return iri
-    if host_span is None:
+    if host_at is None:
         return _encoded(iri)
-    start, end = host_span
+    start, end = host_at
     host = iri[start:end]
     if not host.isascii():
         try:
@@ -73,17 +76,24 @@ def uri_form(iri: str, host_span: tuple[int, int] | None) -> str:
     return _encoded(iri[:start]) + host + _encoded(iri[end:])
 
 
-def host_span(url: str) -> tuple[int, int] | None:
-    """Where the host of a valid hierarchical URL is: after "//", the last "@" of the authority,
-    and before a ":port" (an IP literal's colons are inside its brackets)."""
-    colon = url.find(":")
-    if not url.startswith("//", colon + 1):
+def verdict_uri(verdict: Verdict) -> str | None:
+    """``Verdict.uri``: the URI form of a valid IRI, the URL itself when it is ASCII, None when it
+    is invalid. A "www." reference's is that of the http URL it stands for, less the prefix."""
+    if not verdict.valid:
         return None
-    start = colon + 3
-    end = start
-    while end < len(url) and url[end] not in "/?#":
-        end += 1
-    start = url.rfind("@", start, end) + 1 or start
-    bracket = url.rfind("]", start, end)
-    port = url.rfind(":", max(start, bracket), end)
-    return (start, end if port < 0 else port)
+    if verdict.url.isascii():
+        return verdict.url
+    if verdict.scheme is None:
+        url = www_url(verdict.url)
+        return uri_form(url, _host_span(url))[len(url) - len(verdict.url) :]
+    return uri_form(verdict.url, _host_span(verdict.url) if verdict.parts.get("host") is not None else None)
+
+
+def _host_span(url: str) -> tuple[int, int] | None:
+    """Where the host of a valid hierarchical URL is (the modern profile's: a non-ASCII URL is
+    valid in no other)."""
+    fragment = url.find("#")
+    return host_span(url, url.find(":") + 1, len(url) if fragment < 0 else fragment, "/?")
+
+
+LATER.uri = verdict_uri

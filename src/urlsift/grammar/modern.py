@@ -17,15 +17,15 @@ import regex
 from .._model import Caveat, CaveatKind, Part, Problem
 from . import rfc3986 as u
 from . import schemes as s
-from ._bnf import END, Failure, Lit, Rule, to_regex
-from ._profile import Decompose, Decomposed, Match, Profile, SchemeSyntax
+from ._bnf import Failure, Rule, to_regex
+from ._explain import Stop, Wording, descriptions, explain
+from ._profile import Decompose, Decomposed, Profile, RegexMatch, SchemeSyntax
 from ._shared import (
     clip,
     control_caveats,
     gopher_parts,
     long_label_caveats,
     not_in_scheme,
-    pick,
     port_caveat,
     scheme_end,
     shown,
@@ -36,13 +36,13 @@ from .iri import ascii_host, mixes_scripts
 # --- parts -----------------------------------------------------------------------------------
 
 
-def _port(m: Match) -> int | None:
+def _port(m: RegexMatch) -> int | None:
     # RFC 3986 6.2.3: an empty port is no port.
     text = m.group("port")
     return int(text) if text else None
 
 
-def _server(m: Match) -> Decomposed:
+def _server(m: RegexMatch) -> Decomposed:
     """host and port, and the userinfo where the rule has one (None: none; "" an empty one)."""
     parts: dict[str, Part] = {"host": m.group("host"), "port": _port(m)}
     starts = {"host": m.start("host")} if m.group("host") is not None else {}
@@ -59,20 +59,20 @@ def _server(m: Match) -> Decomposed:
     return Decomposed(parts, starts)
 
 
-def _path(m: Match) -> str:
+def _path(m: RegexMatch) -> str:
     """What follows the authority (or the colon, when there is none) up to the query."""
     start = m.end("authority") if m.group("authority") is not None else m.start()
     end = m.start("query") - 1 if m.group("query") is not None else m.end()
     return m.string[start:end]
 
 
-def _generic(m: Match, scheme: str) -> Decomposed:
+def _generic(m: RegexMatch, scheme: str) -> Decomposed:
     found = _server(m) if m.group("authority") is not None else Decomposed({"host": None, "port": None})
     found.parts.update(scheme=scheme, path=_path(m), query=m.group("query"))
     return found
 
 
-def _http(m: Match, scheme: str) -> Decomposed:
+def _http(m: RegexMatch, scheme: str) -> Decomposed:
     found = _server(m)
     found.parts.update(path=_path(m), query=m.group("query"))
     return found
@@ -81,7 +81,7 @@ def _http(m: Match, scheme: str) -> Decomposed:
 _TYPECODE = regex.compile(r";type=([AIDaid])\Z")
 
 
-def _ftp(m: Match, scheme: str) -> Decomposed:
+def _ftp(m: RegexMatch, scheme: str) -> Decomposed:
     found = _server(m)
     path = _path(m)
     typecode = _TYPECODE.search(path)
@@ -97,7 +97,7 @@ def _ftp(m: Match, scheme: str) -> Decomposed:
     return found
 
 
-def _mailto(m: Match, scheme: str) -> Decomposed:
+def _mailto(m: RegexMatch, scheme: str) -> Decomposed:
     to = m.group("to")
     headers = m.group("hfields")
     pairs = (field.partition("=") for field in headers[1:].split("&")) if headers else ()
@@ -112,7 +112,7 @@ def _mailto(m: Match, scheme: str) -> Decomposed:
     return found
 
 
-def _news(m: Match, scheme: str) -> Decomposed:
+def _news(m: RegexMatch, scheme: str) -> Decomposed:
     # RFC 5538 2.1: "@" tells an article from newsgroups, as in RFC 1738.
     found = _server(m) if m.group("host") is not None else Decomposed({"host": None, "port": None})
     target = m.string[m.end("authority") + 1 if m.group("authority") is not None else m.start() : m.end()]
@@ -124,14 +124,14 @@ def _news(m: Match, scheme: str) -> Decomposed:
     return found
 
 
-def _nntp(m: Match, scheme: str) -> Decomposed:
+def _nntp(m: RegexMatch, scheme: str) -> Decomposed:
     found = _server(m)
     number = m.group("article_number")
     found.parts.update(group=unquote(m.group("group")), article=None if number is None else int(number))
     return found
 
 
-def _file(m: Match, scheme: str) -> Decomposed:
+def _file(m: RegexMatch, scheme: str) -> Decomposed:
     # RFC 8089 2: no file-auth is the local host, as "localhost" and the empty host are.
     host = m.group("host")
     start = m.end("host") if host is not None else m.start()
@@ -143,11 +143,11 @@ def _file(m: Match, scheme: str) -> Decomposed:
     return found
 
 
-def _gopher(m: Match, scheme: str) -> Decomposed:
+def _gopher(m: RegexMatch, scheme: str) -> Decomposed:
     return gopher_parts(m, _server(m))
 
 
-def _telnet(m: Match, scheme: str) -> Decomposed:
+def _telnet(m: RegexMatch, scheme: str) -> Decomposed:
     return _server(m)
 
 
@@ -184,45 +184,11 @@ _GENERIC_PORTS = {
 
 # --- explaining failures -------------------------------------------------------------------------
 
-_DESCRIBE = {
-    "scheme": "the scheme name",
-    "authority": "the authority (user, host and port)",
-    "uri-host": "the host",
-    "host": "the host",
-    "reg-name": "a host name",
-    "IPv4address": "an IPv4 address",
-    "dec-octet": "an IPv4 address",
-    "port": "the port",
-    "userinfo": "the user information",
-    "hier-part": "the path",
-    "path-abempty": "the path",
-    "path-absolute": "the path",
-    "path-rootless": "the path",
-    "segment": "a path segment",
-    "segment-nz": "a path segment",
-    "query": "the query",
-    "fragment": "the fragment",
-    "to": "the addresses",
-    "addr-spec": "a mail address",
-    "local-part": "the local part of a mail address",
-    "domain": "the domain of a mail address",
-    "hfields": "the header fields",
-    "hfield": "a header field",
-    "hfname": "a header field name",
-    "hfvalue": "a header field value",
-    "group": "the newsgroup name",
-    "newsgroups": "the newsgroups",
-    "wildmat": "the newsgroups",
-    "wildmat-pattern": "a newsgroup pattern",
-    "article": "the message-id",
-    "article-number": "the article number",
-    "gopher-path": "the gopher path",
-}
 # Every character a URI may hold as itself somewhere (RFC 3986 2): what is not among them must
 # always be encoded.
 _URI_CHARS = frozenset(u.UNRESERVED + u.SUB_DELIMS + u.GEN_DELIMS + "%")
 _IN_UCSCHAR = regex.compile("[" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in u.UCSCHAR + u.IPRIVATE) + "]")
-_SECTION = {"http-URI": "RFC 9110 4.2", "mailtoURI": "RFC 6068 2", "newsURI": "RFC 5538 2.1"}
+_CITES = {"http-URI": "RFC 9110 4.2", "mailtoURI": "RFC 6068 2", "newsURI": "RFC 5538 2.1"}
 
 
 def _char_message(char: str) -> str | None:
@@ -244,8 +210,15 @@ def _scheme_stopped(char: str, at: int) -> str:
     return not_in_scheme(char)
 
 
-def _describe(production: str) -> str:
-    return _DESCRIBE.get(production, production)
+def _ip_literal_check(stop: Stop) -> Problem | None:
+    """Inside an IP literal, the whole literal is what is wrong (RFC 3986 3.2.2)."""
+    start = next((start for rule, start in stop.stack if rule.name == "IP-literal"), stop.position)
+    if start >= stop.position:
+        return None
+    close = stop.url.find("]", start, stop.endpos)
+    literal = clip(stop.url[start : close + 1 if close >= 0 else stop.endpos])
+    message = f"'{literal}' is not an IPv6 address or an IPvFuture literal (RFC 3986 3.2.2)"
+    return Problem(start, "IP-literal", message)
 
 
 class ModernProfile(Profile):
@@ -271,6 +244,15 @@ class ModernProfile(Profile):
         }
         self.fragment = SchemeSyntax(u.fragment, lambda m, scheme: Decomposed({}))
         self._scheme = regex.compile(to_regex(u.scheme.body))
+        self.wording = Wording(
+            escape="pct-encoded",
+            authority="authority",
+            authority_ends=self.authority_ends,
+            char_message=_char_message,
+            describe=descriptions(*MODERN_RULES),
+            checks=(_ip_literal_check,),
+            cites=_CITES,
+        )
 
     def syntax(self, scheme: str) -> SchemeSyntax:
         return self._schemes.get(scheme) or self._generic_with_port.get(scheme, self._generic)
@@ -280,65 +262,7 @@ class ModernProfile(Profile):
         return scheme_end(self._scheme, url, endpos, _scheme_stopped)
 
     def explain(self, url: str, endpos: int, failure: Failure, syntax: SchemeSyntax) -> Problem:
-        position = failure.position
-        at_end = position >= endpos
-        expectation = pick(failure, at_end)
-        stack = expectation.stack
-        production = stack[-1][0] if stack else syntax.rule.name
-        userinfo = self._userinfo_problem(url, endpos, syntax, position)
-        if userinfo is not None:
-            return userinfo
-        starts = dict(stack)
-        if production == "IP-literal" and starts["IP-literal"] == position:
-            production = "host"  # nothing of a literal was read: the host is what is wrong
-        if starts.get("IP-literal", position) < position:
-            start = starts["IP-literal"]
-            close = url.find("]", start, endpos)
-            literal = clip(url[start : close + 1 if close >= 0 else endpos])
-            message = f"'{literal}' is not an IPv6 address or an IPvFuture literal (RFC 3986 3.2.2)"
-            return Problem(start, "IP-literal", message)
-        char = "" if at_end else url[position]
-        if char == "%" and not regex.match(r"%[0-9A-Fa-f]{2}", url[position : position + 3]):
-            escape = url[position : position + 3]
-            message = f"'%' must start an escape of two hexadecimal digits (%HH), not '{escape}'"
-            return Problem(position, "pct-encoded", message)
-        unencodable = _char_message(char) if char else None
-        if unencodable is not None:
-            return Problem(position, production, unencodable)
-        if starts.get("uri-host") == position:
-            return Problem(position, "uri-host", "the host is missing: RFC 9110 4.2.1 rejects an empty host")
-        if at_end:
-            node = expectation.node
-            what = f"'{node.text}'" if isinstance(node, Lit) and node is not END else _describe(production)
-            return Problem(position, production, f"the URL ends where {what} was expected")
-        if production == "port":
-            return Problem(position, "port", f"'{char}' cannot be in a port: a port is decimal digits")
-        wanted: list[str] = []
-        for expected in failure.expectations:
-            if isinstance(expected.node, Lit) and expected.hard:
-                said = "the end of the URL" if expected.node is END else f"'{expected.node.text}'"
-                if said not in wanted:
-                    wanted.append(said)
-        section = _SECTION.get(syntax.rule.name)
-        message = f"'{char}' is not allowed here in {_describe(production)}"
-        message += f" ({section})" if section else ""
-        message += f"; expected {' or '.join(wanted)}" if wanted else ""
-        return Problem(position, production, message)
-
-    @staticmethod
-    def _userinfo_problem(url: str, endpos: int, syntax: SchemeSyntax, position: int) -> Problem | None:
-        # RFC 9110 4.2.4: an "@" in the authority of an http or https URI is an error.
-        if syntax.rule is not s.http_URI:
-            return None
-        start = url.find(":") + 3
-        end = start
-        while end < endpos and url[end] not in "/?":
-            end += 1
-        at = url.find("@", start, end)
-        if at < 0 or position > at:
-            return None
-        message = "http and https URIs take no user information (RFC 9110 4.2.4): '@' before the host"
-        return Problem(at, "authority", message)
+        return explain(url, endpos, failure, syntax, self.wording)
 
     def caveats(self, url: str, scheme: str, syntax: SchemeSyntax, found: Decomposed) -> tuple[Caveat, ...]:
         parts, starts = found.parts, found.starts

@@ -53,12 +53,18 @@ def times(count: int, *items: Node | str) -> Node:
 
 # --- 3.1 Scheme ---------------------------------------------------------------------------------
 
-scheme = Rule("scheme", seq(Chars(ALPHA, escapes=False, min=1, max=1), Chars(SCHEME_CHARS, escapes=False)))
+scheme = Rule(
+    "scheme",
+    seq(Chars(ALPHA, escapes=False, min=1, max=1), Chars(SCHEME_CHARS, escapes=False)),
+    describe="the scheme name",
+)
 
 # --- 3.2 Authority ------------------------------------------------------------------------------
 
 # userinfo    = *( unreserved / pct-encoded / sub-delims / ":" )
-userinfo = Rule("userinfo", ichars(UNRESERVED + SUB_DELIMS + ":"), group="userinfo")
+userinfo = Rule(
+    "userinfo", ichars(UNRESERVED + SUB_DELIMS + ":"), group="userinfo", describe="the user information"
+)
 
 # dec-octet   = DIGIT / %x31-39 DIGIT / "1" 2DIGIT / "2" %x30-34 DIGIT / "25" %x30-35
 # Longest first: the regex takes the first alternative that lets the rest match.
@@ -72,9 +78,12 @@ dec_octet = Rule(
         seq(Chars("123456789", escapes=False, min=1, max=1), digit),
         digit,
     ),
+    describe="an IPv4 address",
 )
 # IPv4address = dec-octet "." dec-octet "." dec-octet "." dec-octet
-IPv4address = Rule("IPv4address", seq(dec_octet, ".", dec_octet, ".", dec_octet, ".", dec_octet))
+IPv4address = Rule(
+    "IPv4address", seq(dec_octet, ".", dec_octet, ".", dec_octet, ".", dec_octet), describe="an IPv4 address"
+)
 
 # h16         = 1*4HEXDIG
 h16 = Rule("h16", Chars(HEX, escapes=False, min=1, max=4))
@@ -121,38 +130,49 @@ IPvFuture = Rule(
     ),
 )
 # IP-literal  = "[" ( IPv6address / IPvFuture  ) "]"
-IP_literal = Rule("IP-literal", seq("[", alt(IPv6address, IPvFuture), "]"))
+IP_literal = Rule("IP-literal", seq("[", alt(IPv6address, IPvFuture), "]"), until_read="host")
 # reg-name    = *( unreserved / pct-encoded / sub-delims )
 # May be empty ("file:///"); a trailing dot and "_" are legal (D29).
-reg_name = Rule("reg-name", ichars(UNRESERVED + SUB_DELIMS))
+reg_name = Rule("reg-name", ichars(UNRESERVED + SUB_DELIMS), describe="a host name")
 # host        = IP-literal / IPv4address / reg-name
-host = Rule("host", alt(IP_literal, IPv4address, reg_name), group="host")
+host = Rule("host", alt(IP_literal, IPv4address, reg_name), group="host", describe="the host")
 # port        = *DIGIT      (may be empty: "http://host:/" is "http://host/", 6.2.3)
-port = Rule("port", Chars(DIGIT, escapes=False), group="port")
+port = Rule(
+    "port",
+    Chars(DIGIT, escapes=False),
+    group="port",
+    describe="the port",
+    refused="'{char}' cannot be in a port: a port is decimal digits",
+)
 # authority   = [ userinfo "@" ] host [ ":" port ]
-authority = Rule("authority", seq(opt(userinfo, "@"), host, opt(":", port)), group="authority")
+authority = Rule(
+    "authority",
+    seq(opt(userinfo, "@"), host, opt(":", port)),
+    group="authority",
+    describe="the authority (user, host and port)",
+)
 
 # --- 3.3 Path -----------------------------------------------------------------------------------
 
 # segment     = *pchar
-segment = Rule("segment", ichars(PCHAR))
+segment = Rule("segment", ichars(PCHAR), describe="a path segment")
 # segment-nz  = 1*pchar
-segment_nz = Rule("segment-nz", ichars(PCHAR, at_least=1))
+segment_nz = Rule("segment-nz", ichars(PCHAR, at_least=1), describe="a path segment")
 # path-abempty  = *( "/" segment )
-path_abempty = Rule("path-abempty", rep("/", segment))
+path_abempty = Rule("path-abempty", rep("/", segment), describe="the path")
 # path-absolute = "/" [ segment-nz *( "/" segment ) ]
-path_absolute = Rule("path-absolute", seq("/", opt(segment_nz, rep("/", segment))))
+path_absolute = Rule("path-absolute", seq("/", opt(segment_nz, rep("/", segment))), describe="the path")
 # path-rootless = segment-nz *( "/" segment )
-path_rootless = Rule("path-rootless", seq(segment_nz, rep("/", segment)))
+path_rootless = Rule("path-rootless", seq(segment_nz, rep("/", segment)), describe="the path")
 # path-empty    = 0<pchar>
 path_empty = Rule("path-empty", seq())
 
 # --- 3.4 Query, 3.5 Fragment --------------------------------------------------------------------
 
 # query       = *( pchar / "/" / "?" )            (RFC 3987: iquery adds iprivate)
-query = Rule("query", ichars(PCHAR + "/?", wide=UCSCHAR + IPRIVATE), group="query")
+query = Rule("query", ichars(PCHAR + "/?", wide=UCSCHAR + IPRIVATE), group="query", describe="the query")
 # fragment    = *( pchar / "/" / "?" )
-fragment = Rule("fragment", ichars(PCHAR + "/?"), group="fragment")
+fragment = Rule("fragment", ichars(PCHAR + "/?"), group="fragment", describe="the fragment")
 
 # --- 3. Syntax Components -------------------------------------------------------------------------
 
@@ -162,6 +182,7 @@ hier_part = Rule(
     "hier-part",
     alt(seq("//", authority, path_abempty), path_absolute, path_rootless, path_empty),
     group="hier_part",
+    describe="the path",
 )
 # URI         = scheme ":" hier-part [ "?" query ] [ "#" fragment ]
 # The fragment is split off at the first "#" before any rule runs (D4), as in the strict profile.

@@ -14,16 +14,16 @@ import regex
 
 from .._model import Caveat, CaveatKind, Part, Problem
 from . import rfc1738 as g
-from ._bnf import END, Expectation, Failure, Lit, Rule, to_regex
+from ._bnf import Failure, Rule, to_regex
 from ._chars import ALPHADIGIT, UNRESERVED, UNSAFE, is_printable_ascii
-from ._profile import Decompose, Decomposed, Match, Profile, SchemeSyntax, compile_fullmatcher
+from ._explain import Stop, Wording, descriptions, explain
+from ._profile import Decompose, Decomposed, Profile, RegexMatch, SchemeSyntax, compile_fullmatcher
 from ._shared import (
     clip,
     control_caveats,
     gopher_parts,
     long_label_caveats,
     not_in_scheme,
-    pick,
     port_caveat,
     scheme_end,
     shown,
@@ -41,16 +41,16 @@ def _int(value: str | None) -> int | None:
     return None if value is None else int(value)
 
 
-def _starts(m: Match, *names: str) -> dict[str, int]:
+def _starts(m: RegexMatch, *names: str) -> dict[str, int]:
     return {name: m.start(name) for name in names if m.group(name) is not None}
 
 
-def _hostport(m: Match) -> Decomposed:
+def _hostport(m: RegexMatch) -> Decomposed:
     parts: dict[str, Part] = {"host": m.group("host"), "port": _int(m.group("port"))}
     return Decomposed(parts, _starts(m, "host", "port"))
 
 
-def _login(m: Match) -> Decomposed:
+def _login(m: RegexMatch) -> Decomposed:
     # D9: None is "no user"/"no password", "" is an empty one.
     found = _hostport(m)
     found.parts.update(user=_decoded(m.group("user")), password=_decoded(m.group("password")))
@@ -63,35 +63,35 @@ def _segments(path: str | None) -> tuple[str, ...]:
     return () if path is None else tuple(unquote(segment) for segment in path.split("/"))
 
 
-def _ftp(m: Match, scheme: str) -> Decomposed:
+def _ftp(m: RegexMatch, scheme: str) -> Decomposed:
     found = _login(m)
     path = m.group("fpath")
     found.parts.update(path=path, segments=_segments(path), typecode=m.group("ftptype"))
     return found
 
 
-def _file(m: Match, scheme: str) -> Decomposed:
+def _file(m: RegexMatch, scheme: str) -> Decomposed:
     # D12: no host is the empty host, "the machine from which the URL is being interpreted".
     path = m.group("fpath")
     parts: dict[str, Part] = {"host": m.group("host") or "", "path": path, "segments": _segments(path)}
     return Decomposed(parts, _starts(m, "host"))
 
 
-def _http(m: Match, scheme: str) -> Decomposed:
+def _http(m: RegexMatch, scheme: str) -> Decomposed:
     found = _hostport(m)
     found.parts.update(path=m.group("path"), search=m.group("search"))
     return found
 
 
-def _gopher(m: Match, scheme: str) -> Decomposed:
+def _gopher(m: RegexMatch, scheme: str) -> Decomposed:
     return gopher_parts(m, _hostport(m))
 
 
-def _mailto(m: Match, scheme: str) -> Decomposed:
+def _mailto(m: RegexMatch, scheme: str) -> Decomposed:
     return Decomposed({"address": unquote(m.group("address"))}, _starts(m, "address"))
 
 
-def _news(m: Match, scheme: str) -> Decomposed:
+def _news(m: RegexMatch, scheme: str) -> Decomposed:
     # D15: "A message identifier may be distinguished from a news group name by the presence of
     # the commercial at "@" character."
     grouppart = m.group("grouppart")
@@ -100,17 +100,17 @@ def _news(m: Match, scheme: str) -> Decomposed:
     return Decomposed({"group": grouppart, "article": None})
 
 
-def _nntp(m: Match, scheme: str) -> Decomposed:
+def _nntp(m: RegexMatch, scheme: str) -> Decomposed:
     found = _hostport(m)
     found.parts.update(group=m.group("group"), article=_int(m.group("article_number")))
     return found
 
 
-def _telnet(m: Match, scheme: str) -> Decomposed:
+def _telnet(m: RegexMatch, scheme: str) -> Decomposed:
     return _login(m)
 
 
-def _wais(m: Match, scheme: str) -> Decomposed:
+def _wais(m: RegexMatch, scheme: str) -> Decomposed:
     found = _hostport(m)
     found.parts.update(
         database=unquote(m.group("database")),
@@ -121,7 +121,7 @@ def _wais(m: Match, scheme: str) -> Decomposed:
     return found
 
 
-def _prospero(m: Match, scheme: str) -> Decomposed:
+def _prospero(m: RegexMatch, scheme: str) -> Decomposed:
     # D18: the hsoname decoded ("//pros/name" -> "/pros/name"), the fields in order.
     # Neither a fieldname nor a fieldvalue holds ";" or "=", so the fields split on them exactly.
     found = _hostport(m)
@@ -134,7 +134,7 @@ def _prospero(m: Match, scheme: str) -> Decomposed:
 _IP_SCHEMEPART = compile_fullmatcher(to_regex(g.ip_schemepart))
 
 
-def _generic(m: Match, scheme: str) -> Decomposed:
+def _generic(m: RegexMatch, scheme: str) -> Decomposed:
     # D1/A2: the verdict is *xchar's; the login parts are reported when the schemepart also reads
     # as "//" login [ "/" urlpath ].
     schemepart = m.group("schemepart")
@@ -189,51 +189,7 @@ def _host_caveats(host: str, start: int) -> list[Caveat]:
 
 # --- explaining failures -----------------------------------------------------------------------
 
-_DESCRIBE = {
-    "scheme": "the scheme name",
-    "host": "the host",
-    "hostname": "a host name",
-    "domainlabel": "a host name",
-    "toplabel": "a host name",
-    "hostnumber": "a host number",
-    "digits": "a number",
-    "port": "the port",
-    "user": "the user name",
-    "password": "the password",
-    "login": "the user, password and host",
-    "hostport": "the host and port",
-    "urlpath": "the path",
-    "schemepart": "the scheme-specific part",
-    "fsegment": "a path segment",
-    "fpath": "the path",
-    "ftptype": "the typecode",
-    "hsegment": "a path segment",
-    "hpath": "the path",
-    "search": "the search part",
-    "gopher-path": "the gopher path",
-    "gtype": "the gopher type",
-    "selector": "the gopher selector",
-    "gopher+_string": "the gopher+ string",
-    "encoded822addr": "the mail address",
-    "grouppart": "the newsgroup name or message-id",
-    "group": "the newsgroup name",
-    "article": "the message-id",
-    "database": "the WAIS database name",
-    "wtype": "the WAIS document type",
-    "wpath": "the WAIS document path",
-    "psegment": "a path segment",
-    "ppath": "the path",
-    "fieldspec": "a field",
-    "fieldname": "a field name",
-    "fieldvalue": "a field value",
-    "fragment": "the fragment",
-}
 _HOST_CHARS_AND_FOLLOWERS = ALPHADIGIT + ".-:/?@"
-_LOGIN_SECTION = {"http": "3.3", "prospero": "3.11"}
-
-
-def _describe(production: str) -> str:
-    return _DESCRIBE.get(production, production)
 
 
 def _char_message(char: str) -> str:
@@ -284,17 +240,30 @@ def _host_problem(url: str, start: int, endpos: int) -> Problem | None:
     return Problem(end - len(last), "toplabel", message)
 
 
+def _unencodable(char: str) -> str | None:
+    return _char_message(char) if char in UNSAFE or not is_printable_ascii(char) else None
+
+
+def _host_check(stop: Stop) -> Problem | None:
+    """D7: a host is judged whole (its labels, dots, digit groups), but for a character no host may
+    hold, which is the culprit itself ("a-~b" fails at "~", not "-")."""
+    host_start = next((start for rule, start in stop.stack if rule.name == "host"), None)
+    if host_start is None:
+        return None
+    position, char, production = stop.position, stop.char, stop.production
+    if char is not None and char not in _HOST_CHARS_AND_FOLLOWERS:
+        return Problem(position, production, f"{shown(char)} cannot be in a host name")
+    problem = _host_problem(stop.url, host_start, stop.endpos)
+    if problem is not None:
+        return problem
+    if char is None or position == host_start:
+        return Problem(host_start, "host", "the host is missing")
+    return Problem(position, production, f"{shown(char)} cannot be in a host name")
+
+
 def _scheme_stopped(char: str, at: int) -> str:
     """Why ``char`` cannot continue a scheme name: section 2.2 for what is never in a URL."""
     return _char_message(char) if char in UNSAFE or not is_printable_ascii(char) else not_in_scheme(char)
-
-
-def _missing(expectation: Expectation, production: str, position: int) -> Problem:
-    node = expectation.node
-    what = f"'{node.text}'" if isinstance(node, Lit) and node is not END else _describe(production)
-    if production == "port":
-        return Problem(position, "port", "a ':' after the host must be followed by a port number (D8)")
-    return Problem(position, production, f"the URL ends where {what} was expected")
 
 
 class StrictProfile(Profile):
@@ -312,6 +281,14 @@ class StrictProfile(Profile):
         self._generic = SchemeSyntax(g.genericurl, _generic)
         self.fragment = SchemeSyntax(g.fragment, lambda m, scheme: Decomposed({}))
         self._scheme = regex.compile(to_regex(g.scheme.body))
+        self.wording = Wording(
+            escape="escape",
+            authority="hostport",
+            authority_ends=self.authority_ends,
+            char_message=_unencodable,
+            describe=descriptions(*STRICT_RULES),
+            checks=(_host_check,),
+        )
 
     def syntax(self, scheme: str) -> SchemeSyntax:
         return self._schemes.get(scheme, self._generic)  # D1
@@ -321,79 +298,7 @@ class StrictProfile(Profile):
         return scheme_end(self._scheme, url, endpos, _scheme_stopped)
 
     def explain(self, url: str, endpos: int, failure: Failure, syntax: SchemeSyntax) -> Problem:
-        position = failure.position
-        at_end = position >= endpos
-        expectation = pick(failure, at_end)
-        stack = expectation.stack
-        production = stack[-1][0] if stack else syntax.rule.name
-        login_problem = self._login_problem(url, endpos, syntax, stack, position)
-        if login_problem is not None:
-            return login_problem
-        host_start = next((start for name, start in stack if name == "host"), None)
-        if host_start is not None:
-            char = None if at_end else url[position]
-            # A character no host may hold is the culprit itself ("a-~b" fails at "~", not "-");
-            # otherwise the run of host characters is judged whole (labels, dots, digit groups).
-            if char is not None and char not in _HOST_CHARS_AND_FOLLOWERS:
-                return Problem(position, production, f"{shown(char)} cannot be in a host name")
-            problem = _host_problem(url, host_start, endpos)
-            if problem is not None:
-                return problem
-            if char is None or position == host_start:
-                return Problem(host_start, "host", "the host is missing")
-            return Problem(position, production, f"{shown(char)} cannot be in a host name")
-        if at_end:
-            return _missing(expectation, production, position)
-        char = url[position]
-        if char == "%" and not regex.match(r"%[0-9A-Fa-f]{2}", url[position : position + 3]):
-            found = url[position : position + 3]
-            message = f"'%' must start an escape of two hexadecimal digits (%HH), not '{found}'"
-            return Problem(position, "escape", message)
-        if char in UNSAFE or not is_printable_ascii(char):
-            return Problem(position, production, _char_message(char))
-        if production == "port":
-            if stack[-1][1] == position:  # D8: "If the port is omitted, the colon is as well"
-                return _missing(expectation, production, position)
-            return Problem(position, "port", f"'{char}' cannot be in a port: a port is decimal digits")
-        if production == "ftptype":
-            return Problem(position, "ftptype", "the typecode must be one of A, I, D, a, i, d")
-        node = expectation.node
-        if isinstance(node, Lit) and node.message:
-            return Problem(position, production, node.message)
-        return Problem(position, production, self._unexpected(char, production, failure))
-
-    @staticmethod
-    def _unexpected(char: str, production: str, failure: Failure) -> str:
-        wanted: list[str] = []
-        for expectation in failure.expectations:
-            node = expectation.node
-            if isinstance(node, Lit) and expectation.hard:
-                text = "the end of the URL" if node is END else f"'{node.text}'"
-                if text not in wanted:
-                    wanted.append(text)
-        message = f"'{char}' is not allowed here in {_describe(production)}"
-        return message + (f"; expected {' or '.join(wanted)}" if wanted else "")
-
-    @staticmethod
-    def _login_problem(
-        url: str, endpos: int, syntax: SchemeSyntax, stack: tuple[tuple[str, int], ...], position: int
-    ) -> Problem | None:
-        # D10, D18: an "@" before the host of a scheme whose production has no login.
-        if syntax.has_login or len(stack) < 2:
-            return None
-        start = stack[0][1]
-        if not url.startswith("//", start):
-            return None
-        authority_end = start + 2
-        while authority_end < endpos and url[authority_end] not in "/?":
-            authority_end += 1
-        at = url.find("@", start + 2, authority_end)
-        if at < 0 or position > at:
-            return None
-        scheme = syntax.rule.name.removesuffix("url")
-        section = _LOGIN_SECTION.get(scheme, "5")
-        message = f"{scheme} URLs take no user name or password (section {section}): '@' before the host"
-        return Problem(at, "hostport", message)
+        return explain(url, endpos, failure, syntax, self.wording)
 
     def caveats(self, url: str, scheme: str, syntax: SchemeSyntax, found: Decomposed) -> tuple[Caveat, ...]:
         out: list[Caveat] = []
