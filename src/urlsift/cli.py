@@ -428,9 +428,10 @@ def _scanned(
     units = plan(paths, options.read, args.split)
     jobs = args.jobs
     if args.scheduler is None:
-        # No more processes than units (-j 40 on 2 files starts 2): the first -j units tell.
+        # No more processes than units (-j 40 on 2 files starts 2): the first -j units tell
+        # (standard input is read here, by this process).
         first = list(_first_units(units, jobs))
-        jobs = max(1, min(jobs, sum(isinstance(unit, Unit) for unit in first)))
+        jobs = max(1, min(jobs, sum(isinstance(unit, Unit) and "-" not in unit.names for unit in first)))
         units = itertools.chain(first, units)
     with workers(jobs, args.scheduler, args.paths) as (submit, count):
         work = partial(scan_unit, options=options, render=render)
@@ -445,7 +446,7 @@ def _first_units(units: Iterator[Unit | Report], wanted: int) -> Iterator[Unit |
         item = next(units, None)
         if item is None:
             return
-        found += isinstance(item, Unit)
+        found += isinstance(item, Unit) and "-" not in item.names
         yield item
 
 
