@@ -150,6 +150,7 @@ def _events(
         for item in items:
             try:
                 if isinstance(item, MessageText):
+                    tally.messages += 1  # here, so that one that fails below is counted too
                     yield from _message(item, options, tally)
                 elif isinstance(item, TextStream):
                     # A text cut or damaged: a member's end (the rest goes on), or the file's.
@@ -212,7 +213,6 @@ def _extraction(options: Options) -> dict[str, Any]:
 
 
 def _message(message: MessageText, options: Options, tally: Tally) -> Iterator[Event]:
-    tally.messages += 1
     if not message.texts and any(defect.kind == "too-large" for defect in message.defects):
         tally.messages_failed += 1
     tally.headers += message.headers
