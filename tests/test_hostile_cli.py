@@ -451,6 +451,7 @@ def test_ctrl_c_prints_the_summary_so_far_and_exits_130(tmp_path: Path, jobs: st
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        start_new_session=True,  # a process group of its own, as a shell's job
     )
     assert process.stdin is not None
     assert process.stdout is not None
@@ -459,7 +460,7 @@ def test_ctrl_c_prints_the_summary_so_far_and_exits_130(tmp_path: Path, jobs: st
     for _ in range(1000):  # the first file is printed: urlsift now waits on standard input
         assert process.stdout.readline().startswith("http://a.example/")
     workers = _children(process.pid)
-    process.send_signal(signal.SIGINT)
+    os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C does: to the whole group, the workers too
     _, err = process.communicate(timeout=30)
     assert process.returncode == 130
     assert "Traceback" not in err
