@@ -444,9 +444,10 @@ def test_a_bad_number_of_processes_is_a_usage_error(jobs: str, capsys: pytest.Ca
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_prints_the_summary_so_far_and_exits_130(tmp_path: Path, jobs: str) -> None:
-    first = text_file(tmp_path / "a.txt", *(f"http://a.example/{n}" for n in range(1000)))
+    # Two units (compressed files, tiny batches), so that -j 2 starts two workers.
+    files = [gzipped(tmp_path / f"{n}.gz", *(f"http://a.example/{k}" for k in range(500))) for n in range(2)]
     process = subprocess.Popen(
-        [sys.executable, "-m", "urlsift", "--stats", "-j", jobs, str(first), "-"],
+        [sys.executable, "-m", "urlsift", "--stats", "-j", jobs, "--split-size", "10", *map(str, files), "-"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -457,9 +458,10 @@ def test_ctrl_c_prints_the_summary_so_far_and_exits_130(tmp_path: Path, jobs: st
     assert process.stdout is not None
     process.stdin.write("http://stdin.example/ waits here\n")
     process.stdin.flush()
-    for _ in range(1000):  # the first file is printed: urlsift now waits on standard input
+    for _ in range(1000):  # the files are printed: urlsift now waits on standard input
         assert process.stdout.readline().startswith("http://a.example/")
     workers = _children(process.pid)
+    assert len(workers) == (0 if jobs == "1" else 2)
     os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C does: to the whole group, the workers too
     _, err = process.communicate(timeout=30)
     assert process.returncode == 130
@@ -467,7 +469,7 @@ def test_ctrl_c_prints_the_summary_so_far_and_exits_130(tmp_path: Path, jobs: st
     assert err.splitlines()[0].startswith("urlsift: interrupted")
     counts = stats(err)
     assert counts["URLs"][:2] == [1000, 1000]
-    assert sum(counts["files"][1:]) == counts["files"][0] >= 1
+    assert sum(counts["files"][1:]) == counts["files"][0] >= 2
     time.sleep(0.5)
     assert not any(map(_alive, workers))
 
