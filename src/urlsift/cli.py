@@ -577,14 +577,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"urlsift: cannot write the output: {error}", file=sys.stderr)
         return 2
     except OSError as error:  # the machine's, not the input's (those are reported, and the work goes on)
+        _finish_output()
         where = f"{error.filename}: " if error.filename else ""
         print(f"urlsift: {where}{error.strerror or error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # before or after the scan (its own interruption prints the summary)
-        with contextlib.suppress(OSError):
-            sys.stdout.flush()
+        _finish_output()
         print("urlsift: interrupted", file=sys.stderr)
         return INTERRUPTED
+
+
+def _finish_output() -> None:
+    """Write what is still buffered, or drop it if that fails too (a full disk)."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        _drop_output()
 
 
 def _drop_output() -> None:
