@@ -448,12 +448,18 @@ def test_a_bad_number_of_processes_is_a_usage_error(jobs: str, capsys: pytest.Ca
     assert "not a number of processes" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_ctrl_c_prints_the_summary_so_far_and_exits_130(tmp_path: Path, jobs: str) -> None:
+@pytest.mark.parametrize(
+    ("how", "workers_started"), [(["-j", "1"], 0), (["-j", "2"], 2), (["--scheduler", "local:2"], 2)]
+)
+def test_ctrl_c_prints_the_summary_so_far_and_exits_130(
+    tmp_path: Path, how: list[str], workers_started: int
+) -> None:
+    if "--scheduler" in how:
+        pytest.importorskip("distributed")
     # Two units (compressed files, tiny batches), so that -j 2 starts two workers.
     files = [gzipped(tmp_path / f"{n}.gz", *(f"http://a.example/{k}" for k in range(500))) for n in range(2)]
     process = subprocess.Popen(
-        [sys.executable, "-m", "urlsift", "--stats", "-j", jobs, "--split-size", "10", *map(str, files), "-"],
+        [sys.executable, "-m", "urlsift", "--stats", *how, "--split-size", "10", *map(str, files), "-"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -467,7 +473,7 @@ def test_ctrl_c_prints_the_summary_so_far_and_exits_130(tmp_path: Path, jobs: st
     for _ in range(1000):  # the files are printed: urlsift now waits on standard input
         assert process.stdout.readline().startswith("http://a.example/")
     workers = _children(process.pid)
-    assert len(workers) == (0 if jobs == "1" else 2)
+    assert len(workers) == workers_started
     # Ctrl-C is the parent's to handle: a worker that took it would print a traceback of its own
     # (it does, now and then, when the parent is slow to stop it); see that it cannot.
     assert all(map(_ignores_sigint, workers))

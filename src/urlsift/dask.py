@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -87,17 +88,20 @@ def client(scheduler: str) -> Iterator[Client]:
 
 @contextmanager
 def _quiet_workers() -> Iterator[None]:
-    """Local workers forked here with their log at CRITICAL only. A run that ends early (a closed
-    pipe, Ctrl-C) cancels their tasks, and each said so ("Async instruction ... ended with
-    CancelledError", a heartbeat's traceback) on the user's terminal; a unit that really fails
-    comes back as an exception, reported as ``lost``."""
+    """Local workers forked here with their log at CRITICAL only, and SIGINT ignored. A run that
+    ends early (a closed pipe, Ctrl-C) cancels their tasks, and each said so ("Async instruction
+    ... ended with CancelledError", a heartbeat's traceback) on the user's terminal; Ctrl-C, sent
+    to the whole process group, gave each worker a traceback of its own (this process handles it,
+    and stops the cluster). A unit that really fails comes back as an exception: ``lost``."""
     worker_log = logging.getLogger("distributed.worker")
     level = worker_log.level
     worker_log.setLevel(logging.CRITICAL)
+    interrupt = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
-    finally:
-        worker_log.setLevel(level)  # this process's own: the workers keep theirs
+    finally:  # this process's own again: the workers keep theirs
+        signal.signal(signal.SIGINT, interrupt)
+        worker_log.setLevel(level)
 
 
 @contextmanager
