@@ -7,6 +7,7 @@ says (one line per problem, never a traceback), that the later files are read, a
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import gzip
 import io
@@ -226,6 +227,18 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+@contextlib.contextmanager
+def killed_after(process: subprocess.Popen[Any]) -> Iterator[None]:
+    """Whatever the test says, the process group it started (a session of its own) is killed
+    after it: workers that outlived a failing test must not outlive the test run."""
+    try:
+        yield
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
 def _ignores_sigint(pid: int) -> bool:
     ignored = re.search(r"^SigIgn:\s*([0-9a-f]+)$", Path(f"/proc/{pid}/status").read_text(), re.MULTILINE)
     assert ignored is not None
@@ -249,8 +262,9 @@ def test_workers_die_with_their_parent_killed(tmp_path: Path) -> None:
         stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
-    try:
+    with killed_after(process):
         deadline = time.monotonic() + 30
         while len(workers := _children(process.pid)) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -261,10 +275,6 @@ def test_workers_die_with_their_parent_killed(tmp_path: Path) -> None:
         while any(map(_alive, workers)) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not any(map(_alive, workers))
-    finally:
-        process.kill()
-        for pid in _children(process.pid):
-            os.kill(pid, signal.SIGKILL)
 
 
 # --- item 16: nothing that acts on a terminal or a spreadsheet comes out ------------------
@@ -466,27 +476,55 @@ def test_ctrl_c_prints_the_summary_so_far_and_exits_130(
         text=True,
         start_new_session=True,  # a process group of its own, as a shell's job
     )
-    assert process.stdin is not None
-    assert process.stdout is not None
-    process.stdin.write("http://stdin.example/ waits here\n")
-    process.stdin.flush()
-    for _ in range(1000):  # the files are printed: urlsift now waits on standard input
-        assert process.stdout.readline().startswith("http://a.example/")
-    workers = _children(process.pid)
-    assert len(workers) == workers_started
-    # Ctrl-C is the parent's to handle: a worker that took it would print a traceback of its own
-    # (it does, now and then, when the parent is slow to stop it); see that it cannot.
-    assert all(map(_ignores_sigint, workers))
-    os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C does: to the whole group, the workers too
-    _, err = process.communicate(timeout=30)
-    assert process.returncode == 130
-    assert "Traceback" not in err
-    assert err.splitlines()[0].startswith("urlsift: interrupted")
-    counts = stats(err)
-    assert counts["URLs"][:2] == [1000, 1000]
-    assert sum(counts["files"][1:]) == counts["files"][0] >= 2
-    time.sleep(0.5)
-    assert not any(map(_alive, workers))
+    with killed_after(process):
+        assert process.stdin is not None
+        assert process.stdout is not None
+        process.stdin.write("http://stdin.example/ waits here\n")
+        process.stdin.flush()
+        for _ in range(1000):  # the files are printed: urlsift now waits on standard input
+            assert process.stdout.readline().startswith("http://a.example/")
+        workers = _children(process.pid)
+        assert len(workers) == workers_started
+        # Ctrl-C is the parent's to handle: a worker that took it would print a traceback of its own
+        # (it does, now and then, when the parent is slow to stop it); see that it cannot.
+        assert all(map(_ignores_sigint, workers))
+        os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C does: to the whole group, the workers too
+        _, err = process.communicate(timeout=30)
+        assert process.returncode == 130
+        assert "Traceback" not in err
+        assert err.splitlines()[0].startswith("urlsift: interrupted")
+        counts = stats(err)
+        assert counts["URLs"][:2] == [1000, 1000]
+        assert sum(counts["files"][1:]) == counts["files"][0] >= 2
+        time.sleep(0.5)
+        assert not any(map(_alive, workers))
+
+
+def test_ctrl_c_stops_a_worker_in_the_middle_of_its_unit(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"  # given by name, it is read (as <(command) is): nobody writes, it blocks
+    os.mkfifo(fifo)
+    first = gzipped(tmp_path / "a.gz", "http://a.example/")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "urlsift", "--stats", "-j", "2", "--split-size", "10", str(first), str(fifo)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    with killed_after(process):
+        assert process.stdout is not None
+        assert process.stdout.readline() == "http://a.example/\n"
+        deadline = time.monotonic() + 30
+        while len(workers := _children(process.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)  # the second worker in the fifo's open()
+        os.killpg(process.pid, signal.SIGINT)
+        _, err = process.communicate(timeout=30)  # not waiting for the unit that never ends
+        assert process.returncode == 130
+        assert "Traceback" not in err
+        assert stats(err)["URLs"][:2] == [1, 1]
+        time.sleep(0.5)
+        assert not any(map(_alive, workers))
 
 
 def test_a_closed_pipe_with_a_local_dask_cluster_ends_quietly(tmp_path: Path) -> None:
