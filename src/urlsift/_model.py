@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import IO, Literal, NamedTuple
+from typing import IO, Literal, NamedTuple, get_args
 
 Part = str | int | tuple[str, ...] | tuple[tuple[str, str], ...] | None
 """A component of a URL: text, a number (port, article number), decoded segments or fields; None
@@ -235,23 +235,42 @@ class MessageText(NamedTuple):
     defects: list[Defect]
 
 
+DefectKind = Literal[
+    "unreadable",
+    "corrupt",
+    "too-large",
+    "truncated",
+    "binary",
+    "long-line",
+    "internal",
+    "lost",
+    "undecodable-bytes",
+    "unknown-charset",
+    "malformed",
+]
+"""What went wrong, in one word; README's table of kinds lists exactly these (a test compares)."""
+
+
 class Defect(NamedTuple):
     """Something wrong with the input that did not stop the work: reported, counted, never raised."""
 
-    kind: str
-    """One of DEFECT_KINDS."""
+    kind: DefectKind
     provenance: Provenance
     detail: str
     line: int | None = None
     """The line of a plain text it is about (a ``long-line``), 1-based."""
 
 
-ERROR_KINDS = frozenset({"unreadable", "corrupt", "too-large", "truncated", "binary", "long-line"})
-"""Defects that lose input (a file, a member, a message or its end could not be scanned as it is):
-the command line exits 2 after any of them."""
-WARNING_KINDS = frozenset({"undecodable-bytes", "unknown-charset", "malformed"})
+ERROR_KINDS: frozenset[DefectKind] = frozenset(
+    {"unreadable", "corrupt", "too-large", "truncated", "binary", "long-line", "internal", "lost"}
+)
+"""Defects that lose input (a file, a member, a message or its end could not be scanned as it is;
+``internal``: a bug stopped a message or a file; ``lost``: a worker died reading a unit): the
+command line exits 2 after any of them."""
+WARNING_KINDS: frozenset[DefectKind] = frozenset({"undecodable-bytes", "unknown-charset", "malformed"})
 """Defects worked around with nothing lost that could hold a URL: reported, counted, exit unchanged."""
-DEFECT_KINDS = ERROR_KINDS | WARNING_KINDS
+DEFECT_KINDS: frozenset[DefectKind] = frozenset(get_args(DefectKind))
+"""Every kind: each is an error or a warning (``tests/test_hostile_cli.py`` checks)."""
 
 
 class TextStream(NamedTuple):

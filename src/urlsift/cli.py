@@ -3,25 +3,31 @@
 
 Exit status, as grep and ripgrep: ``urlsift PATH...`` exits 0 when it found a URL, 1 when it found
 none, 2 when something could not be read (everything else is still scanned); ``urlsift validate``
-exits 0 when every URL is valid, 1 when one is not; both exit 2 on a usage error.
+exits 0 when every URL is valid, 1 when one is not; both exit 2 on a usage error and when the
+output cannot be written (a full disk: one line on standard error, never a traceback), and 130
+when interrupted (Ctrl-C: the ``--stats`` summary of what was read so far comes first). A closed
+pipe (``urlsift big.mbox | head``) ends quietly, with 0.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import itertools
 import os
 import stat
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
+from dataclasses import replace
 from functools import partial
-from typing import Any
+from typing import IO, Any
 
 import regex
 
 from ._model import Verdict
 from ._version import __version__
 from .grammar import MODERN, PROFILES, STRICT
-from .output import FORMATS, Printing, escaped, writer
+from .output import FORMATS, Printing, Writer, escaped, writer
 from .progress import Progress
 from .results import (
     Event,
@@ -34,13 +40,17 @@ from .results import (
     results,
     scan_unit,
     walk,
+    walked,
 )
 from .sources import FORMATS as INPUT_FORMATS
 from .sources import MAX_MESSAGE, Counter, ReadOptions
 from .sources.packed import MAX_EXPAND
-from .units import SPLIT_BYTES, ClusterError, plan
+from .units import SPLIT_BYTES, ClusterError, Unit, plan
 from .validate import validate
 from .workers import in_order, workers
+
+INTERRUPTED = 130
+"""The exit status after Ctrl-C, as shells give a process ended by SIGINT (128 + 2)."""
 
 # D28: the command line (not validate()) may strip one wrapper the user pasted with the URL.
 _WRAPPER = regex.compile(r"<\s*(?:URL:\s*)?(.*?)\s*>|URL:\s*(.*)", regex.IGNORECASE | regex.DOTALL)
@@ -60,7 +70,7 @@ def _line(verdict: Verdict, unwrapped: bool) -> str:
     fields.extend(str(caveat) for caveat in verdict.warnings)
     if unwrapped:
         fields.append("(wrapper stripped)")
-    return "\t".join(fields)
+    return "\t".join(map(escaped, fields))  # a URL argument may hold ESC, BEL, U+202E ...
 
 
 def _arguments(urls: Sequence[str]) -> Iterable[str]:
@@ -81,18 +91,26 @@ def _side_by_side(verdicts: Sequence[Verdict], unwrapped: bool) -> str:
         fields.extend(f"{verdict.profile}: {text}" for text in said)
     if unwrapped:
         fields.append("(wrapper stripped)")
-    return "\t".join(fields)
+    return "\t".join(map(escaped, fields))
 
 
 def _run_validate(args: argparse.Namespace) -> int:
     status = 0
+    out = _Output(sys.stdout)
     profiles = sorted(PROFILES, key=lambda name: name != "strict") if args.profile == BOTH else [args.profile]
-    for argument in _arguments(args.urls):
-        url, unwrapped = _unwrap(argument)
-        verdicts = [validate(url, profile=profile) for profile in profiles]
-        print(_side_by_side(verdicts, unwrapped) if len(verdicts) > 1 else _line(verdicts[0], unwrapped))
-        if not all(verdict.valid for verdict in verdicts):
-            status = 1
+    try:
+        for argument in _arguments(args.urls):
+            url, unwrapped = _unwrap(argument)
+            verdicts = [validate(url, profile=profile) for profile in profiles]
+            line = _side_by_side(verdicts, unwrapped) if len(verdicts) > 1 else _line(verdicts[0], unwrapped)
+            out.write(line + "\n")
+            if not all(verdict.valid for verdict in verdicts):
+                status = 1
+    except KeyboardInterrupt:
+        out.flush()
+        print("urlsift: interrupted", file=sys.stderr)
+        return INTERRUPTED
+    out.flush()
     return status
 
 
@@ -215,8 +233,8 @@ def _scan_parser() -> argparse.ArgumentParser:
         type=_jobs,
         default=1,
         metavar="N",
-        help="read with N processes: files over --split-size (mbox, text, zip, tar) in pieces, small "
-        "files in batches; the output is the same, in the same order",
+        help="read with N processes (at most one per unit of work): files over --split-size (mbox, "
+        "text, zip, tar) in pieces, small files in batches; the output is the same, in the same order",
     )
     read.add_argument(
         "--scheduler",
@@ -243,20 +261,29 @@ def _scheme_list(text: str) -> frozenset[str]:
 
 
 def _jobs(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
+    # [0-9], not str.isdigit: that takes "²", which int() then refuses.
+    if not regex.fullmatch(r"[0-9]{1,6}", text) or int(text) < 1:
         raise argparse.ArgumentTypeError(f"not a number of processes: {text!r}")
     return int(text)
 
 
+_SIZE = regex.compile(r"(\d{1,18}(?:\.\d{0,9})?|\.\d{1,9})([kmg]?)", regex.IGNORECASE)
+"""A size as people write it: digits, maybe a decimal part, maybe a unit; no sign, no exponent,
+no "inf" or "nan" (which float() would take), and never more than 10**27 bytes."""
+_SIZE_UNITS = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9}
+
+
 def _size(text: str) -> int:
     """``--max-expand``, ``--max-message``: bytes, with an optional K, M or G (powers of 1000)."""
-    units = {"k": 10**3, "m": 10**6, "g": 10**9}
-    try:
-        if text and text[-1].lower() in units:
-            return int(float(text[:-1]) * units[text[-1].lower()])
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a size: {text!r} (say 20G, 500M or 1000000)") from None
+    found = _SIZE.fullmatch(text.strip())
+    if found is None:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (say 20G, 500M or 1000000)")
+    number: str = found.group(1)
+    whole, _, decimals = number.partition(".")
+    scale = _SIZE_UNITS[found.group(2).lower()]
+    # In integers, so 1.1G is 1,100,000,000 bytes, not float's 1,100,000,000.0000002.
+    places: int = 10 ** len(decimals)
+    return int(whole or "0") * scale + int(decimals or "0") * scale // places
 
 
 def _positive_size(text: str) -> int:
@@ -266,19 +293,54 @@ def _positive_size(text: str) -> int:
     return size
 
 
+class _Output:
+    """Standard output, whose write errors name it (``main`` says them in one line): a full disk,
+    a file system gone read-only. A closed pipe is passed on as it is (a quiet end)."""
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self.out.write(text))
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise _OutputError(f"standard output: {error.strerror or error}") from None
+
+    def flush(self) -> None:
+        try:
+            self.out.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise _OutputError(f"standard output: {error.strerror or error}") from None
+
+
+class _OutputError(Exception):
+    """The output could not be written: said in one line, exit 2."""
+
+
 class _Printer:
     """Writes rows and reports in order, applies ``--schemes``, ``--unique``, ``--canonical`` and
     ``--count``, and keeps what the exit status needs."""
 
     def __init__(self, args: argparse.Namespace, bar: Progress) -> None:
         self.sink: Any = None
+        self.out = _Output(sys.stdout)
+        self.write: Writer
         if args.format == "parquet":
             from .parquet import ParquetSink  # pyarrow is an optional extra
 
-            self.sink = ParquetSink(args.output)
-            self.write = self.sink.write
+            try:
+                self.sink = ParquetSink(args.output)
+            except FileExistsError:
+                raise
+            except OSError as error:
+                raise _OutputError(f"{args.output}: {error.strerror or error}") from None
+            self.write = self._to_parquet
         else:
-            self.write = writer(args.format, sys.stdout, canonical=args.canonical)
+            self.write = writer(args.format, self.out, canonical=args.canonical)
         self.printing = Printing(args.format, args.schemes, args.canonical or args.unique, args.profile)
         # --unique: the first row of each URL (by canonical form; a rejected one as written), and
         # how often it came; written at the end, when the counts are known.
@@ -302,7 +364,7 @@ class _Printer:
                 self.bar.say(f"urlsift: {escaped(event.place)}: {event.kind}: {escaped(event.detail)}")
                 continue
             if isinstance(event, Rendered):
-                sys.stdout.write(event.text())
+                self.out.write(event.text())
                 self.found = self.found or event.valid
                 self.printed += event.rows
                 continue
@@ -322,13 +384,26 @@ class _Printer:
             if not self.counting and self.unique is None:
                 self.write((*row, None))
 
+    def _to_parquet(self, row: tuple[Any, ...]) -> None:
+        try:
+            self.sink.write(row)
+        except OSError as error:  # pyarrow's write errors are OSErrors (a full disk)
+            raise _OutputError(f"{self.sink.directory}: {error.strerror or error}") from None
+
     def finish(self) -> None:
         """With --unique: each URL's first row, with how many times it came, in the order found."""
         if self.unique is not None and not self.counting:
             for row, count in self.unique.values():
                 self.write((*row, count))
+        self.close()
+
+    def close(self) -> None:
+        """The Parquet files finished (also after Ctrl-C: what was written stays readable)."""
         if self.sink is not None:
-            self.sink.close()
+            try:
+                self.sink.close()
+            except OSError as error:
+                raise _OutputError(f"{self.sink.directory}: {error.strerror or error}") from None
 
 
 _Scanned = tuple[str | None, Iterable[Event], Tally | None]
@@ -338,7 +413,7 @@ comes with no path and no tally."""
 
 def _scanned(
     args: argparse.Namespace, options: Options, bar: Progress, render: Render | None
-) -> Iterator[_Scanned]:
+) -> Generator[_Scanned, None, None]:
     """Each path's events, in order. With ``jobs`` > 1 or a Dask scheduler, workers read the units
     of the paths (``units.plan``: big files in pieces, small ones in batches), at most 2 per worker
     ahead of the one being printed (so memory holds a few units' results, not all), and print
@@ -347,16 +422,41 @@ def _scanned(
     if args.jobs == 1 and args.scheduler is None:
         for path in paths:
             if isinstance(path, Report):
-                yield None, [path], None
+                yield None, [path], walked()
                 continue
             tally, counter = Tally(), Counter()
             yield path, bar.watch(results(path, options, tally, counter), counter, tally), tally
         return
-    with workers(args.jobs, args.scheduler, args.paths) as (submit, count):
-        units = plan(paths, options.read, args.split)
+    units = plan(paths, options.read, args.split)
+    jobs = args.jobs
+    if args.scheduler is None:
+        # No more processes than units (-j 40 on 2 files starts 2): the first -j units tell
+        # (standard input is read here, by this process).
+        first = list(_first_units(units, jobs))
+        jobs = max(1, min(jobs, sum(isinstance(unit, Unit) and "-" not in unit.names for unit in first)))
+        units = itertools.chain(first, units)
+    with workers(jobs, args.scheduler, args.paths) as (submit, count):
         work = partial(scan_unit, options=options, render=render)
         for found in in_files(in_order(units, work, submit, 2 * count)):
-            yield (None, [found], None) if isinstance(found, Report) else found
+            yield (None, [found], walked()) if isinstance(found, Report) else found
+
+
+def _first_units(units: Iterator[Unit | Report], wanted: int) -> Iterator[Unit | Report]:
+    """The next items of ``units`` up to the ``wanted``-th unit (reports do not count)."""
+    found = 0
+    while found < wanted:
+        item = next(units, None)
+        if item is None:
+            return
+        found += isinstance(item, Unit) and "-" not in item.names
+        yield item
+
+
+def _cores() -> int:
+    """The cores this process may run on (its affinity, where the system tells it)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def _total_size(arguments: Sequence[str]) -> int | None:
@@ -384,20 +484,40 @@ def _run_scan(args: argparse.Namespace) -> int:
         # --stats tells a strict user how many rejections today's rules would take.
         second_opinion=MODERN.name if args.stats and args.profile == STRICT.name else None,
     )
+    if args.jobs > _cores() and args.scheduler is None:
+        print(f"urlsift: -j {args.jobs}: more processes than the {_cores()} cores here", file=sys.stderr)
     single = len(args.paths) == 1 and not os.path.isdir(args.paths[0])
     tally = Tally()
+    reading: tuple[str | None, Tally | None] = (None, None)  # a file whose events are being read
     with Progress(_total_size(args.paths), enabled=not args.quiet and sys.stderr.isatty()) as bar:
         printer = _Printer(args, bar)
-        for path, events, file_tally in _scanned(args, options, bar, printer.render()):
-            before = printer.printed
-            printer.events(events)
-            if file_tally is not None:
-                tally.add(file_tally)
-                bar.done(file_tally)
-            if args.count and path is not None:
-                count = printer.printed - before
-                print(count if single else f"{escaped(path)}:{count}")
+        scanned = _scanned(args, options, bar, printer.render())
+        try:
+            for path, events, file_tally in scanned:
+                reading = path, file_tally
+                before = printer.printed
+                printer.events(events)
+                reading = None, None
+                if file_tally is not None:
+                    tally.add(file_tally)
+                    bar.done(file_tally)
+                if args.count and path is not None:
+                    count = printer.printed - before
+                    printer.out.write(f"{count if single else f'{escaped(path)}:{count}'}\n")
+        except KeyboardInterrupt:
+            scanned.close()  # the workers stopped, the file being read closed (its tally whole)
+            path, file_tally = reading
+            if file_tally is not None:  # read in part: it counts as failed
+                tally.add(replace(file_tally, files_failed=file_tally.files))
+            printer.close()
+            printer.out.flush()
+            where = f" while reading {escaped(path)}" if path is not None else ""
+            print(f"urlsift: interrupted{where}", file=sys.stderr)
+            if args.stats:
+                _summary(tally, printer.printed)
+            return INTERRUPTED
     printer.finish()
+    printer.out.flush()
     if args.stats:
         _summary(tally, printer.printed)
     return 2 if printer.failed else 0 if printer.found else 1
@@ -415,11 +535,18 @@ def _summary(tally: Tally, printed: int) -> None:
         f"bytes     {tally.bytes:>11,} read",
         f"URLs      {tally.urls:>11,} valid ({printed:,} printed), {tally.rejected:,} candidates rejected",
         *_elsewhere(tally),
+        *_unwalked(tally),
         f"problems  {problems:>11,} = {tally.errors:,} errors + {tally.warnings:,} warnings",
     ]
     sys.stdout.flush()
     for line in lines:
         print(f"urlsift: {line}", file=sys.stderr)
+
+
+def _unwalked(tally: Tally) -> list[str]:
+    if not tally.unwalked:
+        return []
+    return [f"skipped   {tally.unwalked:>11,} folders and folder entries not read (link loops, broken links)"]
 
 
 def _elsewhere(tally: Tally) -> list[str]:
@@ -445,6 +572,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"urlsift: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `urlsift ... | head` is not an error
-        # Point stdout at devnull so the interpreter's final flush does not raise again.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_output()
         return 0
+    except _OutputError as error:  # a full disk: what is left unwritten cannot be written either
+        _drop_output()
+        print(f"urlsift: cannot write the output: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:  # the machine's, not the input's (those are reported, and the work goes on)
+        _finish_output()
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"urlsift: {where}{error.strerror or error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # before or after the scan (its own interruption prints the summary)
+        _finish_output()
+        print("urlsift: interrupted", file=sys.stderr)
+        return INTERRUPTED
+
+
+def _finish_output() -> None:
+    """Write what is still buffered, or drop it if that fails too (a full disk)."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        _drop_output()
+
+
+def _drop_output() -> None:
+    """Point standard output at devnull, so that the interpreter's final flush of what is still
+    buffered does not fail again (and print a traceback of its own)."""
+    # No file under it (io.UnsupportedOperation: a test's captured output): nothing to flush.
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

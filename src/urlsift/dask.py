@@ -9,7 +9,9 @@ processes, so a cluster finds exactly what ``-j 1`` finds.
 
 from __future__ import annotations
 
+import logging
 import os
+import signal
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -51,7 +53,7 @@ def client(scheduler: str) -> Iterator[Client]:
 
     if scheduler.startswith("local:"):
         count = scheduler.removeprefix("local:")
-        if not count.isdigit() or int(count) < 1:
+        if not (count.isascii() and count.isdigit()) or int(count) < 1:
             raise ClusterError(f"not a number of workers: {scheduler!r} (say local:4)")
         import dask
 
@@ -63,7 +65,7 @@ def client(scheduler: str) -> Iterator[Client]:
             "distributed.worker.multiprocessing-method": "fork",
             "distributed.worker.profile.enabled": False,
         }
-        with dask.config.set(local_settings):
+        with dask.config.set(local_settings), _quiet_workers():
             local = LocalCluster(
                 n_workers=int(count),
                 threads_per_worker=1,
@@ -82,6 +84,24 @@ def client(scheduler: str) -> Iterator[Client]:
         raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
     with connected:
         yield connected
+
+
+@contextmanager
+def _quiet_workers() -> Iterator[None]:
+    """Local workers forked here with their log at CRITICAL only, and SIGINT ignored. A run that
+    ends early (a closed pipe, Ctrl-C) cancels their tasks, and each said so ("Async instruction
+    ... ended with CancelledError", a heartbeat's traceback) on the user's terminal; Ctrl-C, sent
+    to the whole process group, gave each worker a traceback of its own (this process handles it,
+    and stops the cluster). A unit that really fails comes back as an exception: ``lost``."""
+    worker_log = logging.getLogger("distributed.worker")
+    level = worker_log.level
+    worker_log.setLevel(logging.CRITICAL)
+    interrupt = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:  # this process's own again: the workers keep theirs
+        signal.signal(signal.SIGINT, interrupt)
+        worker_log.setLevel(level)
 
 
 @contextmanager

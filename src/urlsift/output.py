@@ -1,8 +1,12 @@
 """Rows (``results.Row``) -> lines of text, JSON Lines or CSV, through one field list.
 
 The columns are documented in README and stay stable: a column added later goes at the end.
-Text and CSV escape control characters (a rejected candidate or a header may hold any), so
-nothing unsafe reaches a terminal; JSON escapes them itself.
+Text and CSV escape control and invisible formatting characters (Unicode Cc and Cf: ESC, BEL,
+U+202E RIGHT-TO-LEFT OVERRIDE, U+200B ZERO WIDTH SPACE ...; a rejected candidate, a header, even
+a valid IRI may hold them), so nothing can act on a terminal or hide what a line says. CSV cells
+that would start a formula in a spreadsheet (``=``, ``+``, ``-``, ``@``, tab, CR) get a single
+quote in front, as OWASP's CSV injection guidance says. JSON Lines stay raw (JSON escapes C0
+controls itself; it is read by programs, not spreadsheets or terminals).
 """
 
 from __future__ import annotations
@@ -10,12 +14,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from json.encoder import encode_basestring
-from typing import IO, Any
+from typing import Any, Protocol
+
+import regex
 
 from ._model import WWW_STANDS_FOR
 from .canonical import canonical as canonical_form
@@ -51,7 +56,11 @@ _MATCH_END = 8  # url ... column: the same for a header value that every message
 _MATCH_CACHE_SIZE = 4096
 _WRAPPERS = {None: "null", "URL:": '"URL:"', "<>": '"<>"', '"': '"\\""'}
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# Cc and Cf (controls; bidi, zero-width and other invisible formatting), Cs (a lone surrogate, which
+# cannot even be encoded), Zl and Zp (U+2028, U+2029: line breaks to some readers, not to others).
+_UNSAFE = regex.compile(r"[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]")
+_FORMULA_START = frozenset("=+-@\t\r")
+"""What makes a spreadsheet read a CSV cell as a formula (OWASP, "CSV Injection")."""
 NUMBER_SLOT = "\x00"
 """Written in place of a number a worker cannot know (``results.Rendered``): raw, where no row's
 own text can put it, since every format escapes control characters."""
@@ -69,8 +78,16 @@ _SLOT = _Slot()
 
 
 def escaped(text: str) -> str:
-    """Control characters as ``\\xNN``, so that they cannot act on a terminal."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    """Control and invisible formatting characters as ``\\xNN``, ``\\uNNNN`` or ``\\UNNNNNNNN``
+    (Python's notation), so that they cannot act on a terminal or hide what a line says."""
+    if text.isascii() and text.isprintable():  # most text: nothing to look for
+        return text
+    return _UNSAFE.sub(_escape, text)
+
+
+def _escape(found: regex.Match[str]) -> str:
+    code = ord(found.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def record(row: tuple[Any, ...]) -> dict[str, Any]:
@@ -83,6 +100,12 @@ def record(row: tuple[Any, ...]) -> dict[str, Any]:
 Writer = Callable[[tuple[Any, ...]], None]
 
 
+class TextOut(Protocol):
+    """Where a writer writes: a text file, ``io.StringIO``, the command line's standard output."""
+
+    def write(self, text: str, /) -> int: ...
+
+
 def _json(value: Any) -> str:
     if value is None:
         return "null"
@@ -93,7 +116,7 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def writer(fmt: str, out: IO[str], *, canonical: bool = False, header: bool = True) -> Writer:
+def writer(fmt: str, out: TextOut, *, canonical: bool = False, header: bool = True) -> Writer:
     """A function that writes one row in the format ``fmt`` (a header first, for CSV, unless not
     ``header``); the text format prints a valid URL's canonical form when ``canonical`` (the row
     must carry it)."""
@@ -112,8 +135,9 @@ def writer(fmt: str, out: IO[str], *, canonical: bool = False, header: bool = Tr
         return write_row
 
     def write_line(row: tuple[Any, ...]) -> None:
-        if row[_VALID]:  # a valid URL has no control character in it (section 2.2)
-            out.write((row[_CANONICAL] if canonical else row[_URL]) + "\n")
+        if row[_VALID]:  # an ASCII valid URL has no control character in it (section 2.2); an IRI may
+            url = row[_CANONICAL] if canonical else row[_URL]
+            out.write((url if url.isascii() else escaped(url)) + "\n")
         else:
             out.write(f"{escaped(row[_URL])}\t{escaped(row[_ERROR])}\n")
 
@@ -123,10 +147,14 @@ def writer(fmt: str, out: IO[str], *, canonical: bool = False, header: bool = Tr
 def _cell(value: Any) -> str:
     if value is None:
         return ""
-    return NUMBER_SLOT if value is _SLOT else escaped(str(value))
+    if value is _SLOT:
+        return NUMBER_SLOT
+    text = str(value)
+    # A quote in front keeps a spreadsheet from running it (OWASP's advice for CSV injection).
+    return ("'" if text[:1] in _FORMULA_START else "") + escaped(text)
 
 
-def _jsonl_writer(out: IO[str]) -> Writer:
+def _jsonl_writer(out: TextOut) -> Writer:
     """``json.dumps(record(row), ensure_ascii=False)`` per row, by hand: the message's part of the
     line is encoded once for all its rows, the match's part once for all the messages that repeat
     it (the List-* headers of an archive), and strings by the json module's own C encoder (a third

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from typing import IO, Any, NamedTuple
 
-from ._model import ERROR_KINDS, Defect, Match, MessageText, Provenance, TextStream
+from ._model import ERROR_KINDS, Defect, DefectKind, Match, MessageText, Provenance, TextStream
 from .extract import extract_each
 from .grammar import STRICT
 from .scan import KNOWN_SCHEMES
@@ -35,7 +35,7 @@ class Report(NamedTuple):
 
     place: str
     """``path``, ``path[member]``, with ``#message`` when it is one message's."""
-    kind: str
+    kind: DefectKind
     detail: str
     error: bool
     message: int | None = None
@@ -76,7 +76,7 @@ _MESSAGE_COLUMN = 10
 _LINE_COLUMN = 6
 """... and its line."""
 
-_FILE_LOST = frozenset({"unreadable", "corrupt", "binary"})
+_FILE_LOST: frozenset[DefectKind] = frozenset({"unreadable", "corrupt", "binary"})
 """Defects of a whole file that leave it (or its end) unscanned: the file counts as failed."""
 
 
@@ -106,6 +106,9 @@ class Tally:
     """Of the rejected, those ``Options.second_opinion`` accepts (strict rejects, modern takes)."""
     errors: int = 0
     warnings: int = 0
+    unwalked: int = 0
+    """Folders not entered and folder entries not read (a link loop, a link to nowhere, a FIFO):
+    each is reported, and counted in ``errors`` too (``walk``)."""
 
     def add(self, other: Tally) -> None:
         for count in fields(self):
@@ -142,32 +145,55 @@ def _events(
     before = counter.bytes
     tally.files += 1
     failed = False
+    item: Item | None = None
     try:
         for item in items:
-            if isinstance(item, MessageText):
-                yield from _message(item, options, tally)
-            elif isinstance(item, TextStream):
-                try:
-                    tally.parts += 1
-                    text = _LineCount(item.file)
-                    matches = extract_stream(text, **_extraction(options))  # type: ignore[arg-type]
-                    yield from _rows(matches, item.provenance, options, tally)
-                    tally.lines += text.lines
-                except CORRUPT as error:
-                    failed = failed or item.provenance.member is None  # a member: the rest goes on
-                    yield _report(Defect("corrupt", item.provenance, reason(error)), tally)
-            else:
-                whole_file = item.provenance.member is None and item.provenance.message is None
-                failed = failed or (whole_file and item.kind in _FILE_LOST)
-                yield _report(item, tally)
-    except Exception as error:  # a bug must not lose the other files' results: say it, go on
+            try:
+                if isinstance(item, MessageText):
+                    tally.messages += 1  # here, so that one that fails below is counted too
+                    yield from _message(item, options, tally)
+                elif isinstance(item, TextStream):
+                    # A text cut or damaged: a member's end (the rest goes on), or the file's.
+                    cut = yield from _text(item, options, tally)
+                    failed = failed or (cut and item.provenance.member is None)
+                else:
+                    whole_file = item.provenance.member is None and item.provenance.message is None
+                    failed = failed or (whole_file and item.kind in _FILE_LOST)
+                    yield _report(item, tally)
+            except Exception as error:  # a bug in reading one item: it is lost, the next ones are read
+                failed = failed or (isinstance(item, TextStream) and item.provenance.member is None)
+                tally.messages_failed += isinstance(item, MessageText)
+                yield _report(Defect("internal", item.provenance, _internal(error)), tally)
+    except Exception as error:  # a bug in the reader: the rest of the file cannot be read, say so
         failed = True
-        detail = f"internal error, please report it: {type(error).__name__}: {error}"
+        # The message it was reading counts as seen and failed (a plain text is a part, no message).
+        if not isinstance(item, TextStream):
+            tally.messages += 1
+            tally.messages_failed += 1
+        detail = f"{_internal(error)}; the rest of the file is not read (after {counter.bytes:,} bytes)"
         yield _report(Defect("internal", Provenance(path), detail), tally)
     finally:
         items.close()
         tally.files_failed += failed
         tally.bytes += counter.bytes - before
+
+
+def _text(item: TextStream, options: Options, tally: Tally) -> Generator[Event, None, bool]:
+    """The rows of a plain text; returns whether it was cut short (compressed data cut or damaged)."""
+    try:
+        tally.parts += 1
+        text = _LineCount(item.file)
+        matches = extract_stream(text, **_extraction(options))  # type: ignore[arg-type]
+        yield from _rows(matches, item.provenance, options, tally)
+        tally.lines += text.lines
+    except CORRUPT as error:
+        yield _report(Defect("corrupt", item.provenance, reason(error)), tally)
+        return True
+    return False
+
+
+def _internal(error: Exception) -> str:
+    return f"internal error, please report it: {type(error).__name__}: {error}"
 
 
 class _LineCount:
@@ -187,7 +213,6 @@ def _extraction(options: Options) -> dict[str, Any]:
 
 
 def _message(message: MessageText, options: Options, tally: Tally) -> Iterator[Event]:
-    tally.messages += 1
     if not message.texts and any(defect.kind == "too-large" for defect in message.defects):
         tally.messages_failed += 1
     tally.headers += message.headers
@@ -296,7 +321,7 @@ def _row(
 
 
 def _report(defect: Defect, tally: Tally) -> Report:
-    error = defect.kind in ERROR_KINDS or defect.kind == "internal"
+    error = defect.kind in ERROR_KINDS
     if error:
         tally.errors += 1
     else:
@@ -318,6 +343,11 @@ def walk(arguments: Iterable[str]) -> Iterator[str | Report]:
                     yield found
         else:
             yield path
+
+
+def walked() -> Tally:
+    """The count of a ``walk`` report: a folder not entered, or an entry of a folder not read."""
+    return Tally(errors=1, unwalked=1)
 
 
 def scan_file(path: str, options: Options) -> tuple[list[Event], Tally]:

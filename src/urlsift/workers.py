@@ -4,10 +4,21 @@ processes here, or a Dask cluster (``urlsift.dask``, imported only then).
 At most ``ahead`` units are in flight past the one whose results are wanted next, so memory holds
 a few units' results, not the run's. Nothing is lost silently: a unit whose worker fails gives a
 ``lost`` report on each of its files instead of their results, and the other units go on.
+
+A worker process dies with the process that started it (killed with SIGKILL, it cannot stop them
+itself): on Linux the kernel sends it SIGKILL then (``PR_SET_PDEATHSIG``), elsewhere a thread of
+its own watches its parent. Ctrl-C is the parent's to handle: workers ignore SIGINT, and the
+parent stops them.
 """
 
 from __future__ import annotations
 
+import ctypes
+import os
+import signal
+import sys
+import threading
+import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -20,6 +31,10 @@ from .units import Unit
 
 Done = tuple[Unit, list[FileEvents]] | Report
 
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+_WATCH_SECONDS = 1.0
+"""How often a worker with no PR_SET_PDEATHSIG looks whether its parent is still there."""
+
 
 @contextmanager
 def workers(jobs: int, scheduler: str | None, paths: Sequence[str]) -> Iterator[tuple[Submit, int]]:
@@ -29,6 +44,9 @@ def workers(jobs: int, scheduler: str | None, paths: Sequence[str]) -> Iterator[
         processes = _Processes(jobs)
         try:
             yield processes.submit, jobs
+        except BaseException:  # Ctrl-C, or the reader gone (a closed pipe): no unit is waited for
+            processes.stop()
+            raise
         finally:
             processes.pool.shutdown(cancel_futures=True)
         return
@@ -46,15 +64,51 @@ class _Processes:
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
-        self.pool = ProcessPoolExecutor(max_workers=jobs)
+        self.pool = _pool(jobs)
 
     def submit(self, work: Work, unit: Unit) -> Future[list[FileEvents]]:
         try:
             return self.pool.submit(work, unit)
         except BrokenProcessPool:
             self.pool.shutdown(wait=False)
-            self.pool = ProcessPoolExecutor(max_workers=self.jobs)
+            self.pool = _pool(self.jobs)
             return self.pool.submit(work, unit)
+
+    def stop(self) -> None:
+        """End the workers now, in the middle of their units (the executor has no way to say it:
+        its ``shutdown`` waits for the units running)."""
+        for process in list((getattr(self.pool, "_processes", None) or {}).values()):
+            process.terminate()
+
+
+def _pool(jobs: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=jobs, initializer=die_with_parent, initargs=(os.getpid(),))
+
+
+def die_with_parent(parent: int) -> None:
+    """Run in each worker as it starts: it ends when ``parent`` does, and leaves SIGINT to it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if not _death_signal():
+        threading.Thread(target=_watch, args=(parent,), name="urlsift-parent-watch", daemon=True).start()
+    if os.getppid() != parent:  # the parent died before the signal was asked for
+        os._exit(1)
+
+
+def _death_signal() -> bool:
+    """Ask Linux for SIGKILL when the parent dies; False where that cannot be had."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(_WATCH_SECONDS)
+    os._exit(1)
 
 
 def in_order(units: Iterable[Unit | Report], work: Work, submit: Submit, ahead: int) -> Iterator[Done]:
@@ -87,7 +141,7 @@ def _result(unit: Unit | Report, future: Future[list[FileEvents]] | None, work: 
 
 def _alone(work: Work, unit: Unit) -> list[FileEvents]:
     """``unit`` read again in a process of its own, where no other unit can take it down."""
-    with ProcessPoolExecutor(max_workers=1) as pool:
+    with _pool(1) as pool:
         try:
             return pool.submit(work, unit).result()
         except Exception as error:

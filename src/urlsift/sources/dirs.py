@@ -2,7 +2,10 @@
 news spools (INN tradspool: one article per file, named by its number), or any tree of files.
 
 Numeric names sort as numbers (article 9 before 10), others by name. Links to folders are
-followed, but a folder already visited (a link loop) is reported, not entered again.
+followed, but a folder already visited (a link loop) is reported, not entered again; so are a
+folder that cannot be listed, a link to itself or to nothing, and a FIFO, socket or device (reading
+one could block for ever), and the walk goes on with the next entry. A file that vanishes after
+the listing is reported when it is read.
 """
 
 from __future__ import annotations
@@ -39,7 +42,18 @@ def _walk(folder: str, seen: set[tuple[int, int]]) -> Iterator[str | tuple[str, 
     for entry in entries:
         if entry.name.startswith(".") and entry.name != ".":
             continue  # .mh_sequences, .overview and other bookkeeping
-        if entry.is_dir():
+        try:
+            folder_entry = entry.is_dir()
+            file_entry = not folder_entry and entry.is_file()
+            dangling = not folder_entry and not file_entry and entry.is_symlink()
+        except OSError as error:  # a link to itself (ELOOP), a name gone since the listing
+            yield entry.path, error.strerror or str(error)
+            continue
+        if folder_entry:
             yield from _walk(entry.path, seen)
-        elif entry.is_file():
+        elif file_entry:
             yield entry.path
+        elif dangling:
+            yield entry.path, "a link to nothing (its target does not exist)"
+        else:
+            yield entry.path, "not a regular file (a FIFO, socket or device): not read"

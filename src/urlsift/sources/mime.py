@@ -29,7 +29,7 @@ from itertools import repeat
 from operator import itemgetter
 from typing import NamedTuple
 
-from .._model import Defect, MessageText, Provenance
+from .._model import Defect, DefectKind, MessageText, Provenance
 
 MAX_DEPTH = 64
 """Multiparts nested deeper than this are not entered (a crafted message could nest thousands)."""
@@ -206,7 +206,7 @@ def _walk(entity: _Entity, found: MessageText, counter: list[int], default: str,
         _text_part(entity, found, part, params, kind)
 
 
-def _defect(found: MessageText, kind: str, part: str, detail: str) -> None:
+def _defect(found: MessageText, kind: DefectKind, part: str, detail: str) -> None:
     found.defects.append(Defect(kind, found.provenance._replace(part=part), detail))
 
 

@@ -1,0 +1,62 @@
+"""Slow variants of tests/test_hostile_cli.py, for bench/hostile.py (its driver runs
+``python -m urlsift ARGS`` on each and prints wall time, peak RSS and the exit status).
+
+Each case builds its input in the empty folder it is given, in a few seconds and under 100 MB."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+Case = Callable[[Path], tuple[list[str], Path | None]]
+
+
+def _hostile_folder(root: Path) -> tuple[list[str], Path | None]:
+    """5,000 entries, by fifths: links to themselves, links to nothing, FIFOs, and two fifths
+    small files: the walk reports 3,000 problems and reads 2,000 files (expected exit 2)."""
+    folder = root / "spool"
+    folder.mkdir()
+    for n in range(5_000):
+        path = folder / str(n)
+        match n % 5:
+            case 0:
+                os.symlink(str(n), path)  # ln -s me me
+            case 1:
+                os.symlink("nowhere", path)
+            case 2:
+                os.mkfifo(path)
+            case _:
+                path.write_text(f"see http://h{n}.example/\n")
+    return ["--stats", "-q", str(folder)], None
+
+
+def _jobs_on_two_files(root: Path) -> tuple[list[str], Path | None]:
+    """-j 64 on two 20 MB texts: at most 2 worker processes start (and a warning)."""
+    line = b"see http://host.example/a/b/c and more words around it\n"
+    for name in ("a.txt", "b.txt"):
+        (root / name).write_bytes(line * (20 * 10**6 // len(line)))
+    return ["-j", "64", "--split-size", "100M", "--count", str(root / "a.txt"), str(root / "b.txt")], None
+
+
+def _formula_cells(root: Path) -> tuple[list[str], Path | None]:
+    """200,000 rejected candidates that would be spreadsheet formulas, as csv: every url cell
+    quoted (expected exit 1: no valid URL)."""
+    path = root / "formulas.txt"
+    path.write_bytes(b"<URL:=HYPERLINK(1)> <URL:+cmd|calc> <URL:@SUM(1)> <URL:-2+3> ok\n" * 50_000)
+    return ["--invalid", "--format", "csv", str(path)], None
+
+
+def _bidi_everywhere(root: Path) -> tuple[list[str], Path | None]:
+    """200,000 rejected candidates full of U+202E, U+200B and ESC (10 MB), as text: each escaped."""
+    path = root / "bidi.txt"
+    path.write_text("<URL:http://h/\u202e\u200b\x1b[2Jx\x07> and http://fine.example/\n" * 200_000)
+    return ["--invalid", str(path)], None
+
+
+CASES: dict[str, Case] = {
+    "folder of 5,000 entries, 20% links to themselves": _hostile_folder,
+    "-j 64 on two 20 MB files": _jobs_on_two_files,
+    "csv of 200,000 formula cells": _formula_cells,
+    "text with 200,000 bidi and ESC candidates": _bidi_everywhere,
+}

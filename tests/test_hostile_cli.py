@@ -1,0 +1,565 @@
+"""Issue 17, the command line's part: hostile folders, write errors, ``-j`` processes, output
+escaping, accounting, option parsing, Ctrl-C; and the report kinds README lists (issue 18.5).
+
+Every input is built here, in tmp_path. Each test asserts the exit status, what standard error
+says (one line per problem, never a traceback), that the later files are read, and the counts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import gzip
+import io
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import unicodedata
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any, get_args
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import urlsift.cli
+import urlsift.results
+from urlsift._model import DEFECT_KINDS, ERROR_KINDS, WARNING_KINDS, DefectKind, MessageText
+from urlsift.cli import main
+from urlsift.output import escaped
+from urlsift.results import walk
+from urlsift.sources import read_path
+
+README = Path(__file__).parent.parent / "README.md"
+UNSAFE_CATEGORIES = ("Cc", "Cf", "Cs", "Zl", "Zp")
+
+
+def run(*args: str | Path, **popen: Any) -> subprocess.CompletedProcess[str]:
+    popen = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, **popen}
+    return subprocess.run([sys.executable, "-m", "urlsift", *map(str, args)], text=True, timeout=120, **popen)
+
+
+def stats(err: str) -> dict[str, list[int]]:
+    """The ``--stats`` lines: their first word, and every number on the line."""
+    found = {}
+    for line in err.splitlines():
+        if m := re.fullmatch(r"urlsift: (files|messages|parts|bytes|URLs|skipped|problems) +(.*)", line):
+            found[m.group(1)] = [int(n.replace(",", "")) for n in re.findall(r"[\d,]*\d", m.group(2))]
+    return found
+
+
+def reports(err: str) -> list[str]:
+    """The report lines (``urlsift: PLACE: kind: detail``), less the summary."""
+    kinds = "|".join(map(re.escape, DEFECT_KINDS))
+    return [line for line in err.splitlines() if re.match(rf"urlsift: .*: ({kinds}): ", line)]
+
+
+def no_traceback(result: subprocess.CompletedProcess[str]) -> None:
+    assert "Traceback" not in result.stderr
+    assert "Exception ignored" not in result.stderr
+
+
+def text_file(path: Path, *urls: str) -> Path:
+    path.write_text("".join(f"see {url} here\n" for url in urls))
+    return path
+
+
+def gzipped(path: Path, *urls: str) -> Path:
+    """A compressed file is one unit of work however small (``units.plan``)."""
+    path.write_bytes(gzip.compress("".join(f"see {url} here\n" for url in urls).encode()))
+    return path
+
+
+def hostile_folder(root: Path) -> Path:
+    """A folder with one of each folder problem between good files: a link to itself, a link to
+    nothing, a link back up (a loop) and a FIFO."""
+    folder = root / "spool"
+    (folder / "sub").mkdir(parents=True)
+    text_file(folder / "1", "http://first.example/")
+    os.symlink("me", folder / "me")  # ln -s me me
+    os.symlink("nowhere", folder / "dangling")
+    os.symlink("..", folder / "sub" / "up")
+    os.mkfifo(folder / "fifo")
+    text_file(folder / "sub" / "zz", "http://last.example/")
+    return folder
+
+
+# --- item 4: folder problems are reports, and the later files are read ----------------------
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_folder_problems_are_reported_and_the_walk_goes_on(tmp_path: Path, jobs: str) -> None:
+    folder = hostile_folder(tmp_path)
+    result = run("--stats", "-j", jobs, folder)
+    no_traceback(result)
+    assert result.returncode == 2
+    assert result.stdout.splitlines() == ["http://first.example/", "http://last.example/"]
+    assert sorted(reports(result.stderr)) == [
+        f"urlsift: {folder}/dangling: unreadable: a link to nothing (its target does not exist)",
+        f"urlsift: {folder}/fifo: unreadable: not a regular file (a FIFO, socket or device): not read",
+        f"urlsift: {folder}/me: unreadable: Too many levels of symbolic links",
+        f"urlsift: {folder}/sub/up: unreadable: a link loop: this folder was read already",
+    ]
+    counts = stats(result.stderr)
+    assert counts["files"] == [2, 2, 0]
+    assert counts["skipped"] == [4]
+    assert counts["problems"] == [4, 4, 0]
+
+
+def test_a_file_gone_between_listing_and_reading_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "spool"
+    folder.mkdir()
+    for name, url in (("1", "http://a.example/"), ("2", "http://b.example/"), ("3", "http://c.example/")):
+        text_file(folder / name, url)
+    listed = walk
+
+    def walk_then_delete(arguments: list[str]) -> Iterator[Any]:
+        for found in listed(arguments):
+            yield found
+            if str(found).endswith("/1"):  # the folder is listed: 2 goes now
+                (folder / "2").unlink()
+
+    monkeypatch.setattr("urlsift.cli.walk", walk_then_delete)
+    assert main(["--stats", "-q", str(folder)]) == 2
+    out, err = capsys.readouterr()
+    assert out.splitlines() == ["http://a.example/", "http://c.example/"]
+    assert reports(err) == [f"urlsift: {folder}/2: unreadable: No such file or directory"]
+    assert stats(err)["files"] == [3, 2, 1]
+    assert stats(err)["problems"] == [1, 1, 0]
+
+
+# --- item 14: write errors are one line and exit 2; a closed pipe stays quiet --------------
+
+
+FULL = Path("/dev/full")
+
+
+@pytest.mark.skipif(not FULL.exists(), reason="no /dev/full here")
+@pytest.mark.parametrize(
+    "args", [["--format", "text"], ["--format", "jsonl"], ["--format", "csv"], ["--count"], ["-j", "2"]]
+)
+def test_a_full_disk_is_one_line_and_exit_two(tmp_path: Path, args: list[str]) -> None:
+    urls = [f"http://host.example/{n}" for n in range(5000)]  # more than a buffer of output
+    many = text_file(tmp_path / "many.txt", *urls)
+    with FULL.open("w") as full:
+        result = run(*args, many, text_file(tmp_path / "b.txt", *urls), stdout=full, stderr=subprocess.PIPE)
+    no_traceback(result)
+    assert result.returncode == 2
+    assert result.stderr == "urlsift: cannot write the output: standard output: No space left on device\n"
+
+
+@pytest.mark.skipif(not FULL.exists(), reason="no /dev/full here")
+def test_validate_on_a_full_disk_is_one_line_and_exit_two() -> None:
+    with FULL.open("w") as full:
+        result = run("validate", "http://a.example/", stdout=full, stderr=subprocess.PIPE)
+    no_traceback(result)
+    assert (result.returncode, result.stderr.count("\n")) == (2, 1)
+    assert "No space left on device" in result.stderr
+
+
+def test_an_unwritable_parquet_folder_is_one_line_and_exit_two(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    source = text_file(tmp_path / "a.txt", "http://a.example/")
+    for output in (source / "sub", Path("/proc/urlsift-cannot-be-here")):  # root can write anywhere else
+        result = run("--format", "parquet", "--output", output, source)
+        no_traceback(result)
+        assert result.returncode == 2
+        assert result.stderr.startswith(f"urlsift: cannot write the output: {output}: ")
+        assert result.stderr.count("\n") == 1
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    many = text_file(tmp_path / "many.txt", *(f"http://host.example/{n}" for n in range(100_000)))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "urlsift", many], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert process.stdout is not None
+    assert process.stderr is not None
+    assert process.stdout.readline() == b"http://host.example/0\n"
+    process.stdout.close()  # as `| head -1` does
+    assert process.wait(timeout=60) == 0
+    assert process.stderr.read() == b""
+
+
+# --- item 15: -j starts no more processes than units, and they die with their parent ------
+
+
+def test_jobs_capped_at_the_units_with_a_warning_above_the_cores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    started: list[int] = []
+    pool = ProcessPoolExecutor
+
+    def counted(max_workers: int, **kwargs: Any) -> Any:
+        started.append(max_workers)
+        return pool(max_workers=max_workers, **kwargs)
+
+    monkeypatch.setattr("urlsift.workers.ProcessPoolExecutor", counted)
+    monkeypatch.setattr(urlsift.cli, "_cores", lambda: 4)
+    files = [str(gzipped(tmp_path / f"{n}.gz", f"http://h{n}.example/")) for n in range(2)]
+    assert main(["-j", "40", "--split-size", "10", *files]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines() == ["http://h0.example/", "http://h1.example/"]
+    assert started == [2]
+    assert err == "urlsift: -j 40: more processes than the 4 cores here\n"
+    assert main(["-j", "3", *files]) == 0  # under the cores: no warning; small files: one batch
+    assert capsys.readouterr().err == ""
+    assert started == [2, 1]
+
+
+def _children(pid: int) -> list[int]:
+    """The live (not zombie) processes whose parent is ``pid``."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
+@contextlib.contextmanager
+def killed_after(process: subprocess.Popen[Any]) -> Iterator[None]:
+    """Whatever the test says, the process group it started (a session of its own) is killed
+    after it: workers that outlived a failing test must not outlive the test run."""
+    try:
+        yield
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+def _ignores_sigint(pid: int) -> bool:
+    ignored = re.search(r"^SigIgn:\s*([0-9a-f]+)$", Path(f"/proc/{pid}/status").read_text(), re.MULTILINE)
+    assert ignored is not None
+    return bool(int(ignored.group(1), 16) >> (signal.SIGINT - 1) & 1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+def test_workers_die_with_their_parent_killed(tmp_path: Path) -> None:
+    files = [gzipped(tmp_path / f"{n}.gz", "http://a.example/") for n in range(2)]
+    # Standard input, read by the main process, last: it waits there, its workers idle.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "urlsift", "-j", "2", "--split-size", "10", *map(str, files), "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    with killed_after(process):
+        deadline = time.monotonic() + 30
+        while len(workers := _children(process.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(workers) == 2
+        process.kill()
+        process.wait()
+        deadline = time.monotonic() + 5
+        while any(map(_alive, workers)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(map(_alive, workers))
+
+
+# --- item 16: nothing that acts on a terminal or a spreadsheet comes out ------------------
+
+
+HOSTILE = "\x1b[2J\x07\u202e\u200b\x9b"  # clear screen, bell, right-to-left override, zero width, CSI
+
+
+def unsafe(text: str) -> list[str]:
+    return [c for c in text if unicodedata.category(c) in UNSAFE_CATEGORIES]
+
+
+def unsafe_in_output(out: str) -> list[str]:
+    """What ``unsafe`` finds in lines of output, less their line breaks and tab separators."""
+    return unsafe(out.replace("\n", "").replace("\t", ""))
+
+
+@given(st.text())
+def test_escaped_leaves_no_control_or_format_character(text: str) -> None:
+    assert unsafe(escaped(text)) == []
+    if not unsafe(text):
+        assert escaped(text) == text  # what is safe is left alone
+
+
+def test_escaped_spells_each_character_as_python_does() -> None:
+    assert escaped("a\x1bb\x07\u202ec\U000e0001") == "a\\x1bb\\x07\\u202ec\\U000e0001"
+
+
+def test_validate_escapes_what_its_arguments_hold(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", f"http://host/{HOSTILE}", f"<URL:http://a{HOSTILE}>"]) == 1
+    out = capsys.readouterr().out
+    assert unsafe_in_output(out) == []
+    assert "http://host/\\x1b[2J\\x07\\u202e\\u200b\\x9b\t" in out
+
+
+def test_text_and_csv_escape_jsonl_stays_raw(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "a.txt"
+    # A rejected candidate with every kind, and an IRI the modern profile takes with U+200B in it.
+    source.write_text(f"<URL:http://host/{HOSTILE}>\nhttp://host.example/a\u200bb\n")
+    for fmt in ("text", "csv"):
+        main(["--invalid", "--profile", "modern", "--format", fmt, str(source)])
+        out = capsys.readouterr().out
+        assert unsafe_in_output(out) == []
+        assert "\\u202e" in out
+        assert "a\\u200bb" in out
+    main(["--invalid", "--profile", "modern", "--format", "jsonl", str(source)])
+    out = capsys.readouterr().out
+    assert "\u202e" in out  # JSON is for programs: the value as it is
+    assert "a\u200bb" in out
+
+
+def test_csv_cells_that_would_be_formulas_are_quoted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "a.eml"
+    source.write_bytes(
+        b'From: a@example.com\nMessage-ID: =HYPERLINK("http://evil.example/")\n'
+        b"Date: +1+cmd|' /C calc'!A0\nNewsgroups: @SUM(1+1)\nSubject: x\n\n"
+        b"see <URL:-2+3> and <URL:=1+1> and http://fine.example/\n"
+    )
+    main(["--invalid", "--format", "csv", str(source)])
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [row["url"] for row in rows] == ["http://evil.example/", "'-2+3", "'=1+1", "http://fine.example/"]
+    assert rows[-1]["message_id"] == '\'=HYPERLINK("http://evil.example/")'
+    assert rows[-1]["date"] == "'+1+cmd|' /C calc'!A0"
+    assert rows[-1]["newsgroups"] == "'@SUM(1+1)"
+    assert not any(cell.startswith(tuple("=+-@\t\r")) for row in rows for cell in row.values())
+
+
+# --- item 17: --stats counts every report, and the counts add up -------------------------
+
+
+def test_every_problem_is_counted_and_the_sums_add_up(tmp_path: Path) -> None:
+    folder = hostile_folder(tmp_path)
+    (folder / "2.gz").write_bytes(gzip.compress(b"see http://cut.example/ here\n" * 2000)[:-200])  # corrupt
+    (folder / "3.bin").write_bytes(b"\0binary http://not.example/\n")  # binary
+    (folder / "4.mbox").write_bytes(  # too-large, unknown-charset, and a message read
+        b"From a@b Mon Jan  1 00:00:00 2024\nSubject: big\n\n" + b"x" * 3000 + b"\n\n"
+        b"From a@b Mon Jan  1 00:00:00 2024\nSubject: ok\nContent-Type: text/plain; charset=x-nope\n\n"
+        b"http://kept.example/\n"
+    )
+    result = run("--stats", "--max-message", "2k", folder)
+    no_traceback(result)
+    assert result.returncode == 2
+    assert "http://last.example/" in result.stdout
+    assert "http://kept.example/" in result.stdout
+    said = reports(result.stderr)
+    kinds = sorted(re.match(r"urlsift: .*?: ([a-z-]+): ", line).group(1) for line in said)  # type: ignore[union-attr]
+    assert kinds == ["binary", "corrupt", "too-large", "unknown-charset"] + ["unreadable"] * 4
+    counts = stats(result.stderr)
+    files, scanned, failed = counts["files"]
+    assert (files, scanned + failed, failed) == (5, files, 2)  # 2.gz and 3.bin failed
+    messages, scanned, failed = counts["messages"]
+    assert (messages, scanned + failed, failed) == (2, messages, 1)
+    problems, errors, warnings = counts["problems"]
+    assert (problems, errors + warnings) == (len(said), problems)
+    assert (errors, warnings) == (7, 1)
+    assert counts["skipped"] == [4]
+
+
+def _mbox(path: Path, count: int) -> Path:
+    path.write_bytes(
+        b"".join(
+            b"From a@b Mon Jan  1 00:00:00 2024\nSubject: %d\n\nhttp://m%d.example/\n\n" % (n, n)
+            for n in range(count)
+        )
+    )
+    return path
+
+
+def test_an_internal_error_in_one_message_loses_that_message_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real = urlsift.results._message
+
+    def failing(message: MessageText, *args: Any) -> Iterator[Any]:
+        if message.provenance.message == 1:
+            raise RuntimeError("a bug")
+        return real(message, *args)
+
+    monkeypatch.setattr(urlsift.results, "_message", failing)
+    mbox = _mbox(tmp_path / "a.mbox", 3)
+    assert main(["--stats", str(mbox), str(text_file(tmp_path / "b.txt", "http://b.example/"))]) == 2
+    out, err = capsys.readouterr()
+    assert out.splitlines() == ["http://m0.example/", "http://m2.example/", "http://b.example/"]
+    assert reports(err) == [
+        f"urlsift: {mbox}#1: internal: internal error, please report it: RuntimeError: a bug"
+    ]
+    assert stats(err)["messages"] == [3, 2, 1]
+    assert stats(err)["files"] == [2, 2, 0]
+    assert stats(err)["problems"] == [1, 1, 0]
+
+
+def test_the_message_a_reader_fails_on_is_counted_and_the_next_file_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real = read_path
+
+    def failing(path: str, *args: Any) -> Iterator[Any]:
+        for item in real(path, *args):
+            if isinstance(item, MessageText) and item.provenance.message == 1:
+                raise RuntimeError("a bug in the reader")
+            yield item
+
+    monkeypatch.setattr("urlsift.results.read_path", failing)
+    mbox = _mbox(tmp_path / "a.mbox", 3)
+    assert main(["--stats", str(mbox), str(text_file(tmp_path / "b.txt", "http://b.example/"))]) == 2
+    out, err = capsys.readouterr()
+    assert out.splitlines() == ["http://m0.example/", "http://b.example/"]
+    [said] = reports(err)
+    assert said.startswith(f"urlsift: {mbox}: internal: internal error, please report it: RuntimeError: ")
+    assert re.search(r"; the rest of the file is not read \(after [\d,]+ bytes\)$", said)
+    assert stats(err)["messages"] == [2, 1, 1]  # message 0 read; message 1, which failed
+    assert stats(err)["files"] == [2, 1, 1]
+    assert stats(err)["problems"] == [1, 1, 0]
+
+
+# --- item 18: sizes, Ctrl-C, Dask's closed pipe ------------------------------------------
+
+
+@pytest.mark.parametrize("size", ["infG", "inf", "nan", "-5", "-1G", "1e3", "²", "1.2.3", ""])
+def test_a_bad_size_is_a_usage_error(size: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as raised:
+        main([f"--max-expand={size}", "x"])
+    assert raised.value.code == 2
+    assert f"argument --max-expand: not a size: {size!r}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("size", "expected"), [("20G", 20 * 10**9), ("1.1G", 1_100_000_000), (".5k", 500), ("7", 7)]
+)
+def test_sizes_as_people_write_them(size: str, expected: int) -> None:
+    assert urlsift.cli._size(size) == expected
+
+
+@pytest.mark.parametrize("jobs", ["²", "0", "-1", "1e2"])
+def test_a_bad_number_of_processes_is_a_usage_error(jobs: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as raised:
+        main([f"--jobs={jobs}", "x"])
+    assert raised.value.code == 2
+    assert "not a number of processes" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("how", "workers_started"), [(["-j", "1"], 0), (["-j", "2"], 2), (["--scheduler", "local:2"], 2)]
+)
+def test_ctrl_c_prints_the_summary_so_far_and_exits_130(
+    tmp_path: Path, how: list[str], workers_started: int
+) -> None:
+    if "--scheduler" in how:
+        pytest.importorskip("distributed")
+    # Two units (compressed files, tiny batches), so that -j 2 starts two workers.
+    files = [gzipped(tmp_path / f"{n}.gz", *(f"http://a.example/{k}" for k in range(500))) for n in range(2)]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "urlsift", "--stats", *how, "--split-size", "10", *map(str, files), "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # a process group of its own, as a shell's job
+    )
+    with killed_after(process):
+        assert process.stdin is not None
+        assert process.stdout is not None
+        process.stdin.write("http://stdin.example/ waits here\n")
+        process.stdin.flush()
+        for _ in range(1000):  # the files are printed: urlsift now waits on standard input
+            assert process.stdout.readline().startswith("http://a.example/")
+        workers = _children(process.pid)
+        assert len(workers) == workers_started
+        # Ctrl-C is the parent's to handle: a worker that took it would print a traceback of its own
+        # (it does, now and then, when the parent is slow to stop it); see that it cannot.
+        assert all(map(_ignores_sigint, workers))
+        os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C does: to the whole group, the workers too
+        _, err = process.communicate(timeout=30)
+        assert process.returncode == 130
+        assert "Traceback" not in err
+        assert err.splitlines()[0].startswith("urlsift: interrupted")
+        counts = stats(err)
+        assert counts["URLs"][:2] == [1000, 1000]
+        assert sum(counts["files"][1:]) == counts["files"][0] >= 2
+        time.sleep(0.5)
+        assert not any(map(_alive, workers))
+
+
+def test_ctrl_c_stops_a_worker_in_the_middle_of_its_unit(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"  # given by name, it is read (as <(command) is): nobody writes, it blocks
+    os.mkfifo(fifo)
+    first = gzipped(tmp_path / "a.gz", "http://a.example/")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "urlsift", "--stats", "-j", "2", "--split-size", "10", str(first), str(fifo)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    with killed_after(process):
+        assert process.stdout is not None
+        assert process.stdout.readline() == "http://a.example/\n"
+        deadline = time.monotonic() + 30
+        while len(workers := _children(process.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)  # the second worker in the fifo's open()
+        os.killpg(process.pid, signal.SIGINT)
+        _, err = process.communicate(timeout=30)  # not waiting for the unit that never ends
+        assert process.returncode == 130
+        assert "Traceback" not in err
+        assert stats(err)["URLs"][:2] == [1, 1]
+        time.sleep(0.5)
+        assert not any(map(_alive, workers))
+
+
+def test_a_closed_pipe_with_a_local_dask_cluster_ends_quietly(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    urls = [f"http://h.example/{k}" for k in range(20_000)]
+    files = " ".join(str(text_file(tmp_path / f"{n}.txt", *urls)) for n in range(6))
+    for _ in range(2):  # the warnings came on some runs, not all
+        result = subprocess.run(
+            f"{sys.executable} -m urlsift --scheduler local:2 --split-size 100k {files} | head -1",
+            shell=True,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert result.stdout == "http://h.example/0\n"
+        assert result.stderr == ""
+
+
+# --- issue 18.5: the kinds are a closed set, and README lists exactly them ----------------
+
+
+def test_every_kind_is_an_error_or_a_warning() -> None:
+    assert ERROR_KINDS | WARNING_KINDS == DEFECT_KINDS == set(get_args(DefectKind))
+    assert not ERROR_KINDS & WARNING_KINDS
+    assert {"internal", "lost"} <= ERROR_KINDS
+
+
+def test_readme_lists_exactly_the_kinds_that_exist() -> None:
+    text = README.read_text()
+    table = text[text.index("| kind | | exit |") :]
+    table = table[: table.index("\n\n")]
+    listed: dict[str, str] = {}
+    for row in table.splitlines()[2:]:
+        names, _, exit_status = (cell.strip() for cell in row.strip("|").split("|"))
+        for name in re.findall(r"`([a-z-]+)`", names):
+            listed[name] = exit_status
+    assert set(listed) == DEFECT_KINDS
+    assert {name for name, status in listed.items() if status == "2"} == ERROR_KINDS
