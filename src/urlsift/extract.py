@@ -18,6 +18,7 @@ from ._model import Candidate, Match, Problem, Reading, Verdict
 from .grammar import STRICT, Profile, get_profile
 from .rejoin import as_written, readings
 from .scan import BLANK_LINE, KNOWN_SCHEMES, TEXT_ENDED, ScanProgress, scanner_for
+from .shapes import empty_scheme_part, opaque_shape
 from .validate import validate, validate_www
 
 _judge = lru_cache(maxsize=4096)(validate)
@@ -176,14 +177,18 @@ def _matches(
             continue
         if as_written(text, candidate):  # the common case: no readings to build or rank
             start, end = candidate.body
-            verdict = (_judge_www if candidate.www else _judge)(text[start:end], judge)
+            if candidate.www:
+                verdict = _judge_www(text[start:end], judge)
+            else:
+                verdict = _in_text(_judge(text[start:end], judge), candidate.wrapper is None)
             if verdict.valid or invalid:
                 line, column = lines.at(candidate.span[0])
                 span, wrapper = candidate.span, candidate.wrapper
                 yield Match(verdict.url, (), wrapper, span, (candidate.body,), line, column, verdict)
             continue
         options = readings(text, candidate)
-        verdicts = [_judge(option.url, judge) for option in options]
+        naked = candidate.wrapper is None
+        verdicts = [_in_text(_judge(option.url, judge), naked) for option in options]
         valid = [k for k, verdict in enumerate(verdicts) if verdict.valid]
         if valid:  # D24: the first valid reading (the most hyphens kept) is the URL
             alternatives = tuple(options[k].url for k in valid[1:])
@@ -199,6 +204,17 @@ def _match(
     return Match(
         reading.url, alternatives, candidate.wrapper, candidate.span, reading.pieces, line, column, verdict
     )
+
+
+def _in_text(verdict: Verdict, naked: bool) -> Verdict:
+    """A valid verdict, unless the URL has no shape a URL in text has: nothing after the scheme's
+    colon (D33), or, naked, not its opaque scheme's shape (D35)."""
+    if not verdict.valid:
+        return verdict
+    problem = empty_scheme_part(verdict.url) or (opaque_shape(verdict.url) if naked else None)
+    if problem is None:
+        return verdict
+    return Verdict(verdict.url, False, verdict.scheme, MappingProxyType({}), problem, (), verdict.profile)
 
 
 def _unterminated(verdict: Verdict, why: str) -> Verdict:
