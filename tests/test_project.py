@@ -62,6 +62,8 @@ LATER_STAGES = {
     "scan.py": {"rejoin", "validate", "extract", "cli"},
     "rejoin.py": {"scan", "validate", "extract", "cli", "grammar"},
     "extract.py": {"cli"},
+    "shapes.py": {"scan", "rejoin", "validate", "extract", "cli", "sources"},
+    "flowed.py": {"scan", "rejoin", "validate", "extract", "cli", "sources", "results"},
     "canonical.py": {"scan", "rejoin", "extract", "stream", "cli", "sources", "results", "output"},
     "stream.py": {"cli"},
     "output.py": {"cli", "scan", "rejoin", "validate", "extract", "sources"},

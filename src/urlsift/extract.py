@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from itertools import accumulate
 from types import MappingProxyType
 
 from ._lines import Lines
-from ._model import Candidate, Match, Problem, Reading, Verdict
+from ._model import Candidate, Caveat, CaveatKind, Match, Problem, Reading, Verdict
 from .grammar import STRICT, Profile, get_profile
 from .rejoin import as_written, readings
 from .scan import BLANK_LINE, KNOWN_SCHEMES, TEXT_ENDED, ScanProgress, scanner_for
@@ -37,10 +38,11 @@ class Extraction:
         naked: bool = True,
         invalid: bool = False,
         schemes: Iterable[str] = KNOWN_SCHEMES,
+        pipermail: bool = False,
     ) -> None:
         self.judge = get_profile(profile)
         schemes = schemes if isinstance(schemes, frozenset) else frozenset(schemes)
-        self.scanner = scanner_for(naked, schemes, naked and self.judge.scheme_less_www)
+        self.scanner = scanner_for(naked, schemes, naked and self.judge.scheme_less_www, pipermail)
         self.invalid = invalid
         self._lines = Lines("")
 
@@ -62,9 +64,9 @@ class Extraction:
 
 @lru_cache(maxsize=32)
 def _extraction_for(
-    profile: Profile | str, naked: bool, invalid: bool, schemes: frozenset[str]
+    profile: Profile | str, naked: bool, invalid: bool, schemes: frozenset[str], pipermail: bool = False
 ) -> Extraction:
-    return Extraction(profile=profile, naked=naked, invalid=invalid, schemes=schemes)
+    return Extraction(profile=profile, naked=naked, invalid=invalid, schemes=schemes, pipermail=pipermail)
 
 
 def _shifted(matches: Iterator[Match], base: int) -> Iterator[Match]:
@@ -83,6 +85,7 @@ def extract(
     naked: bool = True,
     invalid: bool = False,
     schemes: Iterable[str] = KNOWN_SCHEMES,
+    pipermail: bool = False,
 ) -> Iterator[Match]:
     """The URLs of ``text``, in text order.
 
@@ -90,12 +93,14 @@ def extract(
     as the appendix recommends. ``invalid=True`` also yields the rejected candidates: wrappers whose
     content fails validation or that were never closed (D21), and naked candidates that fail (D20),
     each with ``m.verdict.error`` saying why. ``schemes`` are the schemes a naked URL, a quoted URL or
-    a bare ``<...>`` may use without ``//`` (``<URL:...>`` accepts any).
+    a bare ``<...>`` may use without ``//`` (``<URL:...>`` accepts any). ``pipermail=True`` says
+    the text comes from a pipermail archive, where ``mailto:user at host`` stands for
+    ``mailto:user@host`` (D32).
     """
     if not isinstance(text, str):
         raise TypeError(f"extract() takes str, not {type(text).__name__}: decode the bytes first")
     schemes = schemes if isinstance(schemes, frozenset) else frozenset(schemes)
-    return _extraction_for(profile, naked, invalid, schemes).whole(text)
+    return _extraction_for(profile, naked, invalid, schemes, pipermail).whole(text)
 
 
 _SEPARATOR = "\n\n\x00\n\n"
@@ -110,6 +115,7 @@ def extract_each(
     naked: bool = True,
     invalid: bool = False,
     schemes: Iterable[str] = KNOWN_SCHEMES,
+    pipermail: bool = False,
 ) -> Iterator[tuple[int, Match]]:
     """(index into ``texts``, match) for the matches of each text, exactly as ``extract`` gives
     them for that text alone (spans, lines and columns in it), in order.
@@ -124,7 +130,10 @@ def extract_each(
     # Where each text starts in the joined one; its first line is counted when a match needs it.
     starts = [0, *accumulate(len(text) + len(_SEPARATOR) for text in texts)]
     counted, lines_before = 0, 0  # lines_before: the line breaks in joined[:starts[counted]]
-    for match in extract(joined, profile=profile, naked=naked, invalid=invalid, schemes=schemes):
+    found = extract(
+        joined, profile=profile, naked=naked, invalid=invalid, schemes=schemes, pipermail=pipermail
+    )
+    for match in found:
         k = bisect_right(starts, match.span[0]) - 1
         if k != counted:  # matches come in order: count on from the last text counted
             lines_before += joined.count("\n", starts[counted], starts[k])
@@ -192,7 +201,10 @@ def _matches(
         valid = [k for k, verdict in enumerate(verdicts) if verdict.valid]
         if valid:  # D24: the first valid reading (the most hyphens kept) is the URL
             alternatives = tuple(options[k].url for k in valid[1:])
-            yield _match(candidate, options[valid[0]], alternatives, verdicts[valid[0]], lines)
+            verdict = verdicts[valid[0]]
+            if candidate.deobfuscated:
+                verdict = _deobfuscated(verdict)
+            yield _match(candidate, options[valid[0]], alternatives, verdict, lines)
         elif invalid:
             yield _match(candidate, options[0], (), verdicts[0], lines)
 
@@ -204,6 +216,13 @@ def _match(
     return Match(
         reading.url, alternatives, candidate.wrapper, candidate.span, reading.pieces, line, column, verdict
     )
+
+
+def _deobfuscated(verdict: Verdict) -> Verdict:
+    """D32: the caveat that the URL's "@" was pipermail's " at " in the text."""
+    at = verdict.url.find("@")
+    caveat = Caveat(CaveatKind.DEOBFUSCATED, at, "the address was written 'user at host' (pipermail)")
+    return replace(verdict, warnings=(*verdict.warnings, caveat))
 
 
 def _in_text(verdict: Verdict, naked: bool) -> Verdict:

@@ -62,6 +62,12 @@ def as_written(text: str, candidate: Candidate) -> bool:
 def readings(text: str, candidate: Candidate) -> tuple[Reading, ...]:
     """Every reading of the candidate, the one that keeps every hyphen first (D24)."""
     runs = pieces(text, candidate)
+    if candidate.deobfuscated:  # D32: the skipped " at " stands for "@"
+        before = candidate.skipped[0][0]
+        head = [run for run in runs if run[1] <= before]
+        tail = runs[len(head) :]
+        url = "".join(text[s:e] for s, e in head) + "@" + "".join(text[s:e] for s, e in tail)
+        return (Reading(url, runs),)
     breaks = hyphen_breaks(text, runs, candidate.body[1] if candidate.wrapper is not None else None)
     if not breaks:
         return (_reading(text, runs),)

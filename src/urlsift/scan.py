@@ -70,6 +70,10 @@ TEXT_ENDED = "the text ended before the closing '>'"
 BLANK_LINE = "a blank line came before the closing '>'"
 BRACKET_REACH = 256
 """D34: how far before a naked URL an open ``[`` is looked for (on its line)."""
+_PIPERMAIL_AT = " at "
+"""D32: what pipermail writes for "@"."""
+_DOMAIN_CHARS = frozenset(ALPHA + DIGIT + "-")
+_NOT_IN_USER = frozenset(" \t\n@<>\"")
 RESUME_SLACK = 64
 """A naked URL's scheme and ``URL:`` prefix start at most this far before its colon."""
 
@@ -219,6 +223,28 @@ def _open_bracket_before(text: str, start: int) -> bool:
     return False
 
 
+def _pipermail_at(text: str, start: int, end: int) -> Span | None:
+    """D32: where pipermail's " at " lies in ``text[start:end]`` when that is ``mailto:user at
+    domain`` (a domain's letters, digits, hyphens and dots, maybe a ``?query``); else None."""
+    at = text.find(_PIPERMAIL_AT, start, end)
+    if at < 0 or text.find(_PIPERMAIL_AT, at + 1, end) >= 0:
+        return None
+    address = text[start:at]
+    scheme, colon, user = address.partition(":")
+    domain = text[at + len(_PIPERMAIL_AT) : end].split("?", 1)[0]
+    labels = domain.split(".")
+    return (
+        (at, at + len(_PIPERMAIL_AT))
+        if colon
+        and scheme.lower() == "mailto"
+        and user
+        and not set(user) & _NOT_IN_USER
+        and len(labels) > 1
+        and all(label and set(label) <= _DOMAIN_CHARS for label in labels)
+        else None
+    )
+
+
 def _naked_extent(text: str, start: int, search_from: int) -> tuple[int, int] | None:
     """D19: where a naked URL that starts at ``start`` ends: the first character that ends it, and
     the end once trailing punctuation is dropped; None when it runs past MAX_NAKED_CHARS."""
@@ -234,10 +260,16 @@ class Scanner:
     """Finds candidates in text. Build one per option set (``scanner_for`` caches them)."""
 
     def __init__(
-        self, *, naked: bool = True, schemes: Iterable[str] = KNOWN_SCHEMES, www: bool = False
+        self,
+        *,
+        naked: bool = True,
+        schemes: Iterable[str] = KNOWN_SCHEMES,
+        www: bool = False,
+        pipermail: bool = False,
     ) -> None:
         self.naked = naked
         self.www = www
+        self.pipermail = pipermail
         self.schemes = frozenset(s.lower() for s in schemes)
         bad = sorted(s for s in self.schemes if not s or set(s) - _SCHEME_CHARS or s[0] not in _LETTERS)
         if bad:
@@ -316,7 +348,10 @@ class Scanner:
         second = text.find("<", body_start, limit)
         closing = text.find(">", body_start, limit if second < 0 else second)
         if closing >= 0 and text.find("\n", body_start, closing) < 0:
-            return Candidate(wrapper, (opening, closing + 1), (body_start, closing)), closing + 1
+            at = _pipermail_at(text, body_start, closing) if self.pipermail else None
+            skipped = () if at is None else (at,)
+            span, body = (opening, closing + 1), (body_start, closing)
+            return Candidate(wrapper, span, body, skipped, deobfuscated=at is not None), closing + 1
         if key is None:
             key = self._line_prefix(text, opening, lines)
         return self._close(text, wrapper, opening, body_start, key)
@@ -401,6 +436,17 @@ class Scanner:
         if end <= colon or _bare_authority(text, colon, end):
             return None, raw_end
         span_start = self._url_prefix(text, start, floor)
+        if self.pipermail and end == raw_end and text.startswith(_PIPERMAIL_AT, end):
+            after = _naked_extent(text, end + len(_PIPERMAIL_AT), end + len(_PIPERMAIL_AT))
+            if after is not None:
+                domain_end = after[1]
+                closing = text.find("]", end, domain_end)
+                if closing >= 0 and _open_bracket_before(text, start):  # "[mailto:x at y.org]"
+                    domain_end = _trim_naked_end(text, start, closing)
+                at = _pipermail_at(text, start, domain_end)
+                if at is not None:
+                    span, body = (span_start, domain_end), (start, domain_end)
+                    return Candidate(None, span, body, (at,), deobfuscated=True), domain_end
         return Candidate(None, (span_start, end), (start, end)), end
 
     def _www(self, text: str, hit: re.Match[str], floor: int, lines: Lines) -> _Found:
@@ -471,9 +517,9 @@ class ScanProgress:
 
 
 @lru_cache(maxsize=32)
-def scanner_for(naked: bool, schemes: frozenset[str], www: bool = False) -> Scanner:
+def scanner_for(naked: bool, schemes: frozenset[str], www: bool = False, pipermail: bool = False) -> Scanner:
     """One compiled scanner per option set."""
-    return Scanner(naked=naked, schemes=schemes, www=www)
+    return Scanner(naked=naked, schemes=schemes, www=www, pipermail=pipermail)
 
 
 def scan(text: str, *, naked: bool = True, schemes: Iterable[str] = KNOWN_SCHEMES) -> Iterator[Candidate]:
