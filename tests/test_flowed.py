@@ -75,6 +75,13 @@ def test_flowed_pictures(delsp: bool, text: str, expected: str) -> None:
     assert flowed_picture(text, delsp, profile="modern") == expected
 
 
+def test_the_signature_separator_never_flows() -> None:
+    # RFC 3676 4.3: "-- " ends in a space, yet the next line stays a line of its own.
+    assert unflow("text \n-- \nhttp://b.example/\n", False).text == "text -- \nhttp://b.example/\n"
+    assert unflow("> -- \n> x\n", True).text == "> -- \n> x\n"
+    assert unflow("> --  \n> x\n", True).text == "> -- x\n"  # "--" and text: an ordinary line
+
+
 def test_a_flowed_url_has_its_line_and_column_in_the_part() -> None:
     text = "a\n>> see http://a.example/lo \n>> ng/x ok\n"
     (match,) = flowed_matches(text, True)
