@@ -17,13 +17,21 @@ from strategies import PROFILE_SCHEMES, SCHEMES, profile_urls, urls
 import urlsift
 from urlsift.extract import extract_each
 from urlsift.scan import HIERARCHICAL_SCHEMES
+from urlsift.shapes import empty_scheme_part
 from urlsift.validate import validate_www
 
 any_url = st.sampled_from(SCHEMES).flatmap(urls)
 # (profile, URL): every scheme of both profiles; "known" leaves out the generic syntax, whose
 # schemes a bare wrapper or running text does not vouch for (D22).
-any_profile_url = st.sampled_from(PROFILE_SCHEMES).flatmap(profile_urls)
-known_profile_url = st.sampled_from([p for p in PROFILE_SCHEMES if p[1] != "other"]).flatmap(profile_urls)
+# A scheme and its colon alone ("0:", "mailto:") is no URL in text (D33), whatever the grammar says.
+any_profile_url = (
+    st.sampled_from(PROFILE_SCHEMES).flatmap(profile_urls).filter(lambda p: not empty_scheme_part(p[1]))
+)
+known_profile_url = (
+    st.sampled_from([p for p in PROFILE_SCHEMES if p[1] != "other"])
+    .flatmap(profile_urls)
+    .filter(lambda p: not empty_scheme_part(p[1]))
+)
 
 # Running text around a URL: words, spaces, sentence punctuation and line breaks. Quote marks and
 # the characters of quote prefixes stay out of it here (the fuzz test below has them all).

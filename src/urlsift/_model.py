@@ -52,6 +52,7 @@ class CaveatKind(enum.Enum):
     NOT_IDNA = "not-idna"  # modern: a non-ASCII host that IDNA refuses (its URI form escapes it)
     MIXED_SCRIPT = "mixed-script"  # modern: a host label whose letters mix scripts
     EMPTY_LABEL = "empty-label"  # modern: "a..b", "..." (a reg-name allows them; the DNS does not)
+    DEOBFUSCATED = "deobfuscated"  # D32: a pipermail "user at host" read as "user@host"
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +148,8 @@ class Candidate(NamedTuple):
     """Why the wrapper could not be closed (D21); None when it was."""
     www: bool = False
     """A naked host name starting with "www." and no scheme (the modern profile's scanner)."""
+    deobfuscated: bool = False
+    """D32: the one ``skipped`` span is pipermail's " at ", which stands for "@" in the URL."""
 
 
 class Reading(NamedTuple):
@@ -233,6 +236,10 @@ class MessageText(NamedTuple):
     headers: int
     """How many of the texts, first, are headers."""
     defects: list[Defect]
+    flowed: dict[int, bool] | None = None
+    """D31: the texts that are ``format=flowed`` parts (index -> whether ``DelSp=yes``)."""
+    pipermail: bool = False
+    """D32: the message comes from an mbox in pipermail's form (``From user at host``)."""
 
 
 DefectKind = Literal[

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from itertools import accumulate
 from types import MappingProxyType
 
 from ._lines import Lines
-from ._model import Candidate, Match, Problem, Reading, Unclosed, Verdict
+from ._model import Candidate, Caveat, CaveatKind, Match, Problem, Reading, Unclosed, Verdict
 from .grammar import STRICT, Profile, get_profile
 from .rejoin import as_written, readings
 from .scan import KNOWN_SCHEMES, MAX_WRAPPER_CHARS, MAX_WRAPPER_LINES, ScanProgress, scanner_for
+from .shapes import empty_scheme_part, opaque_shape
 from .validate import validate, validate_www
 
 _judge = lru_cache(maxsize=4096)(validate)
@@ -36,10 +38,11 @@ class Extraction:
         naked: bool = True,
         invalid: bool = False,
         schemes: Iterable[str] = KNOWN_SCHEMES,
+        pipermail: bool = False,
     ) -> None:
         self.judge = get_profile(profile)
         schemes = schemes if isinstance(schemes, frozenset) else frozenset(schemes)
-        self.scanner = scanner_for(naked, schemes, naked and self.judge.scheme_less_www)
+        self.scanner = scanner_for(naked, schemes, naked and self.judge.scheme_less_www, pipermail)
         self.invalid = invalid
         self._lines = Lines("")
 
@@ -61,9 +64,9 @@ class Extraction:
 
 @lru_cache(maxsize=32)
 def _extraction_for(
-    profile: Profile | str, naked: bool, invalid: bool, schemes: frozenset[str]
+    profile: Profile | str, naked: bool, invalid: bool, schemes: frozenset[str], pipermail: bool = False
 ) -> Extraction:
-    return Extraction(profile=profile, naked=naked, invalid=invalid, schemes=schemes)
+    return Extraction(profile=profile, naked=naked, invalid=invalid, schemes=schemes, pipermail=pipermail)
 
 
 def _shifted(matches: Iterator[Match], base: int) -> Iterator[Match]:
@@ -82,6 +85,7 @@ def extract(
     naked: bool = True,
     invalid: bool = False,
     schemes: Iterable[str] = KNOWN_SCHEMES,
+    pipermail: bool = False,
 ) -> Iterator[Match]:
     """The URLs of ``text``, in text order.
 
@@ -89,12 +93,14 @@ def extract(
     as the appendix recommends. ``invalid=True`` also yields the rejected candidates: wrappers whose
     content fails validation or that were never closed (D21), and naked candidates that fail (D20),
     each with ``m.verdict.error`` saying why. ``schemes`` are the schemes a naked URL, a quoted URL or
-    a bare ``<...>`` may use without ``//`` (``<URL:...>`` accepts any).
+    a bare ``<...>`` may use without ``//`` (``<URL:...>`` accepts any). ``pipermail=True`` says
+    the text comes from a pipermail archive, where ``mailto:user at host`` stands for
+    ``mailto:user@host`` (D32).
     """
     if not isinstance(text, str):
         raise TypeError(f"extract() takes str, not {type(text).__name__}: decode the bytes first")
     schemes = schemes if isinstance(schemes, frozenset) else frozenset(schemes)
-    return _extraction_for(profile, naked, invalid, schemes).whole(text)
+    return _extraction_for(profile, naked, invalid, schemes, pipermail).whole(text)
 
 
 _SEPARATOR = "\n\n\x00\n\n"
@@ -109,6 +115,7 @@ def extract_each(
     naked: bool = True,
     invalid: bool = False,
     schemes: Iterable[str] = KNOWN_SCHEMES,
+    pipermail: bool = False,
 ) -> Iterator[tuple[int, Match]]:
     """(index into ``texts``, match) for the matches of each text, exactly as ``extract`` gives
     them for that text alone (spans, lines and columns in it), in order.
@@ -123,7 +130,10 @@ def extract_each(
     # Where each text starts in the joined one; its first line is counted when a match needs it.
     starts = [0, *accumulate(len(text) + len(_SEPARATOR) for text in texts)]
     counted, lines_before = 0, 0  # lines_before: the line breaks in joined[:starts[counted]]
-    for match in extract(joined, profile=profile, naked=naked, invalid=invalid, schemes=schemes):
+    found = extract(
+        joined, profile=profile, naked=naked, invalid=invalid, schemes=schemes, pipermail=pipermail
+    )
+    for match in found:
         k = bisect_right(starts, match.span[0]) - 1
         if k != counted:  # matches come in order: count on from the last text counted
             lines_before += joined.count("\n", starts[counted], starts[k])
@@ -177,18 +187,25 @@ def _matches(
             continue
         if as_written(text, candidate):  # the common case: no readings to build or rank
             start, end = candidate.body
-            verdict = (_judge_www if candidate.www else _judge)(text[start:end], judge)
+            if candidate.www:
+                verdict = _judge_www(text[start:end], judge)
+            else:
+                verdict = _in_text(_judge(text[start:end], judge), candidate.wrapper is None)
             if verdict.valid or invalid:
                 line, column = lines.at(candidate.span[0])
                 span, wrapper = candidate.span, candidate.wrapper
                 yield Match(verdict.url, (), wrapper, span, (candidate.body,), line, column, verdict)
             continue
         options = readings(text, candidate)
-        verdicts = [_judge(option.url, judge) for option in options]
+        naked = candidate.wrapper is None
+        verdicts = [_in_text(_judge(option.url, judge), naked) for option in options]
         valid = [k for k, verdict in enumerate(verdicts) if verdict.valid]
         if valid:  # D24: the first valid reading (the most hyphens kept) is the URL
             alternatives = tuple(options[k].url for k in valid[1:])
-            yield _match(candidate, options[valid[0]], alternatives, verdicts[valid[0]], lines)
+            verdict = verdicts[valid[0]]
+            if candidate.deobfuscated:
+                verdict = _deobfuscated(verdict)
+            yield _match(candidate, options[valid[0]], alternatives, verdict, lines)
         elif invalid:
             yield _match(candidate, options[0], (), verdicts[0], lines)
 
@@ -200,6 +217,24 @@ def _match(
     return Match(
         reading.url, alternatives, candidate.wrapper, candidate.span, reading.pieces, line, column, verdict
     )
+
+
+def _deobfuscated(verdict: Verdict) -> Verdict:
+    """D32: the caveat that the URL's "@" was pipermail's " at " in the text."""
+    at = verdict.url.find("@")
+    caveat = Caveat(CaveatKind.DEOBFUSCATED, at, "the address was written 'user at host' (pipermail)")
+    return replace(verdict, warnings=(*verdict.warnings, caveat))
+
+
+def _in_text(verdict: Verdict, naked: bool) -> Verdict:
+    """A valid verdict, unless the URL has no shape a URL in text has: nothing after the scheme's
+    colon (D33), or, naked, not its opaque scheme's shape (D35)."""
+    if not verdict.valid:
+        return verdict
+    problem = empty_scheme_part(verdict.url) or (opaque_shape(verdict.url) if naked else None)
+    if problem is None:
+        return verdict
+    return Verdict(verdict.url, False, verdict.scheme, MappingProxyType({}), problem, (), verdict.profile)
 
 
 _LIMITS = {Unclosed.TOO_LONG: MAX_WRAPPER_CHARS, Unclosed.TOO_MANY_LINES: MAX_WRAPPER_LINES}

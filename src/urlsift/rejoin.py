@@ -37,13 +37,17 @@ def pieces(text: str, candidate: Candidate) -> tuple[Span, ...]:
     return tuple(found)
 
 
-def hyphen_breaks(text: str, runs: tuple[Span, ...]) -> tuple[int, ...]:
+def hyphen_breaks(text: str, runs: tuple[Span, ...], body_end: int | None = None) -> tuple[int, ...]:
     """Paragraph 3 (D24): indexes of the runs that end with "-" where a line break follows (spaces
     and tabs before the break are "whitespace around the line break"; a quote prefix after it is
-    no URL text either)."""
+    no URL text either). The last run counts too when a line break comes between it and
+    ``body_end``, the closing ``>``: the line may have been broken right before the bracket."""
+    ends = [start for start, _ in runs[1:]]
+    if runs and body_end is not None:
+        ends.append(body_end)
     return tuple(
         k
-        for k, ((_, end), (after, _)) in enumerate(itertools.pairwise(runs))
+        for k, ((_, end), after) in enumerate(zip(runs, ends, strict=False))
         if text[end - 1] == "-" and ("\n" in text[end:after] or "\r" in text[end:after])
     )
 
@@ -58,7 +62,13 @@ def as_written(text: str, candidate: Candidate) -> bool:
 def readings(text: str, candidate: Candidate) -> tuple[Reading, ...]:
     """Every reading of the candidate, the one that keeps every hyphen first (D24)."""
     runs = pieces(text, candidate)
-    breaks = hyphen_breaks(text, runs)
+    if candidate.deobfuscated:  # D32: the skipped " at " stands for "@"
+        before = candidate.skipped[0][0]
+        head = [run for run in runs if run[1] <= before]
+        tail = runs[len(head) :]
+        url = "".join(text[s:e] for s, e in head) + "@" + "".join(text[s:e] for s, e in tail)
+        return (Reading(url, runs),)
+    breaks = hyphen_breaks(text, runs, candidate.body[1] if candidate.wrapper is not None else None)
     if not breaks:
         return (_reading(text, runs),)
     if len(breaks) > MAX_HYPHEN_BREAKS:

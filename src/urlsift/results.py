@@ -14,8 +14,10 @@ from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from typing import IO, Any, NamedTuple
 
+from ._lines import Lines
 from ._model import ERROR_KINDS, Defect, DefectKind, Match, MessageText, Provenance, TextStream
 from .extract import extract_each
+from .flowed import original, unflow
 from .grammar import STRICT
 from .scan import KNOWN_SCHEMES
 from .sources import Counter, Item, ReadOptions, dirs, read_path, read_piece, reason
@@ -227,7 +229,7 @@ def _message(message: MessageText, options: Options, tally: Tally) -> Iterator[E
             yield row
 
 
-_HEADER_MATCHES: dict[Options, dict[str, tuple[Match, ...]]] = {}
+_HEADER_MATCHES: dict[tuple[Options, bool], dict[str, tuple[Match, ...]]] = {}
 """The matches of recent header values: every message of a list archive repeats the same
 List-Unsubscribe, List-Archive and List-Post, and their matches are most of an archive's."""
 _HEADER_CACHE_SIZE = 1024
@@ -235,18 +237,32 @@ _HEADER_CACHE_CHARS = 2048  # longer values (Received, DKIM-Signature) seldom re
 
 
 def _matches(message: MessageText, options: Options) -> list[tuple[int, Match]]:
-    """``extract_each`` over the message's texts, with recurring header values not scanned again."""
-    texts, headers = message.texts, message.headers
-    cache = _HEADER_MATCHES.get(options)
+    """``extract_each`` over the message's texts (its flowed parts unflowed, D31), with recurring
+    header values not scanned again."""
+    if not message.flowed:
+        return _scanned(message.texts, message, options)
+    unflowed = {k: unflow(message.texts[k], delsp) for k, delsp in message.flowed.items()}
+    texts = [unflowed[k].text if k in unflowed else text for k, text in enumerate(message.texts)]
+    lines = {k: Lines(message.texts[k]) for k in unflowed}
+    return [
+        (k, original(match, unflowed[k], message.texts[k], lines[k]) if k in unflowed else match)
+        for k, match in _scanned(texts, message, options)
+    ]
+
+
+def _scanned(texts: list[str], message: MessageText, options: Options) -> list[tuple[int, Match]]:
+    headers = message.headers
+    extraction = {**_extraction(options), "pipermail": message.pipermail}
+    cache = _HEADER_MATCHES.get((options, message.pipermail))
     if cache is None:
-        cache = _HEADER_MATCHES[options] = {}
+        cache = _HEADER_MATCHES[options, message.pipermail] = {}
     known = {
         k: hit
         for k, text in enumerate(texts[:headers])
         if len(text) <= _HEADER_CACHE_CHARS and (hit := cache.get(text)) is not None
     }
     if not known:  # the common case where headers do not recur: one pass, in order
-        every = list(extract_each(texts, **_extraction(options)))
+        every = list(extract_each(texts, **extraction))
         found: dict[int, list[Match]] = {}
         for k, match in every:
             if k >= headers:
@@ -256,7 +272,7 @@ def _matches(message: MessageText, options: Options) -> list[tuple[int, Match]]:
         return every
     todo = [k for k in range(len(texts)) if k not in known]
     fresh: dict[int, list[Match]] = {}
-    for j, match in extract_each([texts[k] for k in todo], **_extraction(options)):
+    for j, match in extract_each([texts[k] for k in todo], **extraction):
         fresh.setdefault(todo[j], []).append(match)
     _remember(cache, texts, [k for k in todo if k < headers], fresh)
     merged: dict[int, Sequence[Match]] = {**fresh, **known}

@@ -26,6 +26,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 
+from ._iana import IANA_PERMANENT_SCHEMES
 from ._lines import Lines
 from ._model import Candidate, Span, Unclosed, Wrapper
 from .grammar._chars import ALPHA, DIGIT, SCHEME, class_text
@@ -64,18 +65,25 @@ LOOKAHEAD = MAX_WRAPPER_CHARS + MAX_NAKED_CHARS + 256
 the same candidates as the whole text."""
 LOOKBEHIND = PREFIX_REACH + 256
 """How far before ``start`` the scanner may read (schemes, ``URL:`` prefixes, quote prefixes)."""
+BRACKET_REACH = 256
+"""D34: how far before a naked URL an open ``[`` is looked for (on its line)."""
+_PIPERMAIL_AT = " at "
+"""D32: what pipermail writes for "@"."""
+_DOMAIN_CHARS = frozenset(ALPHA + DIGIT + "-")
+_NOT_IN_USER = frozenset(" \t\n@<>\"")
 RESUME_SLACK = 64
 """A naked URL's scheme and ``URL:`` prefix start at most this far before its colon."""
 
 # D2's scheme characters; in running text a scheme must also start with a letter (as RFC 2396 says).
 _SCHEME_CHARS = frozenset(SCHEME)
 _LETTERS = frozenset(ALPHA)
-_SUFFIX_AFTER = frozenset("+-." + DIGIT)
+_SUFFIX_AFTER = frozenset("-." + DIGIT)
 _SCHEME_TEXT = f"[{class_text(ALPHA)}][{class_text(SCHEME)}]{{0,{MAX_SCHEME_CHARS - 1}}}"
 
 # D22: "<" + optional whitespace (line breaks included) + a scheme or "URL" + ":". Bounded, so a
-# "<" before a megabyte of spaces or letters costs a constant.
-_OPEN = re.compile(r"<(\s{0,64})(" + _SCHEME_TEXT + "):")
+# "<" before a megabyte of spaces or letters costs a constant. D25 (a): the "<" may end a quoted
+# line, the scheme following the next line's quote prefix (checked against the "<" line's own).
+_OPEN = re.compile(r"<(\s{0,64}(?:(?<=\n)[ \t]{0,8}(?:[>|:][ \t]{0,4}){1,16})?)(" + _SCHEME_TEXT + "):")
 # D26: a quote mark right before a scheme.
 _QUOTE = re.compile(r'"(' + _SCHEME_TEXT + "):")
 
@@ -95,7 +103,8 @@ def _non_ascii_punctuation() -> str:
 
 # D19: what ends a naked (or quoted) URL. Non-ASCII punctuation too, wherever it stands: no strict
 # URL holds a non-ASCII character, and CJK text runs on after "。" without a space.
-_NAKED_END = re.compile(r'[\s<>"' + _non_ascii_punctuation() + "]")
+# D34: a backtick too (a Markdown code span; unsafe in RFC 1738, no RFC 3986 character).
+_NAKED_END = re.compile(r'[\s<>"`' + _non_ascii_punctuation() + "]")
 # A "www." host name at the start of a word: not after a letter, digit or anything that would make
 # it part of a URL, an address or a longer name ("http://www.", "user@www.", "ftp.www."). The hit
 # is its "." (a literal first character: ~900 MB/s, where "[wW]{3}" first ran at ~50).
@@ -104,6 +113,7 @@ _WWW_BEFORE_DOT = 3
 # D25: a mail or news quote prefix at the start of a line: runs of ">", "|", ":" with spaces.
 _QUOTE_PREFIX = re.compile(r"[ \t]{0,8}(?:[>|:][ \t]{0,4}){1,16}")
 # A line holding nothing but whitespace (LF not included), up to its line feed.
+_MAX_QUOTE_DEPTH = 16  # as _QUOTE_PREFIX: deeper quoting than this is not taken for quoting
 _BLANK_REST = re.compile(r"[^\S\n]*\n")
 _URL_PREFIX_WORD = "url:"
 # D19: dropped from the end of a naked URL, however many.
@@ -138,7 +148,10 @@ def _prefix_key(prefix: str) -> str:
 
 def _after_prefix(text: str, pos: int, limit: int, key: str) -> int:
     """D25: the end of the quote prefix ``key`` at the start of the line at ``pos`` (spaces and tabs
-    may sit before and between its marks), or ``pos`` when the line does not start with it."""
+    may sit before and between its marks), or ``pos`` when the line does not start with it. A
+    deeper prefix (``>`` then ``>>``: a client re-wrapped quoted text) is stripped whole when URL
+    text and a closing ``>`` follow it on its line; otherwise its first extra ``>`` may be the
+    closing one (``> >0``)."""
     at = pos
     for mark in key:
         while at < limit and text[at] in " \t":
@@ -146,6 +159,19 @@ def _after_prefix(text: str, pos: int, limit: int, key: str) -> int:
         if at >= limit or text[at] != mark:
             return pos
         at += 1
+    deeper = at
+    for _ in range(_MAX_QUOTE_DEPTH):
+        while deeper < limit and text[deeper] in " \t":
+            deeper += 1
+        if deeper >= limit or text[deeper] != ">" or ">" not in key:  # ":" "|" may start URL text
+            break
+        deeper += 1
+    else:
+        return at  # deeper than any quoting: no prefix
+    if deeper > at and deeper < limit and not text[deeper].isspace():
+        line_end = text.find("\n", deeper, limit)
+        if text.find(">", deeper, limit if line_end < 0 else line_end) >= 0:
+            return deeper
     return at
 
 
@@ -177,6 +203,45 @@ def _trim_naked_end(text: str, start: int, end: int) -> int:
     return end
 
 
+def _open_bracket_before(text: str, start: int) -> bool:
+    """D34: whether a ``[`` opened before ``start`` on its line (within BRACKET_REACH) is still
+    open there: then the ``]`` that closes it ends the URL (Markdown's ``[text](url)``)."""
+    reach = max(0, start - BRACKET_REACH)
+    line_start = text.rfind("\n", reach, start) + 1 or reach
+    depth = 0
+    for at in range(start - 1, line_start - 1, -1):  # backwards: the innermost "[" decides
+        char = text[at]
+        if char == "]":
+            depth += 1
+        elif char == "[":
+            if depth == 0:
+                return True
+            depth -= 1
+    return False
+
+
+def _pipermail_at(text: str, start: int, end: int) -> Span | None:
+    """D32: where pipermail's " at " lies in ``text[start:end]`` when that is ``mailto:user at
+    domain`` (a domain's letters, digits, hyphens and dots, maybe a ``?query``); else None."""
+    at = text.find(_PIPERMAIL_AT, start, end)
+    if at < 0 or text.find(_PIPERMAIL_AT, at + 1, end) >= 0:
+        return None
+    address = text[start:at]
+    scheme, colon, user = address.partition(":")
+    domain = text[at + len(_PIPERMAIL_AT) : end].split("?", 1)[0]
+    labels = domain.split(".")
+    return (
+        (at, at + len(_PIPERMAIL_AT))
+        if colon
+        and scheme.lower() == "mailto"
+        and user
+        and not set(user) & _NOT_IN_USER
+        and len(labels) > 1
+        and all(label and set(label) <= _DOMAIN_CHARS for label in labels)
+        else None
+    )
+
+
 def _naked_extent(text: str, start: int, search_from: int) -> tuple[int, int] | None:
     """D19: where a naked URL that starts at ``start`` ends: the first character that ends it, and
     the end once trailing punctuation is dropped; None when it runs past MAX_NAKED_CHARS."""
@@ -192,10 +257,16 @@ class Scanner:
     """Finds candidates in text. Build one per option set (``scanner_for`` caches them)."""
 
     def __init__(
-        self, *, naked: bool = True, schemes: Iterable[str] = KNOWN_SCHEMES, www: bool = False
+        self,
+        *,
+        naked: bool = True,
+        schemes: Iterable[str] = KNOWN_SCHEMES,
+        www: bool = False,
+        pipermail: bool = False,
     ) -> None:
         self.naked = naked
         self.www = www
+        self.pipermail = pipermail
         self.schemes = frozenset(s.lower() for s in schemes)
         bad = sorted(s for s in self.schemes if not s or set(s) - _SCHEME_CHARS or s[0] not in _LETTERS)
         if bad:
@@ -254,6 +325,11 @@ class Scanner:
         space, word = hit.groups()
         if space.count("\n") > 1:  # D21: a blank line between "<" and the scheme ends it first
             return None, opening + 1
+        key: str | None = None  # the "<" line's quote prefix, looked for when needed
+        if "\n" in space:
+            key = self._line_prefix(text, opening, lines)
+            if key != _prefix_key(space[space.rfind("\n") + 1 :]):
+                return None, opening + 1  # D25 (a): the next line's prefix is not the "<" line's
         word = word.lower()
         wrapper: Wrapper
         if word == "url":
@@ -269,13 +345,22 @@ class Scanner:
         second = text.find("<", body_start, limit)
         closing = text.find(">", body_start, limit if second < 0 else second)
         if closing >= 0 and text.find("\n", body_start, closing) < 0:
-            return Candidate(wrapper, (opening, closing + 1), (body_start, closing)), closing + 1
-        line_start = lines.start_of(opening)
-        prefix = (
-            _QUOTE_PREFIX.match(text, line_start, opening) if opening - line_start <= PREFIX_REACH else None
-        )
-        key = _prefix_key(prefix.group()) if prefix else ""
+            at = _pipermail_at(text, body_start, closing) if self.pipermail else None
+            skipped = () if at is None else (at,)
+            span, body = (opening, closing + 1), (body_start, closing)
+            return Candidate(wrapper, span, body, skipped, deobfuscated=at is not None), closing + 1
+        if key is None:
+            key = self._line_prefix(text, opening, lines)
         return self._close(text, wrapper, opening, body_start, key)
+
+    @staticmethod
+    def _line_prefix(text: str, opening: int, lines: Lines) -> str:
+        """D25: the quote marks of the line where the wrapper opens ("" when it has none)."""
+        line_start = lines.start_of(opening)
+        if opening - line_start > PREFIX_REACH:
+            return ""
+        prefix = _QUOTE_PREFIX.match(text, line_start, opening)
+        return _prefix_key(prefix.group()) if prefix else ""
 
     def _close(self, text: str, wrapper: Wrapper, opening: int, body_start: int, key: str) -> _Found:
         """Find the ``>`` that closes the wrapper opened at ``opening``, line by line."""
@@ -341,9 +426,24 @@ class Scanner:
         if extent is None:
             return None, start + MAX_NAKED_CHARS + 1  # too long to be a URL
         raw_end, end = extent
+        closing = text.find("]", colon, raw_end)
+        if closing >= 0 and _open_bracket_before(text, start):  # D34: "[url](url)", "[see url]"
+            raw_end = closing
+            end = _trim_naked_end(text, start, closing)
         if end <= colon or _bare_authority(text, colon, end):
             return None, raw_end
         span_start = self._url_prefix(text, start, floor)
+        if self.pipermail and end == raw_end and text.startswith(_PIPERMAIL_AT, end):
+            after = _naked_extent(text, end + len(_PIPERMAIL_AT), end + len(_PIPERMAIL_AT))
+            if after is not None:
+                domain_end = after[1]
+                closing = text.find("]", end, domain_end)
+                if closing >= 0 and _open_bracket_before(text, start):  # "[mailto:x at y.org]"
+                    domain_end = _trim_naked_end(text, start, closing)
+                at = _pipermail_at(text, start, domain_end)
+                if at is not None:
+                    span, body = (span_start, domain_end), (start, domain_end)
+                    return Candidate(None, span, body, (at,), deobfuscated=True), domain_end
         return Candidate(None, (span_start, end), (start, end)), end
 
     def _www(self, text: str, hit: re.Match[str], floor: int, lines: Lines) -> _Found:
@@ -367,15 +467,24 @@ class Scanner:
             return -1  # too long, or glued to what an earlier candidate took
         if start == colon:
             return -1
-        word = text[start:colon]
-        if word[0] in _LETTERS and word.lower() in self.schemes:
+        word = text[start:colon].lower()
+        if word[0] in _LETTERS and word in self.schemes:
             return start
+        slashes = text.startswith("//", colon + 1)
+        compound = slashes and word[0] in _LETTERS and "+" in word  # D36: "git+https://" as written
+        glued = slashes and word[0] in _LETTERS and word not in IANA_PERMANENT_SCHEMES
         # "see.http://", "foo-mailto:", "=09http://" (a quoted-printable tab): a known scheme
-        # after "." "+" "-" or a digit is the scheme.
+        # after "." "-" or a digit is the scheme (and after "+" when no "//" follows). D36: so is
+        # one glued to letters ("Seehttps://", a shar file's "Xftp://") when the whole word is no
+        # registered scheme; the longest known scheme at the word's end is taken.
         for k in range(1, len(word)):
-            if word[k - 1] in _SUFFIX_AFTER and word[k] in _LETTERS and word[k:].lower() in self.schemes:
-                return start + k
-        if word[0] in _LETTERS and text.startswith("//", colon + 1):
+            before = word[k - 1]
+            if word[k] in _LETTERS and word[k:] in self.schemes and "+" not in word[k:]:
+                if before in _SUFFIX_AFTER or (before == "+" and not compound):
+                    return start + k
+                if before in _LETTERS and glued and not compound:
+                    return start + k
+        if word[0] in _LETTERS and slashes:
             return start  # any scheme followed by "//" (D22); "1abc://" is none
         return -1
 
@@ -405,9 +514,9 @@ class ScanProgress:
 
 
 @lru_cache(maxsize=32)
-def scanner_for(naked: bool, schemes: frozenset[str], www: bool = False) -> Scanner:
+def scanner_for(naked: bool, schemes: frozenset[str], www: bool = False, pipermail: bool = False) -> Scanner:
     """One compiled scanner per option set."""
-    return Scanner(naked=naked, schemes=schemes, www=www)
+    return Scanner(naked=naked, schemes=schemes, www=www, pipermail=pipermail)
 
 
 def scan(text: str, *, naked: bool = True, schemes: Iterable[str] = KNOWN_SCHEMES) -> Iterator[Candidate]:

@@ -201,7 +201,8 @@ def _read(
         try:
             for raw in (messages if fmt == "mbox" else articles)(file, options.max_message):
                 here = where._replace(message=raw.number, offset=raw.offset)
-                yield _message(raw.data, raw.size, here, options, last_line_ended=raw.complete)
+                found = _message(raw.data, raw.size, here, options, last_line_ended=raw.complete)
+                yield found._replace(pipermail=True) if raw.pipermail else found
         except BatchError as error:
             yield Defect("corrupt", where, f"news batch: {error}")
         return
@@ -265,7 +266,8 @@ def read_piece(
         if kind == "mbox":
             for message in range_messages(file, start, end, options.max_message):
                 here = where._replace(message=message.number, offset=message.offset)
-                yield _message(message.data, message.size, here, options, last_line_ended=message.complete)
+                found = _message(message.data, message.size, here, options, last_line_ended=message.complete)
+                yield found._replace(pipermail=True) if message.pipermail else found
         elif kind == "text":
             yield from _text(range_reader(file, start, end), where)
         elif kind == "zip":

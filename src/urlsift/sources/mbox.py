@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from typing import IO, NamedTuple
 
 _SEPARATOR = re.compile(rb"From \S+(?: at \S+)? .*\d\d:\d\d(?::\d\d)?.* \d{4}\s*$")
+_PIPERMAIL_SHAPE = re.compile(rb"From \S+ at \S+ ")  # D32: pipermail's separator
 _QUOTED_FROM = re.compile(rb"^>(>*From )", re.MULTILINE)
 _EMPTY = (b"\n", b"\r\n")
 BLOCK_BYTES = 1 << 16
@@ -42,6 +43,9 @@ class RawMessage(NamedTuple):
     """Its length in bytes, however much of it was kept."""
     complete: bool
     """False when the file ended in the middle of its last line (a truncated file)."""
+    pipermail: bool = False
+    """D32: its separator has pipermail's shape (``From user at host  date``): the archiver wrote
+    every address in it as ``user at host``."""
 
 
 def is_separator(line: bytes) -> bool:
@@ -51,8 +55,9 @@ def is_separator(line: bytes) -> bool:
 class _Message:
     """The message being read: its pieces, kept up to the limit."""
 
-    def __init__(self, index: int, offset: int, limit: int) -> None:
+    def __init__(self, index: int, offset: int, limit: int, pipermail: bool = False) -> None:
         self.number, self.offset, self.limit = index, offset, limit
+        self.pipermail = pipermail
         self.pieces: list[bytes] = []
         self.size = 0
 
@@ -73,10 +78,10 @@ class _Message:
         elif data.endswith(b"\n\r\n"):
             data, size = data[:-2], size - 2
         if size > self.limit:
-            return RawMessage(self.number, self.offset, data[:HEAD_BYTES], size, complete)
+            return RawMessage(self.number, self.offset, data[:HEAD_BYTES], size, complete, self.pipermail)
         if b">From " in data:  # a substring search first: the regex costs more than the rest
             data = _QUOTED_FROM.sub(rb"\1", data)
-        return RawMessage(self.number, self.offset, data, size, complete)
+        return RawMessage(self.number, self.offset, data, size, complete, self.pipermail)
 
 
 def _empty_before(data: bytes, at: int, mid_line: bool, after_empty: bool) -> bool:
@@ -124,7 +129,7 @@ def messages(file: IO[bytes], limit: int = 1 << 62) -> Iterator[RawMessage]:
                     current.add(data[taken:at])
                     yield current.done()
                     index += 1
-                current = _Message(index, position + at, limit)
+                current = _Message(index, position + at, limit, _PIPERMAIL_SHAPE.match(line) is not None)
                 taken = at + len(line) + (line_end >= 0)
         if current is not None:
             current.add(data[taken:end])

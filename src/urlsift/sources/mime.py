@@ -30,6 +30,7 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from .._model import Defect, DefectKind, MessageText, Provenance
+from ..flowed import is_flowed
 
 MAX_DEPTH = 64
 """Multiparts nested deeper than this are not entered (a crafted message could nest thousands)."""
@@ -88,7 +89,7 @@ def read(data: bytes, where: Provenance) -> MessageText:
         named = [(name, value) for name, value in decoded if ":" in value]
     names = [name for name, _ in named]
     texts = [value for _, value in named]
-    found = MessageText(_identified(message, where), texts, names, len(texts), [])
+    found = MessageText(_identified(message, where), texts, names, len(texts), [], {})
     _walk(message, found, [0], "text/plain", 0)
     return found
 
@@ -264,6 +265,9 @@ def _text_part(entity: _Entity, found: MessageText, part: str, params: dict[str,
         _defect(found, "undecodable-bytes", part, f"{replaced} undecodable byte sequences ({charset})")
     found.texts.append(_html_text(text) if kind == "text/html" else text)
     found.parts.append(part)
+    delsp = is_flowed(params) if kind == "text/plain" else None
+    if delsp is not None and found.flowed is not None:  # D31: unflowed before scanning
+        found.flowed[len(found.texts) - 1] = delsp
 
 
 def _decoded(body: bytes, encoding: str) -> tuple[bytes, str | None]:
