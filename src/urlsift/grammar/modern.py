@@ -164,8 +164,8 @@ _SCHEMES: dict[str, tuple[Decompose, int | None]] = {
     "gopher": (_gopher, 70),
     "telnet": (_telnet, 23),
 }
-# Schemes whose path after the authority is not RFC 3986's: a gopher selector, a newsgroup.
-_OPAQUE_PATHS = frozenset({"gopher", "news", "nntp"})
+# Schemes whose path is not RFC 3986's: a gopher selector, a newsgroup, mail addresses.
+_OPAQUE_PATHS = frozenset({"gopher", "news", "nntp", "mailto"})
 # Default ports of schemes judged by RFC 3986's generic syntax: wais and prospero (RFC 4156 and
 # 4157), ws and wss (RFC 6455 3), ldap (RFC 4516 2), imap (RFC 5092 2), pop (RFC 2384 3), rtsp
 # (RFC 2326 3.2), and snews and nntps (563, IANA's port for NNTP over TLS).
@@ -256,6 +256,7 @@ class ModernProfile(Profile):
     unreserved = u.UNRESERVED
     # RFC 3986 6.2.2.3: "/./" and "/../" are removed in a normalised URI.
     dot_segments = True
+    fragment_escapes = True
     authority_ends = "/?"
     # Mail since the late 1990s says "see www.example.com": the scanner takes such host names.
     scheme_less_www = True
