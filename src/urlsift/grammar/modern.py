@@ -2,9 +2,10 @@
 
 RFC 3986's generic syntax widened to IRIs (RFC 3987), and the scheme RFCs that replaced RFC 1738's
 sections: http and https (RFC 9110), mailto (RFC 6068), news and nntp (RFC 5538), file (RFC 8089),
-gopher (RFC 4266), telnet (RFC 4248); ftp keeps RFC 1738's shape on RFC 3986's pieces. Every other
-scheme is RFC 3986's ``URI``. The grammar is in ``rfc3986`` and ``schemes``; this module says what
-the parts are, what deserves a warning, and why a string fails.
+gopher (RFC 4266), telnet (RFC 4248); ftp keeps RFC 1738's shape on RFC 3986's pieces; tel, urn,
+sip, sips, cid and mid are their own RFCs' (``opaque``). Every other scheme is RFC 3986's ``URI``.
+The grammar is in ``rfc3986``, ``schemes`` and ``opaque``; this module says what the parts are,
+what deserves a warning, and why a string fails.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import idna
 import regex
 
 from .._model import Caveat, CaveatKind, Part, Problem
+from . import opaque
 from . import rfc3986 as u
 from . import schemes as s
 from ._bnf import END, Failure, Lit, Rule, to_regex
@@ -266,6 +268,7 @@ class ModernProfile(Profile):
             scheme: SchemeSyntax(s.SCHEME_RULES[scheme], decompose, port, scheme not in _OPAQUE_PATHS)
             for scheme, (decompose, port) in _SCHEMES.items()
         }
+        self._schemes.update(opaque.SCHEMES)  # tel, urn, sip, cid, mid: by their own RFCs (D35)
         self._generic = SchemeSyntax(u.URI, _generic)
         self._generic_with_port = {
             scheme: SchemeSyntax(u.URI, _generic, port) for scheme, port in _GENERIC_PORTS.items()
@@ -391,5 +394,10 @@ def _host_caveats(host: str, start: int) -> list[Caveat]:
     return out
 
 
-MODERN_RULES: tuple[Rule, ...] = (u.URI, u.fragment, *dict.fromkeys(s.SCHEME_RULES.values()))
+MODERN_RULES: tuple[Rule, ...] = (
+    u.URI,
+    u.fragment,
+    *dict.fromkeys(s.SCHEME_RULES.values()),
+    *dict.fromkeys(opaque.SCHEME_RULES.values()),
+)
 """Every top-level production of the modern grammar (for tests that walk it)."""
