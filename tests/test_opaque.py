@@ -90,7 +90,7 @@ INVALID = [
     ("sip:alice@", 10, "IPv4address"),
     ("sip:alice@atlanta.com:50x", 24, "port"),
     ("sip:alice@atlanta.com?subject", 29, "header"),
-    ("sip:alice@-atlanta.com", 10, "IPv6reference"),  # no host starts so
+    ("sip:alice@-atlanta.com", 10, "host"),  # no host starts so
     # RFC 2392: an addr-spec has a local part, "@" and a domain; "/" in one is escaped
     ("cid:foo", 7, "url-addr-spec"),
     ("cid:@bar.net", 4, "local-part"),

@@ -138,8 +138,10 @@ userinfo = Rule("userinfo", seq(user, opt(":", password), "@"))
 # IPv4address = 1*3DIGIT "." 1*3DIGIT "." 1*3DIGIT "." 1*3DIGIT
 _octet = Chars(DIGIT, escapes=False, min=1, max=3)
 IPv4address = Rule("IPv4address", seq(_octet, ".", _octet, ".", _octet, ".", _octet))
-# IPv6reference = "[" IPv6address "]"      (RFC 3261's IPv6address is RFC 3986's)
-IPv6reference = Rule("IPv6reference", seq("[", IPv6address, "]"))
+# IPv6reference = "[" IPv6address "]"      (RFC 3261's IPv6address is RFC 3986's, RFC 5954)
+# Named as RFC 3986 names its literal, so that the profile judges it whole, at its "[", as it does
+# every IP literal.
+IPv6reference = Rule("IP-literal", seq("[", IPv6address, "]"))
 # hostname = *( domainlabel "." ) toplabel [ "." ]   (as domainname above)
 hostname = Rule("hostname", seq(rep(domainlabel, "."), toplabel))
 # host = hostname / IPv4address / IPv6reference
