@@ -11,8 +11,8 @@ from functools import cache
 
 from hypothesis import strategies as st
 
+from urlsift.grammar import opaque, rfc3986, schemes
 from urlsift.grammar import rfc1738 as g
-from urlsift.grammar import rfc3986, schemes
 from urlsift.grammar._bnf import Alt, Chars, Label, Lit, Node, Opt, Rep, Rule, Seq, rules
 from urlsift.grammar._chars import ALPHADIGIT, HEX, SCHEME
 
@@ -71,7 +71,8 @@ fragments = st.one_of(st.just(""), strategy(g.fragment).map(lambda text: "#" + t
 modern_fragments = st.one_of(st.just(""), strategy(rfc3986.fragment).map(lambda text: "#" + text))
 
 other_schemes = st.text(SCHEME, min_size=1, max_size=8).filter(lambda s: s.lower() not in g.SCHEME_RULES)
-modern_other_schemes = strategy(rfc3986.scheme).filter(lambda s: s.lower() not in schemes.SCHEME_RULES)
+MODERN_SCHEME_RULES = {**schemes.SCHEME_RULES, **opaque.SCHEME_RULES}
+modern_other_schemes = strategy(rfc3986.scheme).filter(lambda s: s.lower() not in MODERN_SCHEME_RULES)
 
 
 def urls(scheme: str, profile: str = "strict") -> st.SearchStrategy[str]:
@@ -81,7 +82,7 @@ def urls(scheme: str, profile: str = "strict") -> st.SearchStrategy[str]:
         if scheme == "other":
             head, body = modern_other_schemes, strategy(rfc3986.URI)
         else:
-            head, body = any_case(scheme), strategy(schemes.SCHEME_RULES[scheme])
+            head, body = any_case(scheme), strategy(MODERN_SCHEME_RULES[scheme])
         return st.tuples(head, st.just(":"), body, modern_fragments).map("".join)
     if scheme == "other":
         head = other_schemes
@@ -93,7 +94,7 @@ def urls(scheme: str, profile: str = "strict") -> st.SearchStrategy[str]:
 
 
 SCHEMES = (*g.SCHEME_RULES, "other")
-MODERN_SCHEMES = (*schemes.SCHEME_RULES, "other")
+MODERN_SCHEMES = (*MODERN_SCHEME_RULES, "other")
 PROFILE_SCHEMES = [("strict", scheme) for scheme in SCHEMES] + [
     ("modern", scheme) for scheme in MODERN_SCHEMES
 ]

@@ -8,9 +8,11 @@ omitted"). Never decoded: an escaped reserved or unsafe character (``%2F``, ``%3
 changed: the case of a path, a fragment. Idempotent, and the result validates whenever the URL did.
 
 The modern profile's forms follow RFC 3986 6.2.2 and 6.2.3 the same way (its unreserved set, its
-schemes' default ports, an empty port dropped) and also remove dot segments ("/a/./b/../c" is
-"/a/c"), which RFC 1738 never gave a meaning; an IRI's canonical form is that of its URI form
-(RFC 3987 5.3.2.3 compares IRIs so), so "http://bücher.de/" and "http://xn--bcher-kva.de/" are one.
+schemes' default ports, an empty port dropped), normalise the fragment's escapes too (6.2.2 covers
+the whole reference), and remove dot segments from every RFC 3986 path, with or without an
+authority, as 5.2.4 does ("/a/./b/../c" is "/a/c", "/a/.." is "/"; a query is no path), which RFC
+1738 never gave a meaning; an IRI's canonical form is that of its URI form (RFC 3987 5.3.2.3
+compares IRIs so), so "http://bücher.de/" and "http://xn--bcher-kva.de/" are one.
 """
 
 from __future__ import annotations
@@ -34,18 +36,23 @@ def canonical(url: str, profile: Profile | str = STRICT) -> str:
     if not verdict.valid or verdict.scheme is None:
         raise ValueError(f"not a valid URL under the {judge.name} profile: {url!r} ({verdict.error})")
     scheme = verdict.scheme
+    syntax = judge.syntax(scheme)
     url = verdict.uri or url
     hash_at = url.find("#")
     end = len(url) if hash_at < 0 else hash_at
     body, fragment = url[len(scheme) + 1 : end], url[end:]
+    if judge.fragment_escapes:
+        fragment = _ESCAPE.sub(lambda m: _escape(m.group(1), judge.unreserved), fragment)
 
     def form(rest: str) -> str:
+        head = ""
         if verdict.parts.get("host") is not None and rest.startswith("//"):
-            syntax = judge.syntax(scheme)
-            rest = _authority(rest, syntax.default_port, scheme in _EMPTY_PATH_IS_SLASH, judge.authority_ends)
-            if judge.dot_segments and syntax.dot_segments:
-                rest = _without_dot_segments(rest)
-        return scheme + ":" + rest + fragment
+            head, rest = _authority(rest, syntax.default_port, judge.authority_ends)
+            if scheme in _EMPTY_PATH_IS_SLASH and not rest.startswith("/"):
+                rest = "/" + rest
+        if judge.dot_segments and syntax.dot_segments:
+            rest = _without_dot_segments(rest, after_authority=bool(head))
+        return scheme + ":" + head + rest + fragment
 
     decoded = form(_ESCAPE.sub(lambda m: _escape(m.group(1), judge.unreserved), body))
     if validate(decoded, judge).valid:
@@ -70,14 +77,13 @@ def _escape(hex_digits: str, unreserved: str) -> str:
     return char if char in unreserved else "%" + hex_digits.upper()
 
 
-def _authority(rest: str, default_port: int | None, slash_for_empty_path: bool, ends_at: str) -> str:
-    """``//[login@]host[:port]...`` with the host lower-cased and a default port dropped. The URL
-    is valid, so the authority ends at the first of ``ends_at`` (RFC 1738's user may hold "?",
-    RFC 3986's may not), the login at its last "@", and the host and port at the next "/" or "?"."""
+def _authority(rest: str, default_port: int | None, ends_at: str) -> tuple[str, str]:
+    """``//[login@]host[:port]`` with the host lower-cased and a default port dropped, and what
+    follows it. The URL is valid, so no "/" comes before the host, the login ends at the last "@"
+    before the end of the authority (the first of ``ends_at``: RFC 1738's user may hold "?", RFC
+    3986's may not), and the host and port end at the next "/" or "?"."""
     span = host_span(rest, 0, len(rest), ends_at)
-    if span is None:  # not reached: the caller saw the "//"
-        return rest
-    login_end = span[0]
+    login_end = 2 if span is None else span[0]  # None not reached: the caller saw the "//"
     ends = (rest.find("/", login_end), rest.find("?", login_end))
     stop = min((at for at in ends if at >= 0), default=len(rest))
     login, hostport, after = rest[2:login_end], rest[login_end:stop], rest[stop:]
@@ -86,10 +92,8 @@ def _authority(rest: str, default_port: int | None, slash_for_empty_path: bool, 
     # RFC 3986 6.2.3: an empty port (modern only; strict refuses it) is no port.
     if colon and (not port or (default_port is not None and int(port) == default_port)):
         colon = port = ""
-    if slash_for_empty_path and not after.startswith("/"):
-        after = "/" + after
     host = _ESCAPE.sub(lambda m: "%" + m.group(1).upper(), host.lower())  # escapes stay upper case
-    return "//" + login + host + colon + port + after
+    return "//" + login + host + colon + port, after
 
 
 def match_canonical(match: Match) -> str | None:
@@ -104,23 +108,51 @@ def match_canonical(match: Match) -> str | None:
 LATER.canonical = match_canonical
 
 
-def _without_dot_segments(rest: str) -> str:
-    """RFC 3986 5.2.4 on the path of ``//authority/path?query`` (6.2.2.3)."""
-    slash = rest.find("/", 2)
-    if slash < 0:
-        return rest
-    query = rest.find("?", slash)
+def _without_dot_segments(rest: str, after_authority: bool) -> str:
+    """RFC 3986 6.2.2.3 on ``rest``, what follows the authority (or the colon, with none): its
+    path, up to the query, through remove_dot_segments (5.2.4), which applies to every path."""
+    query = rest.find("?")
     end = len(rest) if query < 0 else query
-    path = rest[slash:end]
+    path = rest[:end]
     if "." not in path:
         return rest
+    path = remove_dot_segments(path)
+    if not after_authority and path.startswith("//"):
+        # RFC 3986 3.3: with no authority a path cannot begin with "//" ("x:/.//a" would become
+        # "x://a", a host "a"). The WHATWG URL standard writes "/." before such a path, which
+        # 5.2.4 removes again: the form keeps its meaning and stays the same when normalised.
+        path = "/." + path
+    return path + rest[end:]
+
+
+def remove_dot_segments(path: str) -> str:
+    """RFC 3986 5.2.4, its rules A to E in its order, with an index into ``path`` for the input
+    buffer (linear time) and a list of the pieces rule E moved for the output buffer, so that rule
+    C removes "the last segment and its preceding '/' (if any)" by dropping the last piece."""
     out: list[str] = []
-    for segment in path[1:].split("/"):
-        if segment == "..":
+    at, end = 0, len(path)
+    while at < end:
+        if path.startswith("../", at) or path.startswith("./", at):  # A
+            at = path.index("/", at) + 1
+        elif path.startswith("/./", at):  # B: "/./" becomes "/"
+            at += 2
+        elif at + 2 == end and path.startswith("/.", at):  # B: a final "/." becomes "/"
+            out.append("/")
+            at = end
+        elif path.startswith("/../", at):  # C
+            at += 3
             if out:
                 out.pop()
-        elif segment != ".":
-            out.append(segment)
-    last = path.rsplit("/", 1)[1]
-    trailing = "/" if last in {".", ".."} else ""
-    return rest[:slash] + "/" + "/".join(out) + trailing + rest[end:]
+        elif at + 3 == end and path.startswith("/..", at):  # C: a final "/.." becomes "/"
+            if out:
+                out.pop()
+            out.append("/")
+            at = end
+        elif end - at <= 2 and path[at:] in {".", ".."}:  # D
+            at = end
+        else:  # E: the first segment, with its "/", up to the next "/"
+            stop = path.find("/", at + 1)
+            stop = end if stop < 0 else stop
+            out.append(path[at:stop])
+            at = stop
+    return "".join(out)

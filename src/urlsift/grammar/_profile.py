@@ -96,6 +96,9 @@ class Profile(abc.ABC):
     """What ends the authority after "//" (RFC 1738's user may hold "?"; RFC 3986's may not)."""
     dot_segments: bool = False
     """Whether "." and ".." path segments mean "here" and "up" (``canonical`` removes them)."""
+    fragment_escapes: bool = False
+    """Whether ``canonical`` normalises the escapes of a fragment as those of the URL (RFC 3986
+    6.2.2 covers the whole URI reference; RFC 1808 puts the fragment outside an RFC 1738 URL)."""
 
     @abc.abstractmethod
     def scheme_end(self, url: str, endpos: int) -> int | Problem:

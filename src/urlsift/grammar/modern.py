@@ -2,9 +2,10 @@
 
 RFC 3986's generic syntax widened to IRIs (RFC 3987), and the scheme RFCs that replaced RFC 1738's
 sections: http and https (RFC 9110), mailto (RFC 6068), news and nntp (RFC 5538), file (RFC 8089),
-gopher (RFC 4266), telnet (RFC 4248); ftp keeps RFC 1738's shape on RFC 3986's pieces. Every other
-scheme is RFC 3986's ``URI``. The grammar is in ``rfc3986`` and ``schemes``; this module says what
-the parts are, what deserves a warning, and why a string fails.
+gopher (RFC 4266), telnet (RFC 4248); ftp keeps RFC 1738's shape on RFC 3986's pieces; tel, urn,
+sip, sips, cid and mid are their own RFCs' (``opaque``). Every other scheme is RFC 3986's ``URI``.
+The grammar is in ``rfc3986``, ``schemes`` and ``opaque``; this module says what the parts are,
+what deserves a warning, and why a string fails.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import idna
 import regex
 
 from .._model import Caveat, CaveatKind, Part, Problem
+from . import opaque
 from . import rfc3986 as u
 from . import schemes as s
 from ._bnf import Failure, Rule, to_regex
@@ -164,8 +166,8 @@ _SCHEMES: dict[str, tuple[Decompose, int | None]] = {
     "gopher": (_gopher, 70),
     "telnet": (_telnet, 23),
 }
-# Schemes whose path after the authority is not RFC 3986's: a gopher selector, a newsgroup.
-_OPAQUE_PATHS = frozenset({"gopher", "news", "nntp"})
+# Schemes whose path is not RFC 3986's: a gopher selector, a newsgroup, mail addresses.
+_OPAQUE_PATHS = frozenset({"gopher", "news", "nntp", "mailto"})
 # Default ports of schemes judged by RFC 3986's generic syntax: wais and prospero (RFC 4156 and
 # 4157), ws and wss (RFC 6455 3), ldap (RFC 4516 2), imap (RFC 5092 2), pop (RFC 2384 3), rtsp
 # (RFC 2326 3.2), and snews and nntps (563, IANA's port for NNTP over TLS).
@@ -229,6 +231,7 @@ class ModernProfile(Profile):
     unreserved = u.UNRESERVED
     # RFC 3986 6.2.2.3: "/./" and "/../" are removed in a normalised URI.
     dot_segments = True
+    fragment_escapes = True
     authority_ends = "/?"
     # Mail since the late 1990s says "see www.example.com": the scanner takes such host names.
     scheme_less_www = True
@@ -238,6 +241,7 @@ class ModernProfile(Profile):
             scheme: SchemeSyntax(s.SCHEME_RULES[scheme], decompose, port, scheme not in _OPAQUE_PATHS)
             for scheme, (decompose, port) in _SCHEMES.items()
         }
+        self._schemes.update(opaque.SCHEMES)  # tel, urn, sip, cid, mid: by their own RFCs (D35)
         self._generic = SchemeSyntax(u.URI, _generic)
         self._generic_with_port = {
             scheme: SchemeSyntax(u.URI, _generic, port) for scheme, port in _GENERIC_PORTS.items()
@@ -314,5 +318,10 @@ def _host_caveats(host: str, start: int) -> list[Caveat]:
     return out
 
 
-MODERN_RULES: tuple[Rule, ...] = (u.URI, u.fragment, *dict.fromkeys(s.SCHEME_RULES.values()))
+MODERN_RULES: tuple[Rule, ...] = (
+    u.URI,
+    u.fragment,
+    *dict.fromkeys(s.SCHEME_RULES.values()),
+    *dict.fromkeys(opaque.SCHEME_RULES.values()),
+)
 """Every top-level production of the modern grammar (for tests that walk it)."""
