@@ -72,10 +72,13 @@ LATER_STAGES = {
     # Sources come first in the flow: they hand text on and know nothing of what is done with it.
     **{
         f"sources/{name}": {"cli", "scan", "rejoin", "validate", "extract", "stream", "output", "results"}
-        for name in ("__init__.py", "mbox.py", "batch.py", "mime.py", "packed.py", "dirs.py", "split.py")
+        for name in (
+            *("__init__.py", "mbox.py", "batch.py", "mime.py", "packed.py", "dirs.py", "split.py"),
+            "archives.py",
+        )
     },
 }
-READS_FILES = {"sources/__init__.py"}  # the I/O stage: it opens the files (and zip and tar members)
+READS_FILES = {"sources/__init__.py", "sources/archives.py"}  # the I/O stage: files, zip and tar members
 
 
 @pytest.mark.parametrize("name", sorted(LATER_STAGES))

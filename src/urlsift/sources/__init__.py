@@ -15,16 +15,15 @@ import os
 import re
 import stat
 import sys
-import tarfile
-import zipfile
 from collections.abc import Generator, Iterator
 from typing import IO, NamedTuple
 
 from .._model import Defect, MessageText, Provenance, TextStream
-from . import mime
+from . import archives, mime
+from .archives import reason
 from .batch import BatchError, articles, is_batch
 from .mbox import is_separator, messages
-from .packed import CORRUPT, MAX_EXPAND, MAX_RATIO, Capped, is_packed, unpacked
+from .packed import CORRUPT, MAX_EXPAND, is_packed, unpacked
 from .split import Finder, cuts, range_messages, range_reader
 
 FORMATS = ("auto", "text", "mbox", "eml", "batch")
@@ -33,8 +32,6 @@ MAX_MESSAGE = 100 * 10**6
 """Default cap on one message (bytes): a larger one is reported and skipped, not held."""
 MAX_LINE = 1 << 20
 """A line longer than this in a message is reported (mail lines are at most 998 bytes, RFC 5322)."""
-MAX_BUFFERED = 64 << 20
-"""A zip archive inside a stream is read into memory to be opened, up to this size."""
 
 Item = MessageText | TextStream | Defect
 
@@ -167,11 +164,9 @@ def _guarded(
         yield Defect("corrupt", where, reason(error))
 
 
-def reason(error: BaseException) -> str:
-    """An exception as the few words a user needs."""
-    if isinstance(error, OSError) and error.strerror:
-        return error.strerror
-    return str(error) or type(error).__name__
+def _member_reader(options: ReadOptions) -> archives.Reader:
+    """How an archive's member is read: as a file of its own."""
+    return lambda file, name, where, size: _guarded(file, name, where, size, options)
 
 
 def _read(
@@ -183,11 +178,9 @@ def _read(
     if inner is not None:  # gzip, bzip2, xz: read through, whatever they hold
         yield from _read(inner[0], inner[1], where, None, options)
         return
-    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
-        yield from _zip(file, where, options)
-        return
-    if head[257:262] == b"ustar":
-        yield from _tar(file, where, options)
+    container = archives.container(head)
+    if container is not None:
+        yield from archives.members(container, file, where, options.max_expand, _member_reader(options))
         return
     fmt = sniff(head, name) if options.input_format == "auto" else options.input_format
     if fmt == "text":
@@ -224,13 +217,9 @@ def cut_points(
             head = file.read(SNIFF_BYTES)
             if is_packed(head):
                 return None
-            if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
-                with zipfile.ZipFile(file) as archive:
-                    return "zip", [info.compress_size for info in archive.infolist()], 0
-            if head[257:262] == b"ustar":
-                file.seek(0)
-                with tarfile.open(fileobj=file, mode="r:") as archive:
-                    return "tar", [info.offset for info in archive.getmembers()], length
+            container = archives.container(head)
+            if container is not None:
+                return container, archives.listing(container, file), 0 if container == "zip" else length
             fmt = sniff(head, path) if read.input_format == "auto" else read.input_format
             if fmt == "mbox":
                 return "mbox", cuts(file, split, length), length
@@ -269,9 +258,13 @@ def read_piece(
         elif kind == "text":
             yield from _text(range_reader(file, start, end), where)
         elif kind == "zip":
-            yield from _zip(file, where, options, range(start, end))
+            yield from archives.members(
+                "zip", file, where, options.max_expand, _member_reader(options), range(start, end)
+            )
         elif kind == "tar":
-            yield from _tar(range_reader(file, start, end), where, options)
+            yield from archives.members(
+                "tar", range_reader(file, start, end), where, options.max_expand, _member_reader(options)
+            )
         else:
             raise ValueError(f"not a kind of piece: {kind!r} (one of {', '.join(PIECES)})")
     # A buffer may read past a range, into the next one's bytes: a range counts its own (a zip's
@@ -308,64 +301,6 @@ def _text(file: IO[bytes], where: Provenance) -> Iterator[Item]:
 def long_line(line: int) -> str:
     """What a report on a text's first overlong line says (``line``: its number)."""
     return f"line {line:,} is over {MAX_LINE:,} bytes long; scanned"
-
-
-def _members(where: Provenance, name: str) -> Provenance:
-    """Where a member is: nested members are joined with "!" (``a.zip!inner.tar!x.mbox``)."""
-    return where._replace(member=name if where.member is None else f"{where.member}!{name}")
-
-
-def _zip(
-    file: IO[bytes], where: Provenance, options: ReadOptions, members: range | None = None
-) -> Iterator[Item]:
-    """The items of a zip archive's members (those listed at ``members``, when given)."""
-    if not file.seekable():
-        data = file.read(MAX_BUFFERED + 1)
-        if len(data) > MAX_BUFFERED:
-            yield Defect("unreadable", where, f"a zip archive in a stream, over {MAX_BUFFERED:,} bytes")
-            return
-        file = io.BytesIO(data)
-    try:
-        archive = zipfile.ZipFile(file)
-    except CORRUPT as error:
-        yield Defect("corrupt", where, f"not a readable zip archive: {reason(error)}")
-        return
-    with archive:
-        listed = archive.infolist()
-        for info in listed if members is None else listed[members.start : members.stop]:
-            if info.is_dir():
-                continue
-            here = _members(where, info.filename)
-            if info.flag_bits & 1:
-                yield Defect("unreadable", here, "an encrypted member; not scanned")
-                continue
-            try:
-                member = archive.open(info)
-            except CORRUPT as error:
-                yield Defect("corrupt", here, reason(error))
-                continue
-            with member:
-                limit = min(options.max_expand, MAX_RATIO * max(info.compress_size, 1))
-                stream = io.BufferedReader(Capped(member, limit), buffer_size=1 << 16)
-                yield from _guarded(stream, info.filename, here, None, options)
-
-
-def _tar(file: IO[bytes], where: Provenance, options: ReadOptions) -> Iterator[Item]:
-    try:
-        archive = tarfile.open(fileobj=file, mode="r|")  # noqa: SIM115 (closed by the with below)
-    except CORRUPT as error:
-        yield Defect("corrupt", where, f"not a readable tar archive: {reason(error)}")
-        return
-    with archive:
-        try:
-            for info in archive:
-                if not info.isfile():
-                    continue  # folders, links, devices
-                member = archive.extractfile(info)
-                if member is not None:
-                    yield from _guarded(member, info.name, _members(where, info.name), info.size, options)
-        except CORRUPT as error:
-            yield Defect("corrupt", where, f"the tar archive is cut or damaged: {reason(error)}")
 
 
 __all__ = [
