@@ -219,7 +219,9 @@ class Defect(NamedTuple):
     """The line of a plain text it is about (a ``long-line``), 1-based."""
 
 
-ERROR_KINDS = frozenset({"unreadable", "corrupt", "too-large", "truncated", "binary", "long-line"})
+ERROR_KINDS = frozenset(
+    {"unreadable", "corrupt", "too-large", "too-deep", "truncated", "binary", "long-line"}
+)
 """Defects that lose input (a file, a member, a message or its end could not be scanned as it is):
 the command line exits 2 after any of them."""
 WARNING_KINDS = frozenset({"undecodable-bytes", "unknown-charset", "malformed"})

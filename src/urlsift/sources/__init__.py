@@ -23,7 +23,18 @@ from . import archives, mime
 from .archives import reason
 from .batch import BatchError, articles, is_batch
 from .mbox import is_separator, messages
-from .packed import CORRUPT, MAX_EXPAND, is_packed, unpacked
+from .packed import (
+    CORRUPT,
+    MAX_DEPTH,
+    MAX_EXPAND,
+    STOPS,
+    Budget,
+    DiskError,
+    Salvaged,
+    defect,
+    is_packed,
+    unpacked,
+)
 from .split import Finder, cuts, range_messages, range_reader
 
 FORMATS = ("auto", "text", "mbox", "eml", "batch")
@@ -88,8 +99,12 @@ def read_path(path: str, options: ReadOptions, counter: Counter | None = None) -
             yield Defect("unreadable", where, reason(error))
             return
         size = None
+    start = counter.bytes
+    # A pipe's output is measured against what was read from it so far; a file's, against its size.
+    packed = (lambda: counter.bytes - start) if size is None else (lambda: size)
+    budget = Budget(options.max_expand, packed)
     with io.BufferedReader(_Counting(raw, counter, close=path != "-"), buffer_size=1 << 16) as file:
-        yield from _guarded(file, path, where, size, options)
+        yield from _guarded(file, path, where, options, budget, 0)
 
 
 class _Counting(io.RawIOBase):
@@ -102,13 +117,19 @@ class _Counting(io.RawIOBase):
         return True
 
     def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
-        data = self._raw.read(len(buffer))
+        try:
+            data = self._raw.read(len(buffer))
+        except OSError as error:  # the disk's (or the pipe's): told apart from corrupt data above it
+            raise DiskError(error.errno, error.strerror or str(error)) from error
         buffer[: len(data)] = data
         self._counter.bytes += len(data)
         return len(data)
 
     def seekable(self) -> bool:
         return self._raw.seekable()
+
+    def fileno(self) -> int:
+        return self._raw.fileno()
 
     def seek(self, offset: int, whence: int = 0) -> int:
         return self._raw.seek(offset, whence)
@@ -125,7 +146,7 @@ class _Counting(io.RawIOBase):
 class _LineWatch(io.RawIOBase):
     """A raw stream that notes the first line longer than MAX_LINE going through it."""
 
-    def __init__(self, inner: IO[bytes]) -> None:
+    def __init__(self, inner: IO[bytes] | io.RawIOBase) -> None:
         self._inner = inner
         self._lines = 1  # the line being read, 1-based
         self._run = 0  # its bytes so far
@@ -154,33 +175,42 @@ class _LineWatch(io.RawIOBase):
 
 
 def _guarded(
-    file: IO[bytes], name: str, where: Provenance, size: int | None, options: ReadOptions
+    file: IO[bytes], name: str, where: Provenance, options: ReadOptions, budget: Budget, depth: int
 ) -> Iterator[Item]:
-    """``_read``, with what a corrupt stream raises while this generator reads it made a Defect
-    (it ends this file, or this member; a TextStream is read by the caller, who guards it)."""
+    """``_read``, with what a corrupt or unreadable stream raises while this generator reads it made
+    a Defect (it ends this file, or this member; a TextStream's own stream is Salvaged: it ends
+    where the damage is, and the Defect comes after it). ``depth``: the containers and compressed
+    layers ``file`` is inside."""
+    if depth > MAX_DEPTH:
+        yield Defect("too-deep", where, f"nested more than {MAX_DEPTH} containers deep; not read")
+        return
     try:
-        yield from _read(file, name, where, size, options)
-    except CORRUPT as error:
-        yield Defect("corrupt", where, reason(error))
+        yield from _read(file, name, where, options, budget, depth)
+    except STOPS as error:
+        yield defect(error, where)
 
 
-def _member_reader(options: ReadOptions) -> archives.Reader:
-    """How an archive's member is read: as a file of its own."""
-    return lambda file, name, where, size: _guarded(file, name, where, size, options)
+def _member_reader(options: ReadOptions, depth: int) -> archives.Reader:
+    """How an archive's member is read: as a file of its own, one level deeper."""
+    return lambda file, name, where, budget: _guarded(file, name, where, options, budget, depth + 1)
 
 
 def _read(
-    file: IO[bytes], name: str, where: Provenance, size: int | None, options: ReadOptions
+    file: IO[bytes], name: str, where: Provenance, options: ReadOptions, budget: Budget, depth: int
 ) -> Iterator[Item]:
     peek = getattr(file, "peek", None)
     head = peek(SNIFF_BYTES)[:SNIFF_BYTES] if peek is not None else b""
-    inner = unpacked(file, head, name, size, options.max_expand)
+    inner = unpacked(file, head, name, budget)
     if inner is not None:  # gzip, bzip2, xz: read through, whatever they hold
-        yield from _read(inner[0], inner[1], where, None, options)
+        stream, inner_name, ending = inner
+        yield from _guarded(stream, inner_name, where, options, budget, depth + 1)
+        damage = ending.defect(where)
+        if damage is not None:  # what came before it was read
+            yield damage
         return
     container = archives.container(head)
     if container is not None:
-        yield from archives.members(container, file, where, options.max_expand, _member_reader(options))
+        yield from archives.members(container, file, where, budget, _member_reader(options, depth))
         return
     fmt = sniff(head, name) if options.input_format == "auto" else options.input_format
     if fmt == "text":
@@ -258,13 +288,14 @@ def read_piece(
         elif kind == "text":
             yield from _text(range_reader(file, start, end), where)
         elif kind == "zip":
-            yield from archives.members(
-                "zip", file, where, options.max_expand, _member_reader(options), range(start, end)
-            )
+            size = os.fstat(raw.fileno()).st_size
+            budget = Budget(options.max_expand, lambda: size)
+            chosen = range(start, end)
+            yield from archives.members("zip", file, where, budget, _member_reader(options, 0), chosen)
         elif kind == "tar":
-            yield from archives.members(
-                "tar", range_reader(file, start, end), where, options.max_expand, _member_reader(options)
-            )
+            budget = Budget(options.max_expand, lambda: end - start)
+            piece = range_reader(file, start, end)
+            yield from archives.members("tar", piece, where, budget, _member_reader(options, 0))
         else:
             raise ValueError(f"not a kind of piece: {kind!r} (one of {', '.join(PIECES)})")
     # A buffer may read past a range, into the next one's bytes: a range counts its own (a zip's
@@ -292,10 +323,14 @@ def _message(
 
 
 def _text(file: IO[bytes], where: Provenance) -> Iterator[Item]:
-    watch = _LineWatch(file)
+    ending = Salvaged(file)  # a read error of the disk ends the text where it is, then is reported
+    watch = _LineWatch(ending)
     yield TextStream(io.BufferedReader(watch, buffer_size=1 << 16), where)
     if watch.long_line is not None:
         yield Defect("long-line", where, long_line(watch.long_line), watch.long_line)
+    damage = ending.defect(where)
+    if damage is not None:
+        yield damage
 
 
 def long_line(line: int) -> str:
