@@ -182,7 +182,7 @@ class Salvaged(io.RawIOBase):
     gets every byte that came before the damage, and the report after (``defect``)."""
 
     def __init__(self, inner: _Readable) -> None:
-        self._inner = inner
+        self._read: Callable[[int], bytes] = getattr(inner, "read1", inner.read)  # (see Capped)
         self.error: BaseException | None = None
         self.out = 0
 
@@ -193,7 +193,7 @@ class Salvaged(io.RawIOBase):
         if self.error is not None:
             return 0
         try:
-            data = self._inner.read(len(buffer))
+            data = self._read(len(buffer))
         except STOPS as error:
             self.error = error
             return 0
