@@ -311,21 +311,25 @@ def test_a_zip_cut_after_a_complete_member_still_gives_it(tmp_path: Path) -> Non
 # --- item 17: a cut tar is one error ----------------------------------------------------------------------
 
 
-def test_a_cut_tar_counts_one_error(tmp_path: Path) -> None:
-    raw = _tar([(_member("one.txt"), GOOD), (_member("two.txt"), b"<URL:http://two.example/>\n" * 1000)])
-    (tmp_path / "cut.tar").write_bytes(raw[:3000])
-    run = _urlsift(tmp_path / "cut.tar")
+@pytest.mark.parametrize("packed", [False, True], ids=["tar", "tar.gz"])
+def test_a_cut_tar_counts_one_error(tmp_path: Path, packed: bool) -> None:
+    """Item 17: the cut member and then the archive were each reported (a tar.gz: the tar, then the gz)."""
+    text = b"".join(b"<URL:http://t%d.example/>\n" % k for k in range(5000))
+    raw = _tar([(_member("one.txt"), GOOD), (_member("two.txt"), text)])
+    archive = tmp_path / ("cut.tar.gz" if packed else "cut.tar")
+    archive.write_bytes(gzip.compress(raw)[:2000] if packed else raw[:30_000])
+    run = _urlsift(archive)
     assert run.out[0] == "http://good.example/"
+    assert run.out[1:-1] == [f"http://t{k}.example/" for k in range(len(run.out) - 2)]
     assert _kinds(run) == ["corrupt"]
-    assert run.reports[0].startswith(f"urlsift: {tmp_path / 'cut.tar'}[two.txt]: corrupt: ")
+    assert run.reports[0].startswith(f"urlsift: {archive}: " if packed else f"urlsift: {archive}[two.txt]: ")
     stats = subprocess.run(
-        [sys.executable, "-m", "urlsift", "--quiet", "--stats", str(tmp_path / "cut.tar")],
+        [sys.executable, "-m", "urlsift", "--quiet", "--stats", str(archive)],
         capture_output=True,
         timeout=60,
         check=False,
     ).stderr.decode()
-    assert "1 error" in stats, stats
-    assert "2 errors" not in stats
+    assert "1 = 1 errors + 0 warnings" in stats, stats
 
 
 # --- a read error of the disk is `unreadable`, not `corrupt` ------------------------------------------

@@ -203,10 +203,18 @@ def _read(
     inner = unpacked(file, head, name, budget)
     if inner is not None:  # gzip, bzip2, xz: read through, whatever they hold
         stream, inner_name, ending = inner
-        yield from _guarded(stream, inner_name, where, options, budget, depth + 1)
+        held: Defect | None = None  # a corrupt end of what it holds, said once its cause is known
+        for item in _guarded(stream, inner_name, where, options, budget, depth + 1):
+            if held is not None:
+                yield held
+            held = item if isinstance(item, Defect) and item.kind == "corrupt" else None
+            if held is None:
+                yield item
         damage = ending.defect(where)
-        if damage is not None:  # what came before it was read
+        if damage is not None:  # what came before it was read; a tar cut by it is not cut twice
             yield damage
+        elif held is not None:
+            yield held
         return
     container = archives.container(head)
     if container is not None:
