@@ -381,3 +381,26 @@ def test_the_expand_limit_takes_sizes_and_refuses_the_rest() -> None:
     for bad in (-1.0, float("nan"), float("-inf")):
         with pytest.raises(ValueError, match="not a size"):
             expand_limit(bad)
+
+
+# --- item 17: bytes read and bytes decompressed ----------------------------------------------------
+
+
+def test_stats_say_bytes_read_and_decompressed_and_read_is_no_more_than_the_files(tmp_path: Path) -> None:
+    """Item 17: "bytes read" counted a zip's directory and members again after every seek (1,728
+    read of a 768-byte zip); compressed and decompressed sizes are both said."""
+    text = b"".join(b"<URL:http://z%d.example/>\n" % k for k in range(2000))
+    with zipfile.ZipFile(tmp_path / "a.zip", "w", zipfile.ZIP_DEFLATED) as out:
+        for name in ("one.txt", "two.txt", "three.txt"):
+            out.writestr(name, text)
+    (tmp_path / "b.txt.gz").write_bytes(gzip.compress(text))
+    files = [tmp_path / "a.zip", tmp_path / "b.txt.gz"]
+    stats = subprocess.run(
+        [sys.executable, "-m", "urlsift", "--quiet", "--stats", *map(str, files)],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    ).stderr.decode()
+    line = next(line for line in stats.splitlines() if line.startswith("urlsift: bytes"))
+    on_disk = sum(path.stat().st_size for path in files)
+    assert line.split()[2:] == [f"{on_disk:,}", "read,", f"{4 * len(text):,}", "decompressed"]

@@ -78,12 +78,15 @@ def sniff(head: bytes, name: str) -> str:
 
 
 class Counter:
-    """Bytes read from the files on disk so far (compressed bytes, for a compressed file)."""
+    """Bytes read from the files on disk so far (compressed bytes, for a compressed file; a byte
+    read again after a seek, as a zip's directory is, counts once), and what came out of their
+    compressed streams and zip members (``unpacked``: as the scanner got it, all layers in all)."""
 
-    __slots__ = ("bytes",)
+    __slots__ = ("bytes", "unpacked")
 
     def __init__(self) -> None:
         self.bytes = 0
+        self.unpacked = 0
 
 
 def read_path(path: str, options: ReadOptions, counter: Counter | None = None) -> Generator[Item, None, None]:
@@ -104,7 +107,10 @@ def read_path(path: str, options: ReadOptions, counter: Counter | None = None) -
     packed = (lambda: counter.bytes - start) if size is None else (lambda: size)
     budget = Budget(options.max_expand, packed)
     with io.BufferedReader(_Counting(raw, counter, close=path != "-"), buffer_size=1 << 16) as file:
-        yield from _guarded(file, path, where, options, budget, 0)
+        try:
+            yield from _guarded(file, path, where, options, budget, 0)
+        finally:
+            counter.unpacked += budget.spent
 
 
 class _Counting(io.RawIOBase):
@@ -112,6 +118,8 @@ class _Counting(io.RawIOBase):
 
     def __init__(self, raw: IO[bytes], counter: Counter, *, close: bool) -> None:
         self._raw, self._counter, self._close = raw, counter, close
+        self._seekable = raw.seekable()
+        self._read: list[tuple[int, int]] = []  # the ranges read so far, apart, in order
 
     def readable(self) -> bool:
         return True
@@ -122,8 +130,28 @@ class _Counting(io.RawIOBase):
         except OSError as error:  # the disk's (or the pipe's): told apart from corrupt data above it
             raise DiskError(error.errno, error.strerror or str(error)) from error
         buffer[: len(data)] = data
-        self._counter.bytes += len(data)
+        if self._seekable:
+            end = self._raw.tell()
+            self._counter.bytes += self._fresh(end - len(data), end)
+        else:
+            self._counter.bytes += len(data)
         return len(data)
+
+    def _fresh(self, start: int, end: int) -> int:
+        """How many of the bytes ``[start, end)`` were not read before (they are now)."""
+        ranges, fresh = self._read, end - start
+        if len(ranges) > 64:  # reads all over the file: counted as read, not kept (bounded work)
+            return fresh
+        merged_start, merged_end, kept = start, end, []
+        for low, high in ranges:
+            if high < start or low > end:
+                kept.append((low, high))
+            else:  # overlapping or touching: merged into one range
+                fresh -= max(0, min(high, end) - max(low, start))
+                merged_start, merged_end = min(merged_start, low), max(merged_end, high)
+        kept.append((merged_start, merged_end))
+        self._read = sorted(kept)
+        return fresh
 
     def seekable(self) -> bool:
         return self._raw.seekable()
@@ -300,10 +328,12 @@ def read_piece(
             budget = Budget(options.max_expand, lambda: size)
             chosen = range(start, end)
             yield from archives.members("zip", file, where, budget, _member_reader(options, 0), chosen)
+            counter.unpacked += budget.spent
         elif kind == "tar":
             budget = Budget(options.max_expand, lambda: end - start)
             piece = range_reader(file, start, end)
             yield from archives.members("tar", piece, where, budget, _member_reader(options, 0))
+            counter.unpacked += budget.spent
         else:
             raise ValueError(f"not a kind of piece: {kind!r} (one of {', '.join(PIECES)})")
     # A buffer may read past a range, into the next one's bytes: a range counts its own (a zip's
