@@ -21,8 +21,7 @@ from typing import NamedTuple
 
 import pytest
 
-import urlsift.sources
-from urlsift._model import TextStream
+from urlsift._model import Defect, TextStream
 from urlsift.sources import ReadOptions, read_path
 from urlsift.sources.packed import MAX_DEPTH, MAX_RATIO, expand_limit
 
@@ -342,10 +341,11 @@ def test_a_cut_tar_counts_one_error(tmp_path: Path, packed: bool) -> None:
 class _FailingDisk(io.FileIO):
     """A file whose reads fail past its first 1,000 bytes, as a bad sector does (EIO)."""
 
-    def read(self, size: int = -1, /) -> bytes:
+    def read(self, size: int | None = -1, /) -> bytes:
         if self.tell() >= 1000:
             raise OSError(5, "Input/output error")
-        return super().read(min(size, 1000 - self.tell()) if size >= 0 else 1000 - self.tell())
+        left = 1000 - self.tell()
+        return super().read(left if size is None or size < 0 else min(size, left))
 
 
 @pytest.mark.parametrize("packed", [False, True], ids=["text", "gz"])
@@ -355,12 +355,13 @@ def test_a_disk_read_error_is_unreadable(
     text = b"".join(b"<URL:http://d%d.example/>\n" % k for k in range(5000))
     path = tmp_path / ("d.txt.gz" if packed else "d.txt")
     path.write_bytes(gzip.compress(text) if packed else text)
-    monkeypatch.setattr(urlsift.sources.io, "FileIO", _FailingDisk)
-    defects, texts = [], []
+    monkeypatch.setattr(io, "FileIO", _FailingDisk)  # what sources opens files with
+    defects: list[Defect] = []
+    texts: list[bytes] = []
     for item in read_path(str(path), ReadOptions()):
         if isinstance(item, TextStream):
             texts.append(item.file.read())
-        else:
+        elif isinstance(item, Defect):
             defects.append(item)
     assert len(texts) == 1
     assert text.startswith(texts[0])
