@@ -194,10 +194,10 @@ def _walk(file: IO[bytes]) -> list[_Entry]:
         signature, _, flags, method, _, _, crc, size, _, name_length, extra_length = _LOCAL.unpack(header)
         if signature != b"PK\x03\x04":
             return found
-        name = file.read(name_length).decode("utf-8" if flags & 0x800 else "cp437", "replace")
-        found.append(_Entry(name, method, flags, crc, size, offset))
         if flags & 0x08 or size == 0xFFFFFFFF:  # the size is after the data, or in a zip64 extra
             return found
+        name = file.read(name_length).decode("utf-8" if flags & 0x800 else "cp437", "replace")
+        found.append(_Entry(name, method, flags, crc, size, offset))
         offset += _LOCAL.size + name_length + extra_length + size
 
 
