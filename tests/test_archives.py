@@ -52,7 +52,12 @@ def test_a_truncated_stream_keeps_what_came_before_and_exits_two(
     status, lines, err = _output([str(tmp_path / "cut.mbox.gz"), str(tmp_path / "junk.gz")], capsys)
     assert status == 2
     assert 100 < len(lines) < 700
-    errors = [line for line in err.splitlines() if "unknown-charset" not in line]
+    # The message the cut falls in is read as far as it goes (its MIME structure is then broken).
+    errors = [
+        line
+        for line in err.splitlines()
+        if not any(f": {kind}: " in line for kind in ("unknown-charset", "malformed", "truncated"))
+    ]
     assert errors[0].startswith(f"urlsift: {tmp_path / 'cut.mbox.gz'}: corrupt: Compressed file ended")
     assert errors[1].startswith(f"urlsift: {tmp_path / 'junk.gz'}: ")
     assert len(errors) == 2

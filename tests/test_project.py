@@ -93,11 +93,15 @@ LATER_STAGES = {
     # Sources come first in the flow: they hand text on and know nothing of what is done with it.
     **{
         f"sources/{name}": {"cli", "scan", "rejoin", "validate", "extract", "stream", "output", "results"}
-        for name in ("__init__.py", "mbox.py", "batch.py", "mime.py", "packed.py", "dirs.py", "split.py")
+        for name in (
+            *("__init__.py", "mbox.py", "batch.py", "mime.py", "packed.py", "dirs.py", "split.py"),
+            "archives.py",
+        )
     },
 }
 READS_FILES = {
-    "sources/__init__.py",  # the I/O stage: it opens the files (and zip and tar members)
+    "sources/__init__.py",  # the I/O stage: it opens the files
+    "sources/archives.py",  # and zip and tar members
     "cli.py",  # the command line: it points stdout at os.devnull once the reader has gone
 }
 

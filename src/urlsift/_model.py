@@ -246,6 +246,7 @@ DefectKind = Literal[
     "unreadable",
     "corrupt",
     "too-large",
+    "too-deep",
     "truncated",
     "binary",
     "long-line",
@@ -269,7 +270,7 @@ class Defect(NamedTuple):
 
 
 ERROR_KINDS: frozenset[DefectKind] = frozenset(
-    {"unreadable", "corrupt", "too-large", "truncated", "binary", "long-line", "internal", "lost"}
+    {"unreadable", "corrupt", "too-large", "too-deep", "truncated", "binary", "long-line", "internal", "lost"}
 )
 """Defects that lose input (a file, a member, a message or its end could not be scanned as it is;
 ``internal``: a bug stopped a message or a file; ``lost``: a worker died reading a unit): the

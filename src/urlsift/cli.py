@@ -532,7 +532,8 @@ def _summary(tally: Tally, printed: int) -> None:
         f"files     {tally.files:>11,} = {files_scanned:,} scanned + {tally.files_failed:,} failed",
         f"messages  {tally.messages:>11,} = {messages_scanned:,} scanned + {tally.messages_failed:,} failed",
         f"parts     {tally.parts:>11,} text parts scanned, and {tally.headers:,} headers",
-        f"bytes     {tally.bytes:>11,} read",
+        f"bytes     {tally.bytes:>11,} read"
+        + (f", {tally.unpacked:,} decompressed" if tally.unpacked else ""),  # (compressed files: both)
         f"URLs      {tally.urls:>11,} valid ({printed:,} printed), {tally.rejected:,} candidates rejected",
         *_elsewhere(tally),
         *_unwalked(tally),

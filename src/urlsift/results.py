@@ -100,6 +100,8 @@ class Tally:
     """Mail headers scanned (those with a colon in them)."""
     bytes: int = 0
     """Read from the files on disk (compressed, for compressed files)."""
+    unpacked: int = 0
+    """Come out of their compressed streams and zip members (``sources.Counter.unpacked``)."""
     lines: int = 0
     """Lines of plain text scanned (line breaks read: a last line with none is not counted)."""
     urls: int = 0
@@ -144,7 +146,7 @@ def results(path: str, options: Options, tally: Tally, counter: Counter | None =
 def _events(
     path: str, items: Generator[Item, None, None], options: Options, tally: Tally, counter: Counter
 ) -> Iterator[Event]:
-    before = counter.bytes
+    before, unpacked = counter.bytes, counter.unpacked
     tally.files += 1
     failed = False
     item: Item | None = None
@@ -178,6 +180,7 @@ def _events(
         items.close()
         tally.files_failed += failed
         tally.bytes += counter.bytes - before
+        tally.unpacked += counter.unpacked - unpacked
 
 
 def _text(item: TextStream, options: Options, tally: Tally) -> Generator[Event, None, bool]:

@@ -15,16 +15,26 @@ import os
 import re
 import stat
 import sys
-import tarfile
-import zipfile
 from collections.abc import Generator, Iterator
 from typing import IO, NamedTuple
 
 from .._model import Defect, MessageText, Provenance, TextStream
-from . import mime
+from . import archives, mime
+from .archives import reason
 from .batch import BatchError, articles, is_batch
 from .mbox import is_separator, messages
-from .packed import CORRUPT, MAX_EXPAND, MAX_RATIO, Capped, is_packed, unpacked
+from .packed import (
+    CORRUPT,
+    MAX_DEPTH,
+    MAX_EXPAND,
+    STOPS,
+    Budget,
+    DiskError,
+    Salvaged,
+    defect,
+    is_packed,
+    unpacked,
+)
 from .split import Finder, cuts, range_messages, range_reader
 
 FORMATS = ("auto", "text", "mbox", "eml", "batch")
@@ -33,8 +43,6 @@ MAX_MESSAGE = 100 * 10**6
 """Default cap on one message (bytes): a larger one is reported and skipped, not held."""
 MAX_LINE = 1 << 20
 """A line longer than this in a message is reported (mail lines are at most 998 bytes, RFC 5322)."""
-MAX_BUFFERED = 64 << 20
-"""A zip archive inside a stream is read into memory to be opened, up to this size."""
 
 Item = MessageText | TextStream | Defect
 
@@ -70,12 +78,15 @@ def sniff(head: bytes, name: str) -> str:
 
 
 class Counter:
-    """Bytes read from the files on disk so far (compressed bytes, for a compressed file)."""
+    """Bytes read from the files on disk so far (compressed bytes, for a compressed file; a byte
+    read again after a seek, as a zip's directory is, counts once), and what came out of their
+    compressed streams and zip members (``unpacked``: as the scanner got it, all layers in all)."""
 
-    __slots__ = ("bytes",)
+    __slots__ = ("bytes", "unpacked")
 
     def __init__(self) -> None:
         self.bytes = 0
+        self.unpacked = 0
 
 
 def read_path(path: str, options: ReadOptions, counter: Counter | None = None) -> Generator[Item, None, None]:
@@ -91,8 +102,15 @@ def read_path(path: str, options: ReadOptions, counter: Counter | None = None) -
             yield Defect("unreadable", where, reason(error))
             return
         size = None
+    start = counter.bytes
+    # A pipe's output is measured against what was read from it so far; a file's, against its size.
+    packed = (lambda: counter.bytes - start) if size is None else (lambda: size)
+    budget = Budget(options.max_expand, packed)
     with io.BufferedReader(_Counting(raw, counter, close=path != "-"), buffer_size=1 << 16) as file:
-        yield from _guarded(file, path, where, size, options)
+        try:
+            yield from _guarded(file, path, where, options, budget, 0)
+        finally:
+            counter.unpacked += budget.spent
 
 
 class _Counting(io.RawIOBase):
@@ -100,18 +118,46 @@ class _Counting(io.RawIOBase):
 
     def __init__(self, raw: IO[bytes], counter: Counter, *, close: bool) -> None:
         self._raw, self._counter, self._close = raw, counter, close
+        self._seekable = raw.seekable()
+        self._read: list[tuple[int, int]] = []  # the ranges read so far, apart, in order
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
-        data = self._raw.read(len(buffer))
+        try:
+            data = self._raw.read(len(buffer))
+        except OSError as error:  # the disk's (or the pipe's): told apart from corrupt data above it
+            raise DiskError(error.errno, error.strerror or str(error)) from error
         buffer[: len(data)] = data
-        self._counter.bytes += len(data)
+        if self._seekable:
+            end = self._raw.tell()
+            self._counter.bytes += self._fresh(end - len(data), end)
+        else:
+            self._counter.bytes += len(data)
         return len(data)
+
+    def _fresh(self, start: int, end: int) -> int:
+        """How many of the bytes ``[start, end)`` were not read before (they are now)."""
+        ranges, fresh = self._read, end - start
+        if len(ranges) > 64:  # reads all over the file: counted as read, not kept (bounded work)
+            return fresh
+        merged_start, merged_end, kept = start, end, []
+        for low, high in ranges:
+            if high < start or low > end:
+                kept.append((low, high))
+            else:  # overlapping or touching: merged into one range
+                fresh -= max(0, min(high, end) - max(low, start))
+                merged_start, merged_end = min(merged_start, low), max(merged_end, high)
+        kept.append((merged_start, merged_end))
+        self._read = sorted(kept)
+        return fresh
 
     def seekable(self) -> bool:
         return self._raw.seekable()
+
+    def fileno(self) -> int:
+        return self._raw.fileno()
 
     def seek(self, offset: int, whence: int = 0) -> int:
         return self._raw.seek(offset, whence)
@@ -128,7 +174,7 @@ class _Counting(io.RawIOBase):
 class _LineWatch(io.RawIOBase):
     """A raw stream that notes the first line longer than MAX_LINE going through it."""
 
-    def __init__(self, inner: IO[bytes]) -> None:
+    def __init__(self, inner: IO[bytes] | io.RawIOBase) -> None:
         self._inner = inner
         self._lines = 1  # the line being read, 1-based
         self._run = 0  # its bytes so far
@@ -157,37 +203,50 @@ class _LineWatch(io.RawIOBase):
 
 
 def _guarded(
-    file: IO[bytes], name: str, where: Provenance, size: int | None, options: ReadOptions
+    file: IO[bytes], name: str, where: Provenance, options: ReadOptions, budget: Budget, depth: int
 ) -> Iterator[Item]:
-    """``_read``, with what a corrupt stream raises while this generator reads it made a Defect
-    (it ends this file, or this member; a TextStream is read by the caller, who guards it)."""
+    """``_read``, with what a corrupt or unreadable stream raises while this generator reads it made
+    a Defect (it ends this file, or this member; a TextStream's own stream is Salvaged: it ends
+    where the damage is, and the Defect comes after it). ``depth``: the containers and compressed
+    layers ``file`` is inside."""
+    if depth > MAX_DEPTH:
+        yield Defect("too-deep", where, f"nested more than {MAX_DEPTH} containers deep; not read")
+        return
     try:
-        yield from _read(file, name, where, size, options)
-    except CORRUPT as error:
-        yield Defect("corrupt", where, reason(error))
+        yield from _read(file, name, where, options, budget, depth)
+    except STOPS as error:
+        yield defect(error, where)
 
 
-def reason(error: BaseException) -> str:
-    """An exception as the few words a user needs."""
-    if isinstance(error, OSError) and error.strerror:
-        return error.strerror
-    return str(error) or type(error).__name__
+def _member_reader(options: ReadOptions, depth: int) -> archives.Reader:
+    """How an archive's member is read: as a file of its own, one level deeper."""
+    return lambda file, name, where, budget: _guarded(file, name, where, options, budget, depth + 1)
 
 
 def _read(
-    file: IO[bytes], name: str, where: Provenance, size: int | None, options: ReadOptions
+    file: IO[bytes], name: str, where: Provenance, options: ReadOptions, budget: Budget, depth: int
 ) -> Iterator[Item]:
     peek = getattr(file, "peek", None)
     head = peek(SNIFF_BYTES)[:SNIFF_BYTES] if peek is not None else b""
-    inner = unpacked(file, head, name, size, options.max_expand)
+    inner = unpacked(file, head, name, budget)
     if inner is not None:  # gzip, bzip2, xz: read through, whatever they hold
-        yield from _read(inner[0], inner[1], where, None, options)
+        stream, inner_name, ending = inner
+        held: Defect | None = None  # a corrupt end of what it holds, said once its cause is known
+        for item in _guarded(stream, inner_name, where, options, budget, depth + 1):
+            if held is not None:
+                yield held
+            held = item if isinstance(item, Defect) and item.kind == "corrupt" else None
+            if held is None:
+                yield item
+        damage = ending.defect(where)
+        if damage is not None:  # what came before it was read; a tar cut by it is not cut twice
+            yield damage
+        elif held is not None:
+            yield held
         return
-    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
-        yield from _zip(file, where, options)
-        return
-    if head[257:262] == b"ustar":
-        yield from _tar(file, where, options)
+    container = archives.container(head)
+    if container is not None:
+        yield from archives.members(container, file, where, budget, _member_reader(options, depth))
         return
     fmt = sniff(head, name) if options.input_format == "auto" else options.input_format
     if fmt == "text":
@@ -225,13 +284,9 @@ def cut_points(
             head = file.read(SNIFF_BYTES)
             if is_packed(head):
                 return None
-            if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
-                with zipfile.ZipFile(file) as archive:
-                    return "zip", [info.compress_size for info in archive.infolist()], 0
-            if head[257:262] == b"ustar":
-                file.seek(0)
-                with tarfile.open(fileobj=file, mode="r:") as archive:
-                    return "tar", [info.offset for info in archive.getmembers()], length
+            container = archives.container(head)
+            if container is not None:
+                return container, archives.listing(container, file), 0 if container == "zip" else length
             fmt = sniff(head, path) if read.input_format == "auto" else read.input_format
             if fmt == "mbox":
                 return "mbox", cuts(file, split, length), length
@@ -271,9 +326,16 @@ def read_piece(
         elif kind == "text":
             yield from _text(range_reader(file, start, end), where)
         elif kind == "zip":
-            yield from _zip(file, where, options, range(start, end))
+            size = os.fstat(raw.fileno()).st_size
+            budget = Budget(options.max_expand, lambda: size)
+            chosen = range(start, end)
+            yield from archives.members("zip", file, where, budget, _member_reader(options, 0), chosen)
+            counter.unpacked += budget.spent
         elif kind == "tar":
-            yield from _tar(range_reader(file, start, end), where, options)
+            budget = Budget(options.max_expand, lambda: end - start)
+            piece = range_reader(file, start, end)
+            yield from archives.members("tar", piece, where, budget, _member_reader(options, 0))
+            counter.unpacked += budget.spent
         else:
             raise ValueError(f"not a kind of piece: {kind!r} (one of {', '.join(PIECES)})")
     # A buffer may read past a range, into the next one's bytes: a range counts its own (a zip's
@@ -301,73 +363,19 @@ def _message(
 
 
 def _text(file: IO[bytes], where: Provenance) -> Iterator[Item]:
-    watch = _LineWatch(file)
+    ending = Salvaged(file)  # a read error of the disk ends the text where it is, then is reported
+    watch = _LineWatch(ending)
     yield TextStream(io.BufferedReader(watch, buffer_size=1 << 16), where)
     if watch.long_line is not None:
         yield Defect("long-line", where, long_line(watch.long_line), watch.long_line)
+    damage = ending.defect(where)
+    if damage is not None:
+        yield damage
 
 
 def long_line(line: int) -> str:
     """What a report on a text's first overlong line says (``line``: its number)."""
     return f"line {line:,} is over {MAX_LINE:,} bytes long; scanned"
-
-
-def _members(where: Provenance, name: str) -> Provenance:
-    """Where a member is: nested members are joined with "!" (``a.zip!inner.tar!x.mbox``)."""
-    return where._replace(member=name if where.member is None else f"{where.member}!{name}")
-
-
-def _zip(
-    file: IO[bytes], where: Provenance, options: ReadOptions, members: range | None = None
-) -> Iterator[Item]:
-    """The items of a zip archive's members (those listed at ``members``, when given)."""
-    if not file.seekable():
-        data = file.read(MAX_BUFFERED + 1)
-        if len(data) > MAX_BUFFERED:
-            yield Defect("unreadable", where, f"a zip archive in a stream, over {MAX_BUFFERED:,} bytes")
-            return
-        file = io.BytesIO(data)
-    try:
-        archive = zipfile.ZipFile(file)
-    except CORRUPT as error:
-        yield Defect("corrupt", where, f"not a readable zip archive: {reason(error)}")
-        return
-    with archive:
-        listed = archive.infolist()
-        for info in listed if members is None else listed[members.start : members.stop]:
-            if info.is_dir():
-                continue
-            here = _members(where, info.filename)
-            if info.flag_bits & 1:
-                yield Defect("unreadable", here, "an encrypted member; not scanned")
-                continue
-            try:
-                member = archive.open(info)
-            except CORRUPT as error:
-                yield Defect("corrupt", here, reason(error))
-                continue
-            with member:
-                limit = min(options.max_expand, MAX_RATIO * max(info.compress_size, 1))
-                stream = io.BufferedReader(Capped(member, limit), buffer_size=1 << 16)
-                yield from _guarded(stream, info.filename, here, None, options)
-
-
-def _tar(file: IO[bytes], where: Provenance, options: ReadOptions) -> Iterator[Item]:
-    try:
-        archive = tarfile.open(fileobj=file, mode="r|")  # noqa: SIM115 (closed by the with below)
-    except CORRUPT as error:
-        yield Defect("corrupt", where, f"not a readable tar archive: {reason(error)}")
-        return
-    with archive:
-        try:
-            for info in archive:
-                if not info.isfile():
-                    continue  # folders, links, devices
-                member = archive.extractfile(info)
-                if member is not None:
-                    yield from _guarded(member, info.name, _members(where, info.name), info.size, options)
-        except CORRUPT as error:
-            yield Defect("corrupt", where, f"the tar archive is cut or damaged: {reason(error)}")
 
 
 __all__ = [

@@ -1,5 +1,15 @@
-"""Compressed files as streams: gzip, bzip2 and xz are read through, never unpacked to disk, and a
-stream that expands past a limit (a decompression bomb) is stopped with an error."""
+"""Compressed streams and the budget every reader keeps: gzip, bzip2 and xz are read through (never
+unpacked to disk), and what comes out of decompression is counted against a ``Budget``.
+
+Three limits hold for every file (``docs/hostile-archives.md``): what comes out of decompression,
+through every layer (``.gz.gz``, a zip member in a zip, a sparse tar member), at most ``max_expand``
+bytes and at most ``MAX_RATIO`` times the packed bytes it came from (the file's size, a zip member's
+compressed size, or, for a pipe, the bytes read from it so far); at most ``MAX_DEPTH`` containers
+and compressed layers nested. Past one, the stream ends there (what came out before it is kept and
+scanned) and one report says why (``defect``): ``too-large`` or ``too-deep``. A stream that is cut or
+damaged ends the same way, as ``corrupt``; a read error of the disk or pipe under it, as
+``unreadable``.
+"""
 
 from __future__ import annotations
 
@@ -13,10 +23,14 @@ import zlib
 from collections.abc import Callable
 from typing import IO, Protocol
 
+from .._model import Defect, Provenance
+
 MAX_EXPAND = 20 * 10**9
-"""Default cap on what one compressed stream may expand to (bytes)."""
+"""Default cap on what decompression may give for one file (bytes)."""
 MAX_RATIO = 1000
-"""A stream may also not expand past this many times its packed size, when that size is known."""
+"""What comes out of decompression may also not pass this many times the packed bytes it came from."""
+MAX_DEPTH = 16
+"""How many containers and compressed layers may be nested (``a.zip!b.tar.gz!c.gz`` is 4)."""
 
 
 class _Readable(Protocol):
@@ -36,52 +50,160 @@ def is_packed(head: bytes) -> bool:
     return any(head.startswith(magic) for magic, _, _ in _OPENERS)
 
 
+class CorruptData(Exception):
+    """Data that is no valid compressed stream or archive (what bz2 raises as a plain OSError)."""
+
+
+class DiskError(OSError):
+    """A read of the file on disk (or the pipe) failed: the input is unreadable, not corrupt."""
+
+
+class OverBudget(Exception):
+    """More came out of decompression than a Budget allows."""
+
+
 CORRUPT = (
     EOFError,
-    OSError,  # gzip.BadGzipFile among them
+    gzip.BadGzipFile,
     lzma.LZMAError,
     zlib.error,
     zipfile.BadZipFile,  # a CRC that does not match, a cut central directory
     tarfile.TarError,
     NotImplementedError,  # a zip member packed by a method this Python lacks
+    CorruptData,
 )
-"""What a corrupt or truncated compressed stream or archive raises while it is read."""
+"""What a corrupt or truncated compressed stream or archive raises while it is read. Not OSError:
+a disk's read error is a DiskError (``unreadable``), and a decompressor's OSError a CorruptData."""
+STOPS = (*CORRUPT, DiskError, OverBudget)
+"""Everything a stream of the input may end with: ``defect`` says which report it makes."""
 
 
-class ExpansionLimitError(OSError):
-    """A compressed stream expanded past its limit."""
+def defect(error: BaseException, where: Provenance, out: int | None = None) -> Defect:
+    """The report of a stream that ended with ``error`` (one of STOPS), ``out`` bytes having come
+    out of it (and been scanned) before."""
+    kept = "" if not out else f" (the {out:,} bytes before it were read)"
+    if isinstance(error, DiskError):
+        return Defect("unreadable", where, f"read error: {error.strerror or error}{kept}")
+    if isinstance(error, OverBudget):
+        return Defect("too-large", where, f"{error}{kept}")
+    text = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+    return Defect("corrupt", where, f"{text or type(error).__name__}{kept}")
+
+
+class Budget:
+    """What may come out of decompression below one packed thing (a file, a pipe, a zip member, a
+    sparse tar member): every layer's output is spent here and in every enclosing Budget, and each
+    must stay within ``max_expand`` and MAX_RATIO times its packed bytes (``packed()``: so far, for a
+    pipe)."""
+
+    __slots__ = ("_packed", "_parent", "max_expand", "spent")
+
+    def __init__(self, max_expand: int, packed: Callable[[], int], parent: Budget | None = None) -> None:
+        self.max_expand, self._packed, self._parent = max_expand, packed, parent
+        self.spent = 0
+
+    def limit(self) -> int:
+        return min(self.max_expand, MAX_RATIO * max(self._packed(), 1))
+
+    def inner(self, packed: int) -> Budget:
+        """The Budget of something packed in ``packed`` bytes inside this one."""
+        return Budget(self.max_expand, lambda: packed, self)
+
+    def room(self) -> int:
+        """How many more bytes may come out, in this Budget and every one around it."""
+        budget: Budget | None = self
+        room = self.limit()
+        while budget is not None:
+            room = min(room, budget.limit() - budget.spent)
+            budget = budget._parent
+        return room
+
+    def spend(self, size: int) -> None:
+        budget: Budget | None = self
+        while budget is not None:
+            budget.spent += size
+            budget = budget._parent
+
+    def over(self) -> OverBudget:
+        """The error of a stream that would pass this Budget (or the first one around it it passes)."""
+        budget: Budget | None = self
+        while budget is not None and budget.spent < budget.limit():
+            budget = budget._parent
+        budget = self if budget is None else budget
+        limit = budget.limit()
+        ratio = (
+            "" if limit == budget.max_expand else f", {MAX_RATIO} times its {budget._packed():,} packed bytes"
+        )
+        return OverBudget(f"expands past {limit:,} bytes{ratio} (a decompression bomb?); stopped")
 
 
 class Capped(io.RawIOBase):
-    """A stream that raises ExpansionLimitError once more than ``limit`` bytes came out of it."""
+    """A decompressed stream whose output is spent from a Budget: it gives what the Budget allows,
+    then raises OverBudget; the OSError of a decompressor (bz2's "Invalid data stream") is raised
+    as CorruptData."""
 
-    def __init__(self, inner: _Readable, limit: int) -> None:
-        self._inner = inner
-        self._limit = limit
-        self._count = 0
+    def __init__(self, inner: _Readable, budget: Budget) -> None:
+        self._budget = budget
+        # read1: one step of the decompressor; a read of many steps that fails loses what it had read.
+        self._read: Callable[[int], bytes] = getattr(inner, "read1", inner.read)
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
-        data = self._inner.read(len(buffer))
-        self._count += len(data)
-        if self._count > self._limit:
-            raise ExpansionLimitError(
-                0, f"expands past {self._limit:,} bytes (a decompression bomb?); stopped"
-            )
+        room = self._budget.room()
+        try:
+            data = self._read(min(len(buffer), max(room, 0) + 1))  # one byte more: is there more?
+        except DiskError:
+            raise
+        except OSError as error:  # not the disk's: the decompressor's
+            raise CorruptData(error.strerror or str(error) or "invalid data") from error
+        if len(data) > room:
+            if room <= 0:
+                raise self._budget.over()
+            data = data[:room]  # the bytes within the limit are given; the next read raises
+        self._budget.spend(len(data))
         buffer[: len(data)] = data
         return len(data)
 
 
+class Salvaged(io.RawIOBase):
+    """A stream that ends where the one under it fails (one of STOPS), keeping the error: a reader
+    gets every byte that came before the damage, and the report after (``defect``)."""
+
+    def __init__(self, inner: _Readable) -> None:
+        self._read: Callable[[int], bytes] = getattr(inner, "read1", inner.read)  # (see Capped)
+        self.error: BaseException | None = None
+        self.out = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        if self.error is not None:
+            return 0
+        try:
+            data = self._read(len(buffer))
+        except STOPS as error:
+            self.error = error
+            return 0
+        self.out += len(data)
+        buffer[: len(data)] = data
+        return len(data)
+
+    def defect(self, where: Provenance) -> Defect | None:
+        return None if self.error is None else defect(self.error, where, self.out)
+
+
 def unpacked(
-    file: IO[bytes], head: bytes, name: str, packed_size: int | None, max_expand: int
-) -> tuple[IO[bytes], str] | None:
-    """The decompressed stream of ``file`` and its name less the suffix, or None when ``head``
-    (its first bytes) is no compressed format we read."""
+    file: IO[bytes], head: bytes, name: str, budget: Budget
+) -> tuple[IO[bytes], str, Salvaged] | None:
+    """The decompressed stream of ``file``, its name less the suffix and what ends it (the stream
+    stops at damage or past ``budget``: ask it for its defect when read), or None when ``head`` (its
+    first bytes) is no compressed format we read."""
     for magic, suffix, opener in _OPENERS:
         if head.startswith(magic):
-            limit = max_expand if packed_size is None else min(max_expand, MAX_RATIO * max(packed_size, 1))
             inner = name[: -len(suffix)] if name.lower().endswith(suffix) else name
-            return io.BufferedReader(Capped(opener(file), limit), buffer_size=1 << 16), inner
+            salvaged = Salvaged(Capped(opener(file), budget))
+            return io.BufferedReader(salvaged, buffer_size=1 << 16), inner, salvaged
     return None
