@@ -23,7 +23,7 @@ from typing import IO, NamedTuple
 from .._model import Defect, MessageText, Provenance, TextStream
 from . import mime
 from .batch import BatchError, articles, is_batch
-from .mbox import is_separator, messages
+from .mbox import HEAD_BYTES, is_separator, messages
 from .packed import CORRUPT, MAX_EXPAND, MAX_RATIO, Capped, is_packed, unpacked
 from .split import Finder, cuts, range_messages, range_reader
 
@@ -205,9 +205,14 @@ def _read(
         except BatchError as error:
             yield Defect("corrupt", where, f"news batch: {error}")
         return
+    # One message: read up to the limit and no further (a 3 GB .eml is not held to be measured,
+    # /dev/zero not read without end); its size is the file's when known, else "more than".
     data = file.read(options.max_message + 1)
-    size = len(data) + len(file.read()) if len(data) > options.max_message else len(data)
-    yield _message(data, size, where._replace(message=0, offset=0), options, last_line_ended=True)
+    here = where._replace(message=0, offset=0)
+    if len(data) > options.max_message:
+        yield _too_large(data[:HEAD_BYTES], size, here, options)
+        return
+    yield _message(data, len(data), here, options, last_line_ended=True)
 
 
 def cut_points(
@@ -284,10 +289,12 @@ def _message(
     data: bytes, size: int, where: Provenance, options: ReadOptions, last_line_ended: bool
 ) -> MessageText:
     if size > options.max_message:
-        detail = f"a message of {size:,} bytes, over the {options.max_message:,}-byte limit; not scanned"
-        where = mime.identified(data, where)
-        return MessageText(where, [], [], 0, [Defect("too-large", where, detail)])
-    found = mime.read(data, where)
+        return _too_large(data, size, where, options)
+    try:
+        found = mime.read(data, where)
+    except Exception as error:  # a bug must not end the file: this message is said, the next read
+        detail = f"internal error, please report it: {type(error).__name__}: {error}"
+        return MessageText(where, [], [], 0, [Defect("internal", where, detail)])
     if not last_line_ended:
         found.defects.append(Defect("truncated", found.provenance, "the file ends in the middle of a line"))
     if len(data) > MAX_LINE:  # only a message this long can hold a line this long
@@ -296,6 +303,15 @@ def _message(
             detail = f"a line of {longest:,} bytes (over {MAX_LINE:,}); scanned, but it is no mail text"
             found.defects.append(Defect("long-line", found.provenance, detail))
     return found
+
+
+def _too_large(head: bytes, size: int | None, where: Provenance, options: ReadOptions) -> MessageText:
+    """A message over the limit, not scanned: named from its ``head`` (its first bytes), with its
+    ``size`` (None: not measured, more than the limit)."""
+    measured = f"more than {options.max_message:,}" if size is None else f"{size:,}"
+    detail = f"a message of {measured} bytes, over the {options.max_message:,}-byte limit; not scanned"
+    where = mime.identified(head[:HEAD_BYTES], where)
+    return MessageText(where, [], [], 0, [Defect("too-large", where, detail)])
 
 
 def _text(file: IO[bytes], where: Provenance) -> Iterator[Item]:

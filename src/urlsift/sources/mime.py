@@ -20,7 +20,10 @@ from __future__ import annotations
 import binascii
 import codecs
 import contextlib
+import email.base64mime
+import email.errors
 import email.header
+import email.quoprimime
 import email.utils
 import re
 from collections.abc import Iterator
@@ -83,12 +86,18 @@ def read(data: bytes, where: Provenance) -> MessageText:
         for (name, value), key in zip(message.headers, message.keys, strict=True)
         if key not in TRACE_HEADERS and (":" in value or "=?" in value)
     ]
+    problems: list[tuple[str, str]] = []
     if any("=?" in value for _, value in named):
-        decoded = [(name, _header_text(value) or "") for name, value in named]
-        named = [(name, value) for name, value in decoded if ":" in value]
+        decoded = [
+            (name, _header_decoded(value) if "=?" in value else (value, None)) for name, value in named
+        ]
+        problems = [(name, problem) for name, (_, problem) in decoded if problem is not None]
+        named = [(name, value) for name, (value, _) in decoded if ":" in value]
     names = [name for name, _ in named]
     texts = [value for _, value in named]
     found = MessageText(_identified(message, where), texts, names, len(texts), [])
+    for name, problem in problems:  # the header is still scanned, as written
+        _defect(found, "malformed", name, problem)
     _walk(message, found, [0], "text/plain", 0)
     return found
 
@@ -253,17 +262,32 @@ def _text_part(entity: _Entity, found: MessageText, part: str, params: dict[str,
     charset = params.get("charset", "utf-8").strip().lower() or "utf-8"
     if charset in ("us-ascii", "ascii"):
         charset = "utf-8"  # undeclared 8-bit text is most often UTF-8; ASCII is a subset anyway
-    try:
-        codecs.lookup(charset)
-    except LookupError:
-        _defect(found, "unknown-charset", part, f"unknown charset {charset!r}, read as UTF-8")
+    problem = _not_text_codec(charset)
+    if problem is None:
+        try:  # a text codec may still refuse: idna and punycode take no "replace", "undefined" none
+            text = payload.decode(charset, "replace")
+        except (UnicodeError, LookupError, ValueError, TypeError) as error:
+            problem = f"charset {charset!r} cannot decode this part ({type(error).__name__})"
+    if problem is not None:
+        _defect(found, "unknown-charset", part, f"{problem}, read as UTF-8")
         charset = "utf-8"
-    text = payload.decode(charset, "replace")
+        text = payload.decode(charset, "replace")
     replaced = text.count("\ufffd") - payload.count("\ufffd".encode())
     if replaced > 0:
         _defect(found, "undecodable-bytes", part, f"{replaced} undecodable byte sequences ({charset})")
     found.texts.append(_html_text(text) if kind == "text/html" else text)
     found.parts.append(part)
+
+
+def _not_text_codec(charset: str) -> str | None:
+    """Why ``charset`` may not decode text (None when it may): an unknown name, or a codec that is
+    no text encoding (hex, rot13, base64, zlib: ``bytes.decode`` refuses them, and a lookup alone
+    does not say so)."""
+    try:
+        codecs.lookup(charset)
+    except (LookupError, ValueError):  # ValueError: a name with a NUL
+        return f"unknown charset {charset!r}"
+    return f"charset {charset!r} is no text encoding" if _no_text_encoding(charset) else None
 
 
 def _decoded(body: bytes, encoding: str) -> tuple[bytes, str | None]:
@@ -282,11 +306,129 @@ def _decoded(body: bytes, encoding: str) -> tuple[bytes, str | None]:
 
 def _header_text(value: str | None) -> str | None:
     """A header value as text: RFC 2047 words decoded (else as written)."""
-    if value is None or "=?" not in value:
-        return value
-    with contextlib.suppress(ValueError, LookupError, UnicodeError, AssertionError):
-        return str(email.header.make_header(email.header.decode_header(value)))
-    return value
+    return value if value is None or "=?" not in value else _header_decoded(value)[0]
+
+
+def _header_decoded(value: str) -> tuple[str, str | None]:
+    """``value`` with its RFC 2047 words decoded as ``make_header(decode_header(value))`` decodes
+    them, or as written, with why, when they cannot be (an unknown charset, one that is no text
+    encoding, bytes the charset refuses, bad base64)."""
+    try:
+        words = _header_words(value)
+        refused = next((charset for _, charset in words if charset and _no_text_encoding(charset)), None)
+        if refused is not None:  # bytes.decode refuses it too: said here, not left to it
+            return value, f"an encoded word's charset {refused!r} is no text encoding"
+        return str(email.header.make_header(words)), None
+    except (ValueError, LookupError, UnicodeError, AssertionError, email.errors.MessageError) as error:
+        return value, f"an encoded word cannot be decoded ({type(error).__name__})"
+
+
+def _encoded_words(line: str) -> list[str]:
+    """What ``email.header.ecre.split(line)`` gives (text, then charset, encoding and encoded text
+    for each encoded word, then text), in one pass: ``ecre`` looks for the ``?=`` that closes a
+    word to the end of the line from every ``=?``, which takes quadratic time on a line of
+    unclosed words (issue 17). A word is ``=?`` charset (up to the next ``?``) ``?`` one of qQbB
+    ``?`` encoded text (up to the next ``?=`` on the line) ``?=``. When no ``?=`` follows a word's
+    start, none follows any later start: the search stops there."""
+    parts: list[str] = []
+    taken = 0
+    start = line.find("=?")
+    while start >= 0:
+        mark = line.find("?", start + 2)
+        if mark < 0:
+            break
+        if line[mark + 1 : mark + 2] in ("q", "Q", "b", "B") and line[mark + 2 : mark + 3] == "?":
+            close = line.find("?=", mark + 3)
+            if close < 0:
+                break
+            parts += [line[taken:start], line[start + 2 : mark], line[mark + 1], line[mark + 3 : close]]
+            taken = close + 2
+            start = line.find("=?", taken)
+        else:
+            start = line.find("=?", start + 1)
+    parts.append(line[taken:])
+    return parts
+
+
+def _has_encoded_word(header: str) -> bool:
+    """Whether ``email.header.ecre.search(header)`` finds a word, in one pass: over the whole
+    value, where a charset may hold a line break and the encoded text may not. The next ``?=``
+    and line break are kept, not looked for again from each start."""
+    close = newline = -1
+    start = header.find("=?")
+    while start >= 0:
+        mark = header.find("?", start + 2)
+        if mark < 0:
+            return False
+        if header[mark + 1 : mark + 2] in ("q", "Q", "b", "B") and header[mark + 2 : mark + 3] == "?":
+            if close < mark + 3:
+                close = header.find("?=", mark + 3)
+                if close < 0:
+                    return False
+            if newline < mark + 3:
+                newline = header.find("\n", mark + 3)
+            if newline < 0 or newline >= close:
+                return True
+        start = header.find("=?", start + 1)
+    return False
+
+
+def _no_text_encoding(charset: str) -> bool:
+    """Whether ``charset`` names a codec that is no text encoding (hex, rot13, base64, zlib: a
+    lookup alone does not refuse them; unknown names are left to the decoder to refuse)."""
+    try:
+        return not getattr(codecs.lookup(charset), "_is_text_encoding", True)
+    except (LookupError, ValueError):  # ValueError: a name with a NUL
+        return False
+
+
+def _header_words(header: str) -> list[tuple[bytes | str, str | None]]:
+    """``email.header.decode_header(header)`` for a str, in linear time: the stdlib's own steps,
+    with ``_encoded_words`` for its regex and lists joined once for its repeated ``+=``."""
+    if not _has_encoded_word(header):  # the stdlib's first test, kept: it differs in rare values
+        return [(header, None)]
+    words: list[tuple[str, str | None, str | None]] = []
+    for line in header.splitlines():
+        parts = _encoded_words(line)
+        for index in range(0, len(parts), 4):
+            unencoded = parts[index].lstrip() if index == 0 else parts[index]
+            if unencoded:
+                words.append((unencoded, None, None))
+            if index + 1 < len(parts):
+                charset, encoding, encoded = parts[index + 1 : index + 4]
+                words.append((encoded, encoding.lower(), charset.lower()))
+    # Whitespace between two encoded words is dropped (RFC 2047 6.2).
+    kept = [
+        word
+        for n, word in enumerate(words)
+        if not (
+            0 < n < len(words) - 1
+            and words[n + 1][1]
+            and words[n - 1][1]
+            and word[0].isspace()
+        )
+    ]
+    collapsed: list[tuple[bytes | str, str | None]] = []
+    run: list[bytes] = []
+    run_charset: str | None = None
+    for text, how, word_charset in kept:
+        if how is None:
+            word = text.encode("raw-unicode-escape")
+        elif how == "q":
+            word = email.quoprimime.header_decode(text).encode("raw-unicode-escape")
+        else:
+            padding = -len(text) % 4  # Postel's law: add missing padding (as the stdlib)
+            try:
+                word = email.base64mime.decode(text + "==="[:padding] if padding else text)
+            except binascii.Error as error:
+                raise email.errors.HeaderParseError("Base64 decoding error") from error
+        if run and word_charset != run_charset:
+            collapsed.append(((b" " if run_charset is None else b"").join(run), run_charset))
+            run = []
+        run.append(word)
+        run_charset = word_charset
+    collapsed.append(((b" " if run_charset is None else b"").join(run), run_charset))
+    return collapsed
 
 
 class _PageText(HTMLParser):
