@@ -27,17 +27,16 @@ import email.quoprimime
 import email.utils
 import re
 from collections.abc import Iterator
-from html.parser import HTMLParser
 from itertools import repeat
 from operator import itemgetter
 from typing import NamedTuple
 
 from .._model import Defect, MessageText, Provenance
+from .page import text as _html_text
 
 MAX_DEPTH = 64
 """Multiparts nested deeper than this are not entered (a crafted message could nest thousands)."""
 
-_LINKS = frozenset({"href", "src", "action", "cite", "background"})
 TRACE_HEADERS = frozenset(
     {
         "received",
@@ -429,24 +428,3 @@ def _header_words(header: str) -> list[tuple[bytes | str, str | None]]:
         run_charset = word_charset
     collapsed.append(((b" " if run_charset is None else b"").join(run), run_charset))
     return collapsed
-
-
-class _PageText(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.lines: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        # Each link a paragraph of its own: between blank lines no wrapper of the page's text
-        # (``Ann <`` + ``<a href="mailto:ann@x">ann@x</a>`` + ``>``) can take it in (D21).
-        self.lines.extend(f"\n{value}\n" for name, value in attrs if name in _LINKS and value)
-
-    def handle_data(self, data: str) -> None:
-        self.lines.append(data)
-
-
-def _html_text(html: str) -> str:
-    page = _PageText()
-    page.feed(html)
-    page.close()
-    return "\n".join(page.lines)
