@@ -298,11 +298,27 @@ def _message(
     if not last_line_ended:
         found.defects.append(Defect("truncated", found.provenance, "the file ends in the middle of a line"))
     if len(data) > MAX_LINE:  # only a message this long can hold a line this long
-        longest = max(map(len, data.split(b"\n")))
+        longest = _longest_line(data)
         if longest > MAX_LINE:
             detail = f"a line of {longest:,} bytes (over {MAX_LINE:,}); scanned, but it is no mail text"
             found.defects.append(Defect("long-line", found.provenance, detail))
     return found
+
+
+def _longest_line(data: bytes) -> int:
+    """The length of the longest line of ``data``, split a window at a time (a whole split would
+    copy the message once more)."""
+    longest = run = 0  # run: the length so far of the line the window ends in
+    for at in range(0, len(data), MAX_LINE):
+        window = data[at : at + MAX_LINE]
+        first, last = window.find(b"\n"), window.rfind(b"\n")
+        if first < 0:
+            run += len(window)
+            continue
+        inner = max(map(len, window[first + 1 : last].split(b"\n"))) if last > first else 0
+        longest = max(longest, run + first, inner)
+        run = len(window) - last - 1
+    return max(longest, run)
 
 
 def _too_large(head: bytes, size: int | None, where: Provenance, options: ReadOptions) -> MessageText:

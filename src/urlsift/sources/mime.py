@@ -54,20 +54,29 @@ candidate at all in the 41,000 of them in ../shared/corpora; Received-SPF and
 Authentication-Results, whose comments may explain with a URL, are scanned."""
 # A header: its name, and its value with its folded lines (line breaks kept, as the stdlib keeps
 # them), up to the line break that ends it.
-_HEADER = re.compile(r"([!-9;-~]+)([ \t]*:[ \t]*)([^\n]*(?:\n[ \t][^\n]*)*)(\n|\Z)")
+_HEADER_BYTES = re.compile(rb"([!-9;-~]+)([ \t]*:[ \t]*)([^\n]*(?:\n[ \t][^\n]*)*)(\n|\Z)")
 _HEADER_START = re.compile(r"\n(?![ \t])")
 _BAD_NAME = re.compile(r"[^!-9;-~\n]")  # in header names joined by line feeds
 _PARAMETER = re.compile(r';\s*([^\s=;]+)\s*=\s*("(?:\\.|[^"\\])*"?|[^;]*)')
 
 
 class _Entity(NamedTuple):
-    """A message or a MIME part: its headers and its body's bytes."""
+    """A message or a MIME part: its headers, and where its body lies in the message's bytes (a
+    view: nested multiparts are not copied at every level)."""
 
     headers: list[tuple[str, str]]
     keys: list[str]
     """The headers' names, lower-cased."""
-    body: bytes
+    data: bytes
+    """The whole message's bytes; the body is ``data[start:end]``."""
+    start: int
+    end: int
     defects: list[str]
+
+    @property
+    def body(self) -> bytes:
+        """The body's bytes (a copy: taken of the parts that are read as text only)."""
+        return self.data[self.start : self.end]
 
     def get(self, name: str) -> str | None:
         """The first header called ``name`` (lower case)."""
@@ -114,15 +123,15 @@ def _identified(message: _Entity, where: Provenance) -> Provenance:
     )
 
 
-def _entity(data: bytes) -> _Entity:
-    """Split the header block from the body, and the header block into headers."""
-    blank = _blank_line(data)
-    if data.startswith((b"\n", b"\r\n")):
-        head, body = "", data[data.index(b"\n") + 1 :]
-    elif blank is None:
-        head, body = data.decode("utf-8", "replace"), b""
-    else:
-        head, body = data[: blank[0]].decode("utf-8", "replace"), data[blank[1] :]
+def _entity(data: bytes, start: int = 0, end: int | None = None) -> _Entity:
+    """Split the header block of the entity ``data[start:end]`` from its body, and the header
+    block into headers (only the header block is copied)."""
+    end = len(data) if end is None else end
+    if data.startswith(b"\n", start, end) or data.startswith(b"\r\n", start, end):
+        return _Entity([], [], data, data.index(b"\n", start) + 1, end, [])
+    blank = _blank_line(data, start, end)
+    head_end, body_start = (end, end) if blank is None else blank
+    head = data[start:head_end].decode("utf-8", "replace")
     # The common case, in C-speed passes (map, no Python loop): cut before each line that is no
     # folded one, cut each header at its colon, and check every name at once. Values keep the
     # blanks after the colon (the stdlib's lstrip is done where a value is used).
@@ -135,26 +144,25 @@ def _entity(data: bytes) -> _Entity:
         joined = "\n".join(names)
         if _BAD_NAME.search(joined) is None and "" not in names:
             headers = list(zip(names, map(itemgetter(2), named), strict=True))
-            return _Entity(headers, joined.lower().split("\n") if names else [], body, [])
+            return _Entity(headers, joined.lower().split("\n") if names else [], data, body_start, end, [])
     # As the stdlib: the headers end at the first line that is none; it and the rest are body.
-    headers, at = [], 0
-    while (match := _HEADER.match(head, at)) is not None:
-        headers.append((match.group(1), match.group(3)))  # (the value without its leading blanks)
+    # Matched in bytes (lines and names are the same as in the text), each value decoded alone.
+    headers, at = [], start
+    while (match := _HEADER_BYTES.match(data, at, head_end)) is not None:
+        value = match.group(3).decode("utf-8", "replace")  # (without its leading blanks)
+        headers.append((match.group(1).decode("ascii"), value))
         at = match.end()
-    start = 0  # the byte where the line that is no header starts: lines are the same in bytes
-    for _ in range(head.count("\n", 0, at)):
-        start = data.index(b"\n", start) + 1
-    body = data[start:]
     keys = [name.lower() for name, _ in headers]
-    return _Entity(headers, keys, body, ["MissingHeaderBodySeparatorDefect"])
+    return _Entity(headers, keys, data, at, end, ["MissingHeaderBodySeparatorDefect"])
 
 
-def _blank_line(data: bytes) -> tuple[int, int] | None:
-    """Where the first empty line is (from the line feed before it to its end): substring
-    searches, where a regex with an optional first character would step through every byte."""
-    lf = data.find(b"\n\n")
-    end = len(data) if lf < 0 else lf
-    crlf = data.find(b"\n\r\n", 0, end) if data.find(b"\r", 0, end) >= 0 else -1
+def _blank_line(data: bytes, start: int, end: int) -> tuple[int, int] | None:
+    """Where the first empty line of ``data[start:end]`` is (from the line feed before it to its
+    end): substring searches, where a regex with an optional first character would step through
+    every byte."""
+    lf = data.find(b"\n\n", start, end)
+    stop = end if lf < 0 else lf
+    crlf = data.find(b"\n\r\n", start, stop) if data.find(b"\r", start, stop) >= 0 else -1
     if crlf >= 0:
         return crlf + 1, crlf + 3
     return None if lf < 0 else (lf + 1, lf + 2)
@@ -201,15 +209,15 @@ def _walk(entity: _Entity, found: MessageText, counter: list[int], default: str,
             _text_part(entity, found, part, params, kind)
             return
         inner = "message/rfc822" if kind == "multipart/digest" else "text/plain"
-        parts, problems = _split(entity.body, boundary.encode("utf-8", "replace"))
+        parts, problems = _split(entity, boundary.encode("utf-8", "replace"))
         for problem in problems:
             _defect(found, "malformed", part, problem)
         if not parts and problems:
             _text_part(entity, found, part, params, kind)  # as the stdlib: the body as text
-        for body in parts:
-            _walk(_entity(body), found, counter, inner, depth + 1)
+        for start, end in parts:
+            _walk(_entity(entity.data, start, end), found, counter, inner, depth + 1)
     elif kind == "message/rfc822" and depth < MAX_DEPTH:
-        _walk(_entity(entity.body), found, counter, "text/plain", depth + 1)
+        _walk(_entity(entity.data, entity.start, entity.end), found, counter, "text/plain", depth + 1)
     elif kind.startswith("text/"):
         _text_part(entity, found, part, params, kind)
 
@@ -218,40 +226,46 @@ def _defect(found: MessageText, kind: str, part: str, detail: str) -> None:
     found.defects.append(Defect(kind, found.provenance._replace(part=part), detail))
 
 
-def _split(body: bytes, boundary: bytes) -> tuple[list[bytes], list[str]]:
-    """The parts of a multipart body, and what was wrong with its boundaries (RFC 2046 5.1.1: the
-    line break before a boundary line belongs to the boundary)."""
-    parts: list[bytes] = []
+def _split(entity: _Entity, boundary: bytes) -> tuple[list[tuple[int, int]], list[str]]:
+    """Where the parts of a multipart body lie in ``entity.data`` (start, end), and what was wrong
+    with its boundaries (RFC 2046 5.1.1: the line break before a boundary line belongs to the
+    boundary)."""
+    data, first = entity.data, entity.start
+    parts: list[tuple[int, int]] = []
     start = -1
-    for line_start, after, closing in _boundary_lines(body, b"--" + boundary):
+    for line_start, after, closing in _boundary_lines(entity, b"--" + boundary):
         if start >= 0:
             end = line_start
-            end -= 2 if body[max(0, end - 2) : end] == b"\r\n" else 1 if end and body[end - 1] == 10 else 0
-            parts.append(body[start : max(start, end)])
+            if data[max(first, end - 2) : end] == b"\r\n":
+                end -= 2
+            elif end > first and data[end - 1] == 10:
+                end -= 1
+            parts.append((start, max(start, end)))
         if closing:
             return parts, []
         start = after
     if start < 0:
         return [], ["StartBoundaryNotFoundDefect"]
-    parts.append(body[start:])
+    parts.append((start, entity.end))
     return parts, ["CloseBoundaryNotFoundDefect"]
 
 
-def _boundary_lines(body: bytes, delimiter: bytes) -> Iterator[tuple[int, int, bool]]:
-    """(start of the line, start of the next line, whether it closes) for each line that is
-    ``delimiter``, maybe ``--``, maybe blanks. Substring searches: a regex compiled for each
-    message's boundary cost more than the rest of the message."""
-    at = body.find(delimiter)
+def _boundary_lines(entity: _Entity, delimiter: bytes) -> Iterator[tuple[int, int, bool]]:
+    """(start of the line, start of the next line, whether it closes) for each line of the body
+    that is ``delimiter``, maybe ``--``, maybe blanks. Substring searches: a regex compiled for
+    each message's boundary cost more than the rest of the message."""
+    data, first, last = entity.data, entity.start, entity.end
+    at = data.find(delimiter, first, last)
     while at >= 0:
-        if at == 0 or body[at - 1] == 10:
+        if at == first or data[at - 1] == 10:
             end = at + len(delimiter)
-            closing = body.startswith(b"--", end)
+            closing = data.startswith(b"--", end, last)
             end += 2 * closing
-            while end < len(body) and body[end] in b" \t":
+            while end < last and data[end] in b" \t":
                 end += 1
-            if end == len(body) or body[end] == 10 or body.startswith(b"\r\n", end):
-                yield at, min(len(body), body.find(b"\n", end) + 1 or len(body)), closing
-        at = body.find(delimiter, at + 1)
+            if end == last or data[end] == 10 or data.startswith(b"\r\n", end, last):
+                yield at, min(last, data.find(b"\n", end, last) + 1 or last), closing
+        at = data.find(delimiter, at + 1, last)
 
 
 def _text_part(entity: _Entity, found: MessageText, part: str, params: dict[str, str], kind: str) -> None:
