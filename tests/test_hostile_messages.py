@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_fuzz import SEEDS, SPLICES
 
+from urlsift import sources
 from urlsift._model import Provenance
 from urlsift.results import Options, Report, Tally, results
 from urlsift.sources import mime
@@ -191,8 +192,8 @@ def test_long_from_lines_of_times_without_a_year_are_read_in_linear_time(tmp_pat
     long_line = b"From x " + b"12:34 " * 10_000  # 60 KB, no year at its end
     short_line = b"From x " + b"12:34 " * 600  # 3.6 KB: under the limit, tested in full
     body = b"Subject: times\n\n" + (b"\n" + long_line + b"\n") * 50 + (b"\n" + short_line + b"\n") * 300
-    path = tmp_path / "times.mbox"
-    path.write_bytes(_mbox(body + b"http://times.example/\n", AFTER))
+    path = tmp_path / "times.mbox"  # written as it is: _mbox would quote the From lines
+    path.write_bytes(SEPARATOR + body + b"http://times.example/\n\n" + SEPARATOR + AFTER)
     run = _cli(tmp_path, "--stats", str(path), limit=30)  # the backtracking pattern: 74 s for 3 MB
     assert run.out.split() == ["http://times.example/", "http://after.example/"]
     assert "messages            2 = 2 scanned" in run.err
@@ -304,3 +305,11 @@ def test_every_charset_gives_text_or_a_report(charset: str) -> None:
     found = mime.read(data, Provenance("m"))
     assert "http://x.example/" in found.texts[0]
     assert [defect.kind for defect in found.defects][:1] == ["unknown-charset"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=60).map(lambda data: data.replace(b"a", b"\n")))
+def test_the_longest_line_is_measured_a_window_at_a_time(data: bytes) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sources, "MAX_LINE", 7)  # windows of 7 bytes: lines across one, two, many
+        assert sources._longest_line(data) == max(map(len, data.split(b"\n")))
