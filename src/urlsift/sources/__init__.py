@@ -205,13 +205,23 @@ def _read(
         except BatchError as error:
             yield Defect("corrupt", where, f"news batch: {error}")
         return
-    # One message: read up to the limit and no further (a 3 GB .eml is not held to be measured,
-    # /dev/zero not read without end); its size is the file's when known, else "more than".
-    data = file.read(options.max_message + 1)
+    # One message: a file known to be over the limit is measured by its size (its head read for
+    # its Message-ID); another is read in blocks up to the limit and no further (/dev/zero, a
+    # pipe), and is then "more than" the limit.
     here = where._replace(message=0, offset=0)
-    if len(data) > options.max_message:
-        yield _too_large(data[:HEAD_BYTES], size, here, options)
+    if size is not None and size > options.max_message:
+        yield _too_large(file.read(HEAD_BYTES), size, here, options)
         return
+    pieces: list[bytes] = []
+    held = 0
+    while held <= options.max_message and (piece := file.read(min(1 << 20, options.max_message + 1 - held))):
+        pieces.append(piece)
+        held += len(piece)
+    if held > options.max_message:
+        yield _too_large(pieces[0], None, here, options)  # (a whole block, or more than the limit)
+        return
+    data = b"".join(pieces)
+    del pieces  # the message is held once
     yield _message(data, len(data), here, options, last_line_ended=True)
 
 
