@@ -320,3 +320,22 @@ def test_the_longest_line_is_measured_a_window_at_a_time(data: bytes) -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(sources, "MAX_LINE", 7)  # windows of 7 bytes: lines across one, two, many
         assert sources._longest_line(data) == max(map(len, data.split(b"\n")))
+
+
+def test_a_bug_in_the_message_reader_ends_only_its_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_read = mime.read
+
+    def read(data: bytes, where: Provenance) -> object:
+        if b"boom" in data:
+            raise RecursionError("a bug")
+        return real_read(data, where)
+
+    monkeypatch.setattr(mime, "read", read)
+    path = tmp_path / "bug.mbox"
+    path.write_bytes(_mbox(b"Subject: boom\n\nhttp://lost.example/\n", AFTER))
+    events = list(results(str(path), Options(), Tally()))
+    reports = [(event.kind, event.message) for event in events if isinstance(event, Report)]
+    assert reports == [("internal", 0)]
+    assert [event[0] for event in events if not isinstance(event, Report)] == ["http://after.example/"]
