@@ -96,6 +96,7 @@ LATER_STAGES = {
         for name in (
             *("__init__.py", "mbox.py", "batch.py", "mime.py", "packed.py", "dirs.py", "split.py"),
             "archives.py",
+            "page.py",
         )
     },
 }

@@ -22,7 +22,7 @@ from .._model import Defect, MessageText, Provenance, TextStream
 from . import archives, mime
 from .archives import reason
 from .batch import BatchError, articles, is_batch
-from .mbox import is_separator, messages
+from .mbox import HEAD_BYTES, is_separator, messages
 from .packed import (
     CORRUPT,
     MAX_DEPTH,
@@ -265,9 +265,37 @@ def _read(
         except BatchError as error:
             yield Defect("corrupt", where, f"news batch: {error}")
         return
-    data = file.read(options.max_message + 1)
-    size = len(data) + len(file.read()) if len(data) > options.max_message else len(data)
-    yield _message(data, size, where._replace(message=0, offset=0), options, last_line_ended=True)
+    # One message: a file known to be over the limit is measured by its size (its head read for
+    # its Message-ID); another is read in blocks up to the limit and no further (/dev/zero, a
+    # pipe), and is then "more than" the limit.
+    here = where._replace(message=0, offset=0)
+    size = _length(file)
+    if size is not None and size > options.max_message:
+        yield _too_large(file.read(HEAD_BYTES), size, here, options)
+        return
+    pieces: list[bytes] = []
+    taken = 0
+    limit = options.max_message
+    while taken <= limit and (piece := file.read(min(1 << 20, limit + 1 - taken))):
+        pieces.append(piece)
+        taken += len(piece)
+    if taken > options.max_message:
+        yield _too_large(pieces[0], None, here, options)  # (a whole block, or more than the limit)
+        return
+    data = b"".join(pieces)
+    del pieces  # the message is held once
+    yield _message(data, len(data), here, options, last_line_ended=True)
+
+
+def _length(file: IO[bytes]) -> int | None:
+    """The bytes left in ``file`` when it can tell without reading them (a file on disk, a tar
+    member); None for a stream (a pipe, a decompressed stream, a zip member)."""
+    if not file.seekable():
+        return None
+    here = file.tell()
+    end = file.seek(0, io.SEEK_END)
+    file.seek(here)
+    return end - here
 
 
 def cut_points(
@@ -348,18 +376,45 @@ def _message(
     data: bytes, size: int, where: Provenance, options: ReadOptions, last_line_ended: bool
 ) -> MessageText:
     if size > options.max_message:
-        detail = f"a message of {size:,} bytes, over the {options.max_message:,}-byte limit; not scanned"
-        where = mime.identified(data, where)
-        return MessageText(where, [], [], 0, [Defect("too-large", where, detail)])
-    found = mime.read(data, where)
+        return _too_large(data, size, where, options)
+    try:
+        found = mime.read(data, where)
+    except Exception as error:  # a bug must not end the file: this message is said, the next read
+        detail = f"internal error, please report it: {type(error).__name__}: {error}"
+        return MessageText(where, [], [], 0, [Defect("internal", where, detail)])
     if not last_line_ended:
         found.defects.append(Defect("truncated", found.provenance, "the file ends in the middle of a line"))
     if len(data) > MAX_LINE:  # only a message this long can hold a line this long
-        longest = max(map(len, data.split(b"\n")))
+        longest = _longest_line(data)
         if longest > MAX_LINE:
             detail = f"a line of {longest:,} bytes (over {MAX_LINE:,}); scanned, but it is no mail text"
             found.defects.append(Defect("long-line", found.provenance, detail))
     return found
+
+
+def _longest_line(data: bytes) -> int:
+    """The length of the longest line of ``data``, split a window at a time (a whole split would
+    copy the message once more)."""
+    longest = run = 0  # run: the length so far of the line the window ends in
+    for at in range(0, len(data), MAX_LINE):
+        window = data[at : at + MAX_LINE]
+        first, last = window.find(b"\n"), window.rfind(b"\n")
+        if first < 0:
+            run += len(window)
+            continue
+        inner = max(map(len, window[first + 1 : last].split(b"\n"))) if last > first else 0
+        longest = max(longest, run + first, inner)
+        run = len(window) - last - 1
+    return max(longest, run)
+
+
+def _too_large(head: bytes, size: int | None, where: Provenance, options: ReadOptions) -> MessageText:
+    """A message over the limit, not scanned: named from its ``head`` (its first bytes), with its
+    ``size`` (None: not measured, more than the limit)."""
+    measured = f"more than {options.max_message:,}" if size is None else f"{size:,}"
+    detail = f"a message of {measured} bytes, over the {options.max_message:,}-byte limit; not scanned"
+    where = mime.identified(head[:HEAD_BYTES], where)
+    return MessageText(where, [], [], 0, [Defect("too-large", where, detail)])
 
 
 def _text(file: IO[bytes], where: Provenance) -> Iterator[Item]:
