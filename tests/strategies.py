@@ -3,6 +3,10 @@
 Each node kind of ``urlsift.grammar._bnf`` maps to a strategy, so every ``Rule`` of a profile gets
 one (``production_strategies``), and each scheme a strategy of whole URLs (``urls``), in the strict
 profile (RFC 1738) and in the modern one (RFC 3986/3987 and the scheme RFCs after 1738).
+
+Built from the rules under test, they check that the compiled pattern, the diagnostic walk and the
+parts agree with each other, not that a rule says what its RFC says: that is ``test_oracles`` (RFC
+1738 atoms written by hand) and ``test_rfc3986_oracle`` (the modern profile against ``rfc3987``).
 """
 
 from __future__ import annotations
