@@ -1,7 +1,7 @@
 """Compressed streams and the budget every reader keeps: gzip, bzip2 and xz are read through (never
 unpacked to disk), and what comes out of decompression is counted against a ``Budget``.
 
-Three limits hold for every file (``docs/hostile-archives.md``): what comes out of decompression,
+Three limits hold for every file (``docs/hostile-input.md``): what comes out of decompression,
 through every layer (``.gz.gz``, a zip member in a zip, a sparse tar member), at most ``max_expand``
 bytes and at most ``MAX_RATIO`` times the packed bytes it came from (the file's size, a zip member's
 compressed size, or, for a pipe, the bytes read from it so far); at most ``MAX_DEPTH`` containers
