@@ -18,7 +18,6 @@ import gc
 import io
 import os
 import shutil
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -95,4 +94,4 @@ def main_bench() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main_bench())
+    main_bench()
