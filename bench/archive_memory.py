@@ -1,7 +1,10 @@
 """Peak memory and speed of the command line as an archive grows: 10 MB, 100 MB and 1 GB mboxes made
 by repeating the mailing-list mboxes of the corpora (issue 5: the 1 GB run stays under 200 MB).
 
-    python bench/archive_memory.py [CORPORA_DIR] [--sizes 10,100,1000]
+    python bench/archive_memory.py [--shared | --corpora DIR] [--sizes 10,100,1000]
+
+The mboxes: four mailing lists of the shared corpora (--shared), else every mbox of the corpora's
+mail/ folder (the repository's by default).
 
 Each size runs ``urlsift --quiet --format jsonl`` in a fresh process, output to /dev/null; peak
 memory is that process's maximum resident set size (getrusage of the child).
@@ -18,13 +21,16 @@ import tempfile
 import time
 from pathlib import Path
 
-DEFAULT = Path(__file__).parents[2] / "shared" / "corpora"
+from _corpora import SHARED, add_options, files
+from _corpora import root as corpora_root
+
 MBOXES = ["mail/kasan-dev.mbox", "mail/usrp-users.mbox", "mail/linux-audit.mbox", "mail/blinux-list.mbox"]
+"""The shared corpora's mailing lists (README's figures)."""
 
 
-def build(path: Path, corpora: Path, megabytes: int) -> int:
-    """An mbox of about ``megabytes`` MB: the corpora's mboxes over and over."""
-    pieces = [(corpora / name).read_bytes() for name in MBOXES]
+def build(path: Path, mboxes: list[Path], megabytes: int) -> int:
+    """An mbox of about ``megabytes`` MB: ``mboxes`` over and over."""
+    pieces = [mbox.read_bytes() for mbox in mboxes]
     written = 0
     with path.open("wb") as out:
         while written < megabytes * 10**6:
@@ -48,15 +54,17 @@ def run(path: Path) -> tuple[float, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("corpora", nargs="?", default=str(DEFAULT))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_options(parser)
     parser.add_argument("--sizes", default="10,100,1000")
     args = parser.parse_args()
+    root = corpora_root(parser, args)
+    mboxes = files(parser, root, *MBOXES) if root == SHARED else files(parser, root, "mail/*.mbox")
     print(f"{'size':>8} {'MB/s':>7} {'peak RSS':>9}")
     with tempfile.TemporaryDirectory() as folder:
         for megabytes in (int(size) for size in args.sizes.split(",")):
             path = Path(folder) / f"archive-{megabytes}.mbox"
-            size = build(path, Path(args.corpora), megabytes)
+            size = build(path, mboxes, megabytes)
             seconds, peak = run(path)
             print(f"{size / 1e6:6.0f}MB {size / 1e6 / seconds:7.1f} {peak:7.1f}MB", flush=True)
             path.unlink()

@@ -1,7 +1,10 @@
 """The command line on a mailing-list mbox, beside a bare loop of ``email.message_from_bytes`` over
 the same messages, measured in the same run (issue 5's target: at least 80% of the bare loop).
 
-    python bench/archive_speed.py [MBOX] [--rounds N] [--jobs]
+    python bench/archive_speed.py [MBOX | --shared] [--rounds N] [--jobs]
+
+The mbox: MBOX, else blinux-list of the shared corpora (--shared, README's figures), else
+r-devel-2000-May of the repository's corpora/.
 
 The CLI runs in this process, ``--format jsonl`` written to /dev/null; the bare loop gets the
 messages already split (it does less than the CLI, which also reads and splits the file). Each
@@ -18,18 +21,20 @@ import gc
 import io
 import os
 import shutil
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from _corpora import REPO, SHARED
 
 from urlsift.cli import main
 from urlsift.extract import _judge
 from urlsift.results import _HEADER_MATCHES
 from urlsift.sources.mbox import messages
 
-DEFAULT = Path(__file__).parents[2] / "shared" / "corpora" / "mail" / "blinux-list.mbox"
+DEFAULT = REPO / "mail" / "r-devel-2000-May.mbox"
+SHARED_DEFAULT = SHARED / "mail" / "blinux-list.mbox"
 
 
 def cli(*argv: str) -> Callable[[], None]:
@@ -60,11 +65,17 @@ def best(
 
 
 def main_bench() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("mbox", nargs="?", default=str(DEFAULT))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("mbox", nargs="?")
+    parser.add_argument("--shared", action="store_true", help=f"read {SHARED_DEFAULT}")
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--jobs", action="store_true")
     args = parser.parse_args()
+    if args.mbox and args.shared:
+        parser.error("an MBOX or --shared, not both")
+    args.mbox = args.mbox or str(SHARED_DEFAULT if args.shared else DEFAULT)
+    if not Path(args.mbox).is_file():
+        parser.error(f"no mbox at {args.mbox}")
     data = Path(args.mbox).read_bytes()
     split = [message.data for message in messages(io.BytesIO(data))]
     megabytes = len(data) / 1e6
@@ -95,4 +106,4 @@ def main_bench() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main_bench())
+    main_bench()

@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from urlsift.results import Options, Report, Tally, results
+from urlsift.results import Options, Rendered, Report, Tally, results
 
 ROOT = Path(__file__).parents[1]
 
@@ -22,7 +22,7 @@ def reasons(path: Path) -> Counter[str]:
     """The productions named by urlsift's reasons for the candidates it rejected in ``path``."""
     counted: Counter[str] = Counter()
     for row in results(str(path), Options(invalid=True), Tally()):
-        if not isinstance(row, Report) and not row[2]:
+        if not isinstance(row, Report | Rendered) and not row[2]:
             production = re.match(r"at \d+ \(([^)]*)\): (.*)", row[-1])
             text = row[-1] if production is None else production.group(1)
             if production is not None and production.group(1) == "wrapper":
@@ -34,7 +34,7 @@ def reasons(path: Path) -> Counter[str]:
 def found_by_modern(path: Path) -> set[str]:
     """The valid URLs of a scan of ``path`` with the modern profile."""
     rows = results(str(path), Options(profile="modern"), Tally())
-    return {row[0] for row in rows if not isinstance(row, Report) and row[2]}
+    return {row[0] for row in rows if not isinstance(row, Report | Rendered) and row[2]}
 
 
 def main() -> None:

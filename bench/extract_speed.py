@@ -1,6 +1,9 @@
 """MB/s of ``urlsift.extract`` on real text, beside the floor measured over the same string.
 
-    python bench/extract_speed.py [CORPORA_DIR]    (default: ../shared/corpora)
+    python bench/extract_speed.py [--shared | --corpora DIR]    (default: the repository's corpora/)
+
+The inputs: an mbox (blinux-list in the shared corpora, r-devel-2000-May in the repository's) and
+the folder of RFC texts.
 
 The floor is one pass of ``re.finditer("<", text)``: no scanner can look at every "<" for less.
 The figures that matter are the fractions of the floor (the machine's speed cancels out); the
@@ -13,19 +16,23 @@ each finds and how fast, so a change to one shows in the other's column.
 
 from __future__ import annotations
 
+import argparse
 import gc
 import io
 import re
-import sys
 import time
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
+from _corpora import add_options, files
+from _corpora import root as corpora_root
+
 import urlsift
 from urlsift.extract import _judge, _judge_www
 
-INPUTS = ["mail/blinux-list.mbox", "rfc"]
+MBOXES = ("mail/blinux-list.mbox", "mail/r-devel-2000-May.mbox", "mail/*.mbox")
+"""The first of these that the corpora hold is the mbox read."""
 
 
 def best_of(rounds: int, *runs: Callable[[], int]) -> list[tuple[float, int]]:
@@ -55,11 +62,14 @@ def load(root: Path, name: str) -> str:
 
 
 def main() -> None:
-    root = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).parents[2] / "shared" / "corpora")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_options(parser)
+    root = corpora_root(parser, parser.parse_args())
+    inputs = [str(files(parser, root, *MBOXES)[0].relative_to(root)), str(files(parser, root, "rfc")[0].name)]
     print("| input | MB | floor MB/s | naked=False MB/s (% of floor) | URLs", end="")
     print(" | extract MB/s (% of floor) | URLs |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for name in INPUTS:
+    for name in inputs:
         text = load(root, name)
         megabytes = len(text.encode("utf-8")) / 1e6
         (floor, _), (wrapped, n_wrapped), (full, n_full) = best_of(
@@ -73,7 +83,7 @@ def main() -> None:
             f"| {megabytes / wrapped:.0f} ({100 * floor / wrapped:.1f}%) | {n_wrapped} "
             f"| {megabytes / full:.0f} ({100 * floor / full:.1f}%) | {n_full} |"
         )
-    for name in INPUTS:
+    for name in inputs:
         text = load(root, name)
         data = text.encode("utf-8")
         (whole, _), (streamed, _) = best_of(
@@ -84,15 +94,15 @@ def main() -> None:
         print(f"{name}: extract_stream on the bytes (1 MiB windows, decoding included) takes", end=" ")
         print(f"{streamed / whole:.2f}x the time of extract on the decoded string")
         print(f"{name}: peak memory of extract beside the text: {peak_memory(text):.1f} MB")
-    profiles(root)
+    profiles(root, inputs)
 
 
-def profiles(root: Path) -> None:
+def profiles(root: Path, inputs: list[str]) -> None:
     """Both profiles over the same text in one run: MB/s and URLs found by each."""
     print()
     print("| input | strict MB/s | URLs | modern MB/s | URLs | modern / strict time |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
-    for name in INPUTS:
+    for name in inputs:
         text = load(root, name)
         megabytes = len(text.encode("utf-8")) / 1e6
         (strict, n_strict), (modern, n_modern) = best_of(

@@ -1,5 +1,5 @@
 """Exact growth ratios of validation and extraction time on adversarial shapes (the tests only fail
-above 30x).
+above 30x): CPU time per run, timed as tests/growth.py does (batches of 50 ms, best of three).
 
 python bench/linear.py [strict|modern]    (default: both, one after the other)
 """
@@ -14,9 +14,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import itertools
 from collections.abc import Callable
 
-from test_linear import SHAPES, SIZES, TEXT_SHAPES, _seconds
+from growth import seconds_per_run
+from test_linear import SHAPES, TEXT_SHAPES
 
 import urlsift
+
+SIZES = (10_000, 100_000, 1_000_000)
 
 
 def main() -> None:
@@ -39,7 +42,7 @@ def runs(profile: str) -> None:
         print(f"{title:28} " + " ".join(f"{size:>12,}" for size in SIZES) + "   ratios")
         for shape in sorted(shapes):
             texts = [shapes[shape](size) for size in SIZES]
-            times = [_seconds(text, run) for text in texts]
+            times = [seconds_per_run(run, text) for text in texts]
             ratios = " ".join(f"{b / a:5.1f}x" for a, b in itertools.pairwise(times))
             print(f"{shape:28} " + " ".join(f"{t * 1000:10.2f}ms" for t in times) + f"   {ratios}")
         print()

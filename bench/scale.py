@@ -1,7 +1,10 @@
 """Scaling out (issue 8): one archive of 1 GB or more, made by repeating the mboxes of the corpora,
 read by ``urlsift -j 1``, ``-j 2`` ... and a local Dask cluster of 2 ... workers, in the same run.
 
-    python bench/scale.py [--size 1G] [--jobs 1,2] [--rounds 2] [--dir /tmp]
+    python bench/scale.py [--size 1G] [--jobs 1,2] [--rounds 2] [--dir /tmp] [--shared | --corpora DIR]
+
+The mboxes repeated: those of the corpora's mail/ folder (the repository's by default; README's
+figures are from the shared corpora, --shared).
 
 Each run is a fresh process (``--quiet --format jsonl --invalid`` to /dev/null), so process and
 cluster start-up count. The figures: MB/s (wall time, the best round), the speed-up (each round's
@@ -16,6 +19,7 @@ core, and idle time shows a core the run left unused.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import statistics
 import subprocess
@@ -26,19 +30,20 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
+from _corpora import add_options, files
+from _corpora import root as corpora_root
+
 from urlsift.cli import _size
 
-SHARED = Path(__file__).parents[2] / "shared" / "corpora" / "mail"
-LOCAL = Path(__file__).parents[1] / "corpora" / "mail"
 URLSIFT = [sys.executable, "-m", "urlsift"]
 
 
-def make_archive(folder: Path, size: int) -> Path:
-    """An mbox of at least ``size`` bytes: the corpora's mboxes, one after another, again and again."""
-    path = folder / f"scale-{size // 10**6}MB.mbox"
+def make_archive(folder: Path, size: int, sources: list[Path]) -> Path:
+    """An mbox of at least ``size`` bytes: ``sources``, one after another, again and again."""
+    made_of = hashlib.sha256("\n".join(map(str, sources)).encode()).hexdigest()[:8]  # kept for a rerun
+    path = folder / f"scale-{size // 10**6}MB-{made_of}.mbox"
     if path.exists() and path.stat().st_size >= size:
         return path
-    sources = sorted(SHARED.glob("*.mbox")) or sorted(LOCAL.glob("*.mbox"))
     written = 0
     with path.open("wb") as out:
         while written < size:
@@ -121,9 +126,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--dir", default=tempfile.gettempdir())
     parser.add_argument("--no-dask", action="store_true")
+    add_options(parser)
     args = parser.parse_args()
     size = _size(args.size)
-    archive = make_archive(Path(args.dir), size)
+    archive = make_archive(Path(args.dir), size, files(parser, corpora_root(parser, args), "mail/*.mbox"))
     megabytes = archive.stat().st_size / 1e6
     counts = [int(n) for n in args.jobs.split(",")]
     common = ["--quiet", "--format", "jsonl", "--invalid", str(archive)]

@@ -1,6 +1,6 @@
-"""Validations per second over the real URLs of the shared corpora, beside urllib.parse.urlsplit.
+"""Validations per second over the real URLs of the corpora, beside urllib.parse.urlsplit.
 
-    python bench/validate_speed.py [CORPORA_DIR]    (default: ../shared/corpora)
+    python bench/validate_speed.py [--shared | --corpora DIR]    (default: the repository's corpora/)
 
 Both run over the same list in the same process; the figure that matters is the ratio of their
 times (urlsift / urlsplit), since the machine's speed cancels out. urlsplit is timed uncached
@@ -9,14 +9,16 @@ times (urlsift / urlsplit), since the machine's speed cancels out. urlsplit is t
 
 from __future__ import annotations
 
+import argparse
 import gc
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import regex
+from _corpora import add_options
+from _corpora import root as corpora_root
 
 import urlsift
 
@@ -47,9 +49,9 @@ def best_of(repeats: int, run: Callable[[], object]) -> float:
 
 
 def main() -> None:
-    root = (
-        Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[2] / "shared" / "corpora"
-    )
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_options(parser)
+    root = corpora_root(parser, parser.parse_args())
     urls = harvest(root)
     split_uncached = urlsplit.__wrapped__  # type: ignore[attr-defined]
     validate = urlsift.validate

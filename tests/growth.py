@@ -1,65 +1,138 @@
-"""Growth tests that a busy machine cannot turn red: 10x the input takes about 10x the time.
+"""Growth tests that a busy machine cannot turn red: 10x the input costs about 10x, never 100x.
 
-A ratio of two timings is only as good as its smaller one. A run of a few milliseconds is
-dominated by the scheduler, the timer and a stray collection, so the small input is run again and
-again until the batch takes ``MIN_BATCH`` seconds, and its time per run is that batch's mean; the
-large input is timed the same way (once is usually enough). Each is the best of ``REPEATS``
-batches: noise only ever adds time, so the minimum is the estimate least disturbed by it.
+Two measures, for two kinds of work:
+
+- Steps (``assert_linear_steps``): the Python lines and calls a run executes, counted with
+  ``sys.settrace``. Exact and noise-free, so any size will do and the tests may run in parallel.
+  They see every Python loop, call and handler, but not the work inside one call of C code (a
+  regex match, ``str.find``, a slice).
+- Time (``assert_linear``), for that C work. A ratio of two timings is only as good as its smaller
+  one, so each input is run again and again until the batch takes ``MIN_BATCH`` seconds, and its
+  time per run is that batch's mean; each is the best of ``REPEATS`` batches (noise only ever adds
+  time), or of fewer once they took ``ENOUGH`` seconds. The clock is the process's CPU time: time
+  the scheduler gives to other processes is not counted, which leaves only caches and clock speed
+  to disturb it. Tests that time are marked ``timing`` and run in one xdist group (one process,
+  one after another): they never time each other.
 
 A quadratic blow-up gives 100x for 10x the input; ``LIMIT`` (30x) leaves room for the noise that
-is left and for caches that the small input fits and the large one does not. Tests that time are
-marked ``timing`` and run in one xdist group (one process, one after another), so they never time
-each other.
+is left and for caches that the small input fits and the large one does not.
 """
 
 from __future__ import annotations
 
 import gc
 import itertools
+import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from types import FrameType
+from typing import Any, TypeVar
 
 import pytest
 
 T = TypeVar("T")
 
 LIMIT = 30.0
-"""The most a 10x larger input may cost, as a multiple of the smaller one's time."""
+"""The most a 10x larger input may cost, as a multiple of the smaller one's cost."""
 MIN_BATCH = 0.05
 """Seconds a timed batch lasts at least: well over the 10 ms where noise stops dominating."""
 REPEATS = 3
+ENOUGH = 1.0
+"""Seconds of CPU time after which an input is not run again: noise is a small part of a second of
+CPU time (the time of other processes is not in it), and a large input may take seconds a run."""
 
 timing = pytest.mark.xdist_group("timing")
 """Mark for a test that times: all of them run in one worker, one after another."""
 
 
 def seconds_per_run(run: Callable[[T], object], argument: T, *, repeats: int = REPEATS) -> float:
-    """The best, over ``repeats`` batches of at least MIN_BATCH seconds, of the mean time of one
-    ``run(argument)``."""
-    best = float("inf")
+    """The best, over ``repeats`` batches of at least MIN_BATCH seconds of CPU time, of the mean
+    CPU time of one ``run(argument)``; fewer batches when those so far took ENOUGH seconds."""
+    best, spent = float("inf"), 0.0
     for _ in range(repeats):
         gc.collect()
-        count, start = 0, time.perf_counter()
+        count, start = 0, time.process_time()
         while True:
             run(argument)
             count += 1
-            elapsed = time.perf_counter() - start
+            elapsed = time.process_time() - start
             if elapsed >= MIN_BATCH:
                 break
         best = min(best, elapsed / count)
+        spent += elapsed
+        if spent >= ENOUGH:
+            break
     return best
+
+
+def steps(run: Callable[[T], object], argument: T) -> int:
+    """The Python lines and calls that ``run(argument)`` executes (in every frame it opens)."""
+    count = 0
+
+    def tracer(frame: FrameType, event: str, arg: Any) -> Callable[..., Any]:
+        nonlocal count
+        count += 1
+        return tracer
+
+    before = sys.gettrace()  # a debugger's or coverage's tracer is put back after
+    sys.settrace(tracer)
+    try:
+        run(argument)
+    finally:
+        sys.settrace(before)
+    return count
+
+
+def clear_caches(package: str = "urlsift") -> None:
+    """Empties every functools cache at the top level of ``package``'s modules (verdicts kept for
+    URLs seen before would let a counted run skip the work it is there to count)."""
+    for name, module in list(sys.modules.items()):
+        if name == package or name.startswith(package + "."):
+            for value in list(vars(module).values()):
+                if callable(clear := getattr(value, "cache_clear", None)):
+                    clear()
+
+
+def _ratios(costs: Sequence[float]) -> list[float]:
+    return [later / earlier for earlier, later in itertools.pairwise(costs)]
+
+
+def _check(what: str, costs: Sequence[float], unit: str) -> None:
+    ratios = _ratios(costs)
+    shown = ", ".join(f"{ratio:.1f}x" for ratio in ratios)
+    assert all(ratio < LIMIT for ratio in ratios), (
+        f"{what}: {shown} for 10x steps (limit {LIMIT:.0f}x); {unit}: {', '.join(f'{c:.3g}' for c in costs)}"
+    )
 
 
 def growth_ratios(run: Callable[[T], object], inputs: Sequence[T]) -> list[float]:
     """For inputs that grow 10x each (``inputs[k + 1]`` ten times ``inputs[k]``), the time ratio
     of each step."""
-    times = [seconds_per_run(run, argument) for argument in inputs]
-    return [later / earlier for earlier, later in itertools.pairwise(times)]
+    return _ratios([seconds_per_run(run, argument) for argument in inputs])
 
 
 def assert_linear(run: Callable[[T], object], inputs: Sequence[T], what: str = "") -> None:
-    """Fails when a 10x step of ``inputs`` costs LIMIT times or more."""
-    ratios = growth_ratios(run, inputs)
-    shown = ", ".join(f"{ratio:.1f}x" for ratio in ratios)
-    assert all(ratio < LIMIT for ratio in ratios), f"{what}: {shown} for 10x steps (limit {LIMIT:.0f}x)"
+    """Fails when a 10x step of ``inputs`` takes LIMIT times the time or more. Mark the test
+    ``@timing``."""
+    _check(what, [seconds_per_run(run, argument) for argument in inputs], "seconds per run")
+
+
+def assert_linear_steps(
+    run: Callable[[T], object],
+    inputs: Sequence[T],
+    what: str = "",
+    *,
+    reset: Callable[[], object] = clear_caches,
+) -> None:
+    """Fails when a 10x step of ``inputs`` executes LIMIT times the Python steps or more.
+
+    ``run`` is called once first on ``inputs[0]``, uncounted, so that imports and other first-use
+    work are not counted; ``reset`` (by default ``clear_caches``) is called before every run, so
+    that no run finds its work done by one before it (what it rebuilds costs the same each time)."""
+    reset()
+    run(inputs[0])
+    counts: list[float] = []
+    for argument in inputs:
+        reset()
+        counts.append(steps(run, argument))
+    _check(what, counts, "steps")

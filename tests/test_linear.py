@@ -1,28 +1,27 @@
-"""Linear time on adversarial input, for validate and for extract (invalid=True, so every candidate
-is built): 10x the size takes about 10x the time (never 100x).
+"""Linear time on adversarial input, for validate, for extract (invalid=True, so every candidate
+is built) and for the archive reader: 10x the input costs about 10x (never 100x).
 
-Measured as a ratio within one run, best of three after a collection, and failing only above 30x
-so a noisy machine never fails it; the exact ratios are in bench/ and README.
+Each shape is checked twice (tests/growth.py says how): its Python steps are counted, exactly, at
+10 KB and 100 KB, and its CPU time is taken at 100 KB and 1 MB for the work inside C calls (regex
+matches, searches) that no count sees. A quadratic blow-up fails either at 100x; both fail only
+at 30x. The exact figures are in bench/linear.py and README.
 """
 
 from __future__ import annotations
 
-import gc
-import itertools
-import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
 
+import growth
 import pytest
 
 import urlsift
 from urlsift.results import Options, Tally, results
 
-T = TypeVar("T", str, bytes)
-
-SIZES = (10_000, 100_000, 1_000_000)
-LIMIT = 30.0
+COUNTED_SIZES = (10_000, 100_000)
+"""Steps are exact: a 10x step anywhere shows growth, and 100 KB keeps a traced run under a second."""
+TIMED_SIZES = (100_000, 1_000_000)
+"""Large enough that C work dominates (a search to the end of the text per trigger would be 100x)."""
 
 SHAPES: dict[str, Callable[[int], str]] = {
     "percent runs in a path": lambda n: "http://host/" + "%" * n,
@@ -78,38 +77,44 @@ TEXT_SHAPES: dict[str, Callable[[int], str]] = {
 }
 
 
-def _seconds(text: T, run: Callable[[T], object] = urlsift.validate) -> float:  # type: ignore[assignment]
-    best = float("inf")
-    for _ in range(3):
-        gc.collect()
-        start = time.perf_counter()
-        run(text)
-        best = min(best, time.perf_counter() - start)
-    return max(best, 1e-6)
-
-
 def extract_all(text: str) -> int:
     return sum(1 for _ in urlsift.extract(text, invalid=True))
 
 
+def _validator(profile: str) -> Callable[[str], object]:
+    return lambda text: urlsift.validate(text, profile)
+
+
+@pytest.mark.parametrize("profile", ["strict", "modern"])
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_validation_steps_grow_linearly(shape: str, profile: str) -> None:
+    texts = [SHAPES[shape](size) for size in COUNTED_SIZES]
+    growth.assert_linear_steps(_validator(profile), texts, shape)
+
+
+@growth.timing
 @pytest.mark.parametrize("profile", ["strict", "modern"])
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_validation_time_grows_linearly(shape: str, profile: str) -> None:
-    texts = [SHAPES[shape](size) for size in SIZES]
-    times = [_seconds(text, lambda text: urlsift.validate(text, profile)) for text in texts]
-    ratios = [later / earlier for earlier, later in itertools.pairwise(times)]
-    # Below a millisecond, timer resolution and call overhead dominate: there is nothing to grow.
-    checked = [ratio for ratio, later in zip(ratios, times[1:], strict=True) if later > 1e-3]
-    assert all(ratio < LIMIT for ratio in checked), f"{shape}: times {times}, ratios {ratios}"
+    texts = [SHAPES[shape](size) for size in TIMED_SIZES]
+    growth.assert_linear(_validator(profile), texts, shape)
 
 
 @pytest.mark.parametrize("shape", sorted(TEXT_SHAPES))
+def test_extraction_steps_grow_linearly(shape: str) -> None:
+    texts = [TEXT_SHAPES[shape](size) for size in COUNTED_SIZES]
+    growth.assert_linear_steps(extract_all, texts, shape)
+
+
+@growth.timing
+@pytest.mark.parametrize("shape", sorted(TEXT_SHAPES))
 def test_extraction_time_grows_linearly(shape: str) -> None:
-    texts = [TEXT_SHAPES[shape](size) for size in SIZES]
-    times = [_seconds(text, extract_all) for text in texts]
-    ratios = [later / earlier for earlier, later in itertools.pairwise(times)]
-    checked = [ratio for ratio, later in zip(ratios, times[1:], strict=True) if later > 1e-3]
-    assert all(ratio < LIMIT for ratio in checked), f"{shape}: times {times}, ratios {ratios}"
+    def fresh(text: str) -> int:  # a verdict cached by the run before would halve the small text's time
+        growth.clear_caches()
+        return extract_all(text)
+
+    texts = [TEXT_SHAPES[shape](size) for size in TIMED_SIZES]
+    growth.assert_linear(fresh, texts, shape)
 
 
 # The archive reader on adversarial messages (bytes): one message or mbox of each shape; read as
@@ -134,17 +139,28 @@ MESSAGE_SHAPES: dict[str, Callable[[int], bytes]] = {
 OPTIONS = Options()
 
 
-@pytest.mark.parametrize("shape", sorted(MESSAGE_SHAPES))
-def test_reading_archives_grows_linearly(shape: str, tmp_path: Path) -> None:
-    def read_all(data: bytes) -> int:  # the file written is in the time: it is linear too
-        path = tmp_path / "adversarial"
+def _messages(shape: str, sizes: tuple[int, ...]) -> list[bytes]:
+    if shape.startswith("mbox"):
+        return [MESSAGE_SHAPES[shape](size) for size in sizes]
+    return [b"Message-ID: <1@x>\n" + MESSAGE_SHAPES[shape](size) for size in sizes]
+
+
+def _reader(folder: Path) -> Callable[[bytes], int]:
+    def read_all(data: bytes) -> int:  # the file written is in the cost: it is linear too
+        growth.clear_caches()
+        path = folder / "adversarial"
         path.write_bytes(data)
         return sum(1 for _ in results(str(path), OPTIONS, Tally()))
 
-    texts = [b"Message-ID: <1@x>\n" + MESSAGE_SHAPES[shape](size) for size in SIZES]
-    if shape.startswith("mbox"):
-        texts = [MESSAGE_SHAPES[shape](size) for size in SIZES]
-    times = [_seconds(text, read_all) for text in texts]
-    ratios = [later / earlier for earlier, later in itertools.pairwise(times)]
-    checked = [ratio for ratio, later in zip(ratios, times[1:], strict=True) if later > 1e-3]
-    assert all(ratio < LIMIT for ratio in checked), f"{shape}: times {times}, ratios {ratios}"
+    return read_all
+
+
+@pytest.mark.parametrize("shape", sorted(MESSAGE_SHAPES))
+def test_reading_archives_steps_grow_linearly(shape: str, tmp_path: Path) -> None:
+    growth.assert_linear_steps(_reader(tmp_path), _messages(shape, COUNTED_SIZES), shape)
+
+
+@growth.timing
+@pytest.mark.parametrize("shape", sorted(MESSAGE_SHAPES))
+def test_reading_archives_time_grows_linearly(shape: str, tmp_path: Path) -> None:
+    growth.assert_linear(_reader(tmp_path), _messages(shape, TIMED_SIZES), shape)

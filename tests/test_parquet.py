@@ -32,7 +32,7 @@ def test_parquet_holds_the_jsonl_rows_with_types(tmp_path: Path, capsys: pytest.
     rows = table.to_pylist()
     assert len(rows) == len(expected) > 100
     for row, want in zip(rows, expected, strict=True):
-        assert row["date"] == timestamp(want["date"])  # type: ignore[arg-type]
+        assert row["date"] == timestamp(want["date"])
         assert {**row, "date": want["date"]} == want
     assert any(row["date"] is not None for row in rows)
     assert any(not row["valid"] for row in rows)

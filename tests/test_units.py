@@ -74,7 +74,7 @@ def _printed(events: list[object], fmt: str) -> tuple[str, list[object]]:
     """What the printer prints of ``events`` (rows and ``Rendered``), and the other events."""
     out = io.StringIO()
     write = writer(fmt, out, header=False)
-    others = []
+    others: list[object] = []
     for event in events:
         if isinstance(event, Rendered):
             out.write(event.text())
@@ -156,7 +156,7 @@ def test_small_files_go_in_batches_in_their_order(tmp_path: Path) -> None:
     paths = sorted(str(path) for path in tmp_path.iterdir())
     units = list(plan(paths, ReadOptions(), batch=100))
     assert all(isinstance(unit, Unit) and unit.kind == "files" for unit in units)
-    assert [name for unit in units for name in unit.names] == paths  # type: ignore[union-attr]
+    assert [name for unit in units for name in unit.names] == paths
     assert 5 < len(units) < 30  # 31 bytes a file: three to a batch
 
 

@@ -123,8 +123,10 @@ def accuracy(available: list[Tool], cap: float) -> None:
         print(f"| `{expected.parent.name}/{corpus.name}` | {len(present)} | " + " | ".join(cells) + " |")
     cells = []
     for tool in available:
-        found, right, present_all = totals[tool.name]
-        cells.append(f"**{found}: {right / max(found, 1):.2f} / {right / max(present_all, 1):.2f}**")
+        found_all, right_all, present_all = totals[tool.name]
+        cells.append(
+            f"**{found_all}: {right_all / max(found_all, 1):.2f} / {right_all / max(present_all, 1):.2f}**"
+        )
     print(f"| all | {totals[available[0].name][2]} | " + " | ".join(cells) + " |\n")
 
 
@@ -186,7 +188,7 @@ def adversarial(available: list[Tool], sizes: tuple[int, int], cap: float) -> No
     print("| input | " + " | ".join(tool.name for tool in available) + " |")
     print("| --- |" + " ---: |" * len(available))
     for name, make in ADVERSARIAL.items():
-        paths = []
+        paths: list[Path] = []
         for size in sizes:
             path = WORK / f"adversarial-{len(paths)}.txt"
             path.write_text(make(size), encoding="utf-8")

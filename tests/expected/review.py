@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from urlsift.results import Options, Report, Tally, results
+from urlsift.results import Options, Rendered, Report, Tally, results
 
 _URLISH = re.compile(r"(?i)[a-z][a-z0-9+.-]*://|\b(?:mailto|news|telnet|wais|prospero|file):|<URL:")
 
@@ -26,7 +26,7 @@ def rows(path: str) -> list[dict[str, Any]]:
     """urlsift's candidates in ``path`` (valid and rejected), as expected-file entries."""
     found = []
     for row in results(path, Options(invalid=True), Tally()):
-        if isinstance(row, Report):
+        if isinstance(row, Report | Rendered):
             continue
         url, alternatives, valid, _, wrapper, _, line, _, *_, message, _, _, _, _, part, error = row
         entry: dict[str, Any] = {}
