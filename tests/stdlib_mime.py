@@ -13,7 +13,8 @@ from email.message import Message
 from typing import NamedTuple
 
 from urlsift._model import Defect, Provenance
-from urlsift.sources.mime import TRACE_HEADERS, _html_text  # not what is compared: the MIME walk is
+from urlsift.sources.mime import TRACE_HEADERS
+from urlsift.sources.page import text as _html_text  # not what is compared: the MIME walk is
 
 
 class TextUnit(NamedTuple):

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import urlsift
-from urlsift._model import Defect, Provenance
+from urlsift._model import Defect, DefectKind, Provenance
 from urlsift.sources import mime
 from urlsift.sources.mbox import messages
 
@@ -23,14 +23,14 @@ CORPORA = Path(__file__).parents[1] / "corpora"
 MBOXES = sorted(CORPORA.glob("*/*.mbox"))
 
 
-def _by_oracle(data: bytes) -> tuple[list[tuple[Any, ...]], list[tuple[str, str | None, str]]]:
+def _by_oracle(data: bytes) -> tuple[list[tuple[Any, ...]], list[tuple[DefectKind, str | None, str]]]:
     units = list(stdlib_mime.units(data, Provenance("m")))
     texts = [(unit.provenance.part, unit.text) for unit in units if not isinstance(unit, Defect)]
     defects = [(unit.kind, unit.provenance.part, unit.detail) for unit in units if isinstance(unit, Defect)]
     return _found(texts), defects
 
 
-def _by_reader(data: bytes) -> tuple[list[tuple[Any, ...]], list[tuple[str, str | None, str]]]:
+def _by_reader(data: bytes) -> tuple[list[tuple[Any, ...]], list[tuple[DefectKind, str | None, str]]]:
     found = mime.read(data, Provenance("m"))
     defects = [(defect.kind, defect.provenance.part, defect.detail) for defect in found.defects]
     return _found(list(zip(found.parts, found.texts, strict=True))), defects
