@@ -338,4 +338,6 @@ def test_a_bug_in_the_message_reader_ends_only_its_message(
     events = list(results(str(path), Options(), Tally()))
     reports = [(event.kind, event.message) for event in events if isinstance(event, Report)]
     assert reports == [("internal", 0)]
-    assert [event[0] for event in events if not isinstance(event, Report | Rendered)] == ["http://after.example/"]
+    assert [event[0] for event in events if not isinstance(event, Report | Rendered)] == [
+        "http://after.example/"
+    ]

@@ -133,4 +133,3 @@ def test_the_walk_and_the_pattern_agree(profile: str, scheme: str, data: st.Data
         assert verdict.error is not None
         assert 0 <= verdict.error.position <= len(url)
         assert verdict.error.message
-

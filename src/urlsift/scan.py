@@ -70,7 +70,7 @@ BRACKET_REACH = 256
 _PIPERMAIL_AT = " at "
 """D32: what pipermail writes for "@"."""
 _DOMAIN_CHARS = frozenset(ALPHA + DIGIT + "-")
-_NOT_IN_USER = frozenset(" \t\n@<>\"")
+_NOT_IN_USER = frozenset(' \t\n@<>"')
 RESUME_SLACK = 64
 """A naked URL's scheme and ``URL:`` prefix start at most this far before its colon."""
 

@@ -418,12 +418,7 @@ def _header_words(header: str) -> list[tuple[bytes | str, str | None]]:
     kept = [
         word
         for n, word in enumerate(words)
-        if not (
-            0 < n < len(words) - 1
-            and words[n + 1][1]
-            and words[n - 1][1]
-            and word[0].isspace()
-        )
+        if not (0 < n < len(words) - 1 and words[n + 1][1] and words[n - 1][1] and word[0].isspace())
     ]
     collapsed: list[tuple[bytes | str, str | None]] = []
     run: list[bytes] = []
