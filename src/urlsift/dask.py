@@ -185,7 +185,8 @@ def _piece(unit: Unit, found: list[FileEvents], before: Joined) -> tuple[list[di
 def _record(event: Event) -> dict[str, Any]:
     if isinstance(event, Report):
         return {"report": event.place, "kind": event.kind, "detail": event.detail, "error": event.error}
-    assert not isinstance(event, Rendered)  # ``scan`` has its workers send rows
+    if isinstance(event, Rendered):  # ``scan`` has its workers send rows
+        raise TypeError("urlsift.dask.scan's workers sent printed text, not rows")
     return record((*event, None, None))
 
 

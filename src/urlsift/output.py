@@ -253,7 +253,8 @@ class Printing:
                 row = (*row[:slot], _SLOT, *row[slot + 1 :])
             write((*row, None))
         texts = tuple(text.getvalue().split(NUMBER_SLOT)) if numbers else (text.getvalue(),)
-        assert len(texts) == len(numbers) + 1, "a row's own text held the number slot"
+        if len(texts) != len(numbers) + 1:
+            raise RuntimeError("a row's own text held the number slot")
         return Rendered(texts, tuple(numbers), count, bool(valid))
 
 

@@ -47,7 +47,8 @@ SCHEMA = pa.schema(
         ("count", pa.int64()),
     ]
 )
-assert tuple(SCHEMA.names) == FIELDS  # one column list, the jsonl's
+if tuple(SCHEMA.names) != FIELDS:  # one column list, the jsonl's
+    raise ImportError("urlsift.parquet's columns are not output.FIELDS")
 _DATE = FIELDS.index("date")
 ROW_GROUP = 1 << 16
 FILE_ROWS = 1 << 20

@@ -447,7 +447,8 @@ def join_pieces(
         if unit.last:
             return
         following = next(more)
-        assert not isinstance(following, Report)  # a file's pieces come one after the other
+        if isinstance(following, Report):  # a file's pieces come one after the other
+            raise RuntimeError(f"a report came between the pieces of {unit.path}")
         unit, found = following[0], following[1][0]
 
 

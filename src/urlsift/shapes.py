@@ -43,7 +43,7 @@ def opaque_shape(url: str) -> Problem | None:
     if check is None or url.startswith("//", colon + 1):
         return None
     production, what = check
-    if what(url[colon + 1 :]):
+    if what(url[colon + 1 :].split("#", 1)[0]):  # D4: a fragment is no part of the scheme's shape
         return None
     scheme = url[:colon].lower()
     return Problem(colon + 1, production, f"in running text a {scheme}: URL is {_SAYS[scheme]} (D35)")

@@ -35,7 +35,8 @@ def _chunks(file: IO[bytes] | IO[str], encoding: str, size: int) -> Callable[[],
         nonlocal done
         while not done:
             data = file.read(size)
-            assert isinstance(data, bytes)
+            if not isinstance(data, bytes):
+                raise TypeError(f"the file gave {type(data).__name__}, not bytes")
             text = decoder.decode(data, final=not data)
             done = not data
             if text:

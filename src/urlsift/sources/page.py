@@ -67,6 +67,14 @@ def _markup(html: str, lt: int, lines: list[str]) -> int:
     return _unclosed(html, lt, lines) if close < 0 else close + 1
 
 
+def _matched(pattern: re.Pattern[str], html: str, at: int) -> re.Match[str]:
+    """``pattern``'s match at ``at``, which the caller knows is there."""
+    found = pattern.match(html, at)
+    if found is None:
+        raise RuntimeError(f"{pattern.pattern!r} did not match at {at}")
+    return found
+
+
 def _unclosed(html: str, lt: int, lines: list[str]) -> int:
     """Markup still open at the page's end: the rest, from its ``<``, is given as text."""
     lines.append(unescape(html[lt:]))
@@ -74,20 +82,16 @@ def _unclosed(html: str, lt: int, lines: list[str]) -> int:
 
 
 def _start_tag(html: str, lt: int, lines: list[str]) -> int:
-    name_match = _TAG_NAME.match(html, lt + 1)
-    assert name_match is not None  # a letter follows the "<"
+    name_match = _matched(_TAG_NAME, html, lt + 1)  # a letter follows the "<"
     at = name_match.end()
     links: list[str] = []
     while True:
-        between = _BETWEEN.match(html, at)
-        assert between is not None  # it matches the empty string
-        at = between.end()
+        at = _matched(_BETWEEN, html, at).end()  # it matches the empty string
         if at >= len(html):
             return _unclosed(html, lt, lines)
         if html[at] == ">":
             break
-        attribute = _NAME.match(html, at)
-        assert attribute is not None  # the character is no blank, "/" or ">"
+        attribute = _matched(_NAME, html, at)  # the character is no blank, "/" or ">"
         at = attribute.end()
         equals = _EQUALS.match(html, at)
         if equals is None:
@@ -100,8 +104,7 @@ def _start_tag(html: str, lt: int, lines: list[str]) -> int:
                 return _unclosed(html, lt, lines)
             value, at = html[at + 1 : close], close + 1
         else:
-            bare = _BARE_VALUE.match(html, at)
-            assert bare is not None  # it matches the empty string
+            bare = _matched(_BARE_VALUE, html, at)  # it matches the empty string
             value, at = bare.group(), bare.end()
         if value and attribute.group().lower() in LINKS:
             links.append(unescape(value))
