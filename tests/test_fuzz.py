@@ -126,9 +126,9 @@ SPLICES = [
 ]  # fmt: skip
 
 
-@st.composite
-def mutated_mbox(draw: st.DrawFn) -> bytes:
-    data = bytearray(draw(st.sampled_from(SEEDS)))
+def mutate(draw: st.DrawFn, message: bytes) -> bytes:
+    """``message`` with one to six cuts, splices, overwrites or a truncation."""
+    data = bytearray(message)
     for _ in range(draw(st.integers(1, 6))):
         at = draw(st.integers(0, len(data)))
         match draw(st.sampled_from(["cut", "splice", "overwrite", "truncate"])):
@@ -140,9 +140,15 @@ def mutated_mbox(draw: st.DrawFn) -> bytes:
                 data[at : at + 8] = draw(st.binary(min_size=1, max_size=8))
             case _:
                 del data[at:]
+    return bytes(data)
+
+
+@st.composite
+def mutated_mbox(draw: st.DrawFn) -> bytes:
+    data = mutate(draw, draw(st.sampled_from(SEEDS)))
     second = draw(st.sampled_from(SEEDS))
     separator = b"From a@b Thu Jan  1 00:00:00 1970\n"
-    return separator + bytes(data) + b"\n" + separator + second
+    return separator + data + b"\n" + separator + second
 
 
 # Mail that once broke the reader, kept for good.

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 
 import growth
+from test_hostile_messages import nested_multiparts
 
 from urlsift._model import Provenance
 from urlsift.sources import mime, page
@@ -47,20 +48,9 @@ def test_html_of_unclosed_tags_is_read_in_linear_time() -> None:
         growth.assert_linear(page.text, [unit * (1000 * size) for size in SIZES], repr(unit))
 
 
-def _nested(depth: int, text: bytes) -> bytes:
-    body = b"Content-Type: text/plain\n\n" + text
-    for level in range(depth):
-        boundary = b"b%d" % level
-        body = (
-            b"Content-Type: multipart/mixed; boundary=" + boundary + b"\n\n--" + boundary + b"\n"
-            + body + b"\n--" + boundary + b"--\n"
-        )  # fmt: skip
-    return body
-
-
 @growth.timing
 def test_nested_multiparts_are_read_in_linear_time() -> None:
-    messages_ = [_nested(60, b"lorem ipsum dolor sit amet\n" * (200 * size)) for size in SIZES]
+    messages_ = [nested_multiparts(60, b"lorem ipsum dolor sit amet\n" * (200 * size)) for size in SIZES]
     growth.assert_linear(lambda data: mime.read(data, Provenance("m")), messages_, "nested 60 deep")
 
 

@@ -282,3 +282,9 @@ def test_unknown_profile_is_a_clear_error() -> None:
         urlsift.validate("http://h/", profile="loose")
     assert urlsift.validate("http://h/", profile="strict").profile == "strict"
     assert urlsift.validate("http://h/", profile=urlsift.STRICT).valid
+
+
+@pytest.mark.parametrize("not_text", [None, 5, b"http://host/"])
+def test_validate_says_it_takes_str(not_text: object) -> None:
+    with pytest.raises(TypeError, match=r"validate\(\) takes str, not"):
+        urlsift.validate(not_text)  # type: ignore[arg-type]

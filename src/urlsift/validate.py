@@ -18,7 +18,10 @@ def validate(url: str, profile: Profile | str = STRICT) -> Verdict:
     """Judge ``url`` exactly as given (D28: no wrapper or whitespace is stripped)."""
     judge = profile if profile is STRICT else get_profile(profile)  # skip the ABC check per call
     # D4: the fragment is everything after the first "#"; it is judged on its own.
-    hash_at = url.find("#")
+    try:
+        hash_at = url.find("#")
+    except (AttributeError, TypeError):  # no str: said here (a try costs nothing on the hot path)
+        raise TypeError(f"validate() takes str, not {type(url).__name__}") from None
     endpos = len(url) if hash_at < 0 else hash_at
     colon = judge.scheme_end(url, endpos)
     if isinstance(colon, Problem):

@@ -332,12 +332,42 @@ def _header_decoded(value: str) -> tuple[str, str | None]:
     encoding, bytes the charset refuses, bad base64)."""
     try:
         words = _header_words(value)
-        refused = next((charset for _, charset in words if charset and _no_text_encoding(charset)), None)
-        if refused is not None:  # bytes.decode refuses it too: said here, not left to it
-            return value, f"an encoded word's charset {refused!r} is no text encoding"
-        return str(email.header.make_header(words)), None
     except (ValueError, LookupError, UnicodeError, AssertionError, email.errors.MessageError) as error:
         return value, f"an encoded word cannot be decoded ({type(error).__name__})"
+    refused = next((charset for _, charset in words if charset and _no_text_encoding(charset)), None)
+    if refused is None:
+        try:
+            return str(email.header.make_header(words)), None
+        except (ValueError, LookupError, UnicodeError, AssertionError, email.errors.MessageError) as error:
+            problem = f"an encoded word cannot be decoded ({type(error).__name__}); read as UTF-8"
+    else:  # bytes.decode refuses it too: said here, not left to it
+        problem = f"an encoded word's charset {refused!r} is no text encoding; read as UTF-8"
+    # One bad word spoils make_header's whole value: each run is decoded on its own instead, so
+    # the good words stay decoded and no "?=" of a word reaches the scanner as URL text.
+    pieces: list[str] = []
+    last_encoded: bool | None = None
+    for word, charset in words:
+        text = _run_text(word, charset)
+        encoded = charset not in (None, "us-ascii")
+        apart = text[:1].isspace() or (pieces and pieces[-1][-1:].isspace())
+        if last_encoded is not None and encoded != last_encoded and not apart:
+            pieces.append(" ")  # as str(Header) puts between encoded and plain text
+        pieces.append(text)
+        last_encoded = encoded
+    return "".join(pieces), problem
+
+
+def _run_text(word: bytes | str, charset: str | None) -> str:
+    """One run of ``_header_words`` decoded alone: by its charset where that is a text encoding
+    that decodes, else as UTF-8, undecodable bytes replaced (as a body part's are)."""
+    if isinstance(word, str):
+        return word
+    if charset is not None and not _no_text_encoding(charset):
+        try:
+            return word.decode(charset, "replace")
+        except (LookupError, UnicodeError, ValueError):
+            pass
+    return word.decode("utf-8", "replace")
 
 
 def _encoded_words(line: str) -> list[str]:
