@@ -353,3 +353,14 @@ def test_a_bug_in_the_message_reader_ends_only_its_message(
     assert [event[0] for event in events if not isinstance(event, Report | Rendered)] == [
         "http://after.example/"
     ]
+
+
+def test_a_message_of_many_candidates_is_not_held_as_matches(tmp_path: Path) -> None:
+    # 700 KB of unclosed wrappers: 140,000 rejected candidates, once built as one list of matches
+    # before the first row (124 MB at this size, 170 times the message).
+    spam = (b"<URL:" * 14 + b"\n") * 10_000
+    path = tmp_path / "spam.mbox"
+    path.write_bytes(_mbox(b"Subject: x\n\n" + spam, AFTER))
+    run = _cli(tmp_path, str(path), limit=120)
+    assert run.out.split() == ["http://after.example/"]
+    assert run.peak_mb < 60, run.peak_mb

@@ -9,7 +9,7 @@ worker process can hand them to the one that prints (``cli -j``) in the order ``
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from typing import IO, Any, NamedTuple
@@ -239,21 +239,23 @@ _HEADER_CACHE_SIZE = 1024
 _HEADER_CACHE_CHARS = 2048  # longer values (Received, DKIM-Signature) seldom recur
 
 
-def _matches(message: MessageText, options: Options) -> list[tuple[int, Match]]:
+def _matches(message: MessageText, options: Options) -> Iterator[tuple[int, Match]]:
     """``extract_each`` over the message's texts (its flowed parts unflowed, D31), with recurring
-    header values not scanned again."""
+    header values not scanned again. Lazy: a message of a million candidates is never held as a
+    million matches."""
     if not message.flowed:
-        return _scanned(message.texts, message, options)
+        yield from _scanned(message.texts, message, options)
+        return
     unflowed = {k: unflow(message.texts[k], delsp) for k, delsp in message.flowed.items()}
     texts = [unflowed[k].text if k in unflowed else text for k, text in enumerate(message.texts)]
     lines = {k: Lines(message.texts[k]) for k in unflowed}
-    return [
-        (k, original(match, unflowed[k], message.texts[k], lines[k]) if k in unflowed else match)
-        for k, match in _scanned(texts, message, options)
-    ]
+    for k, match in _scanned(texts, message, options):
+        yield k, (original(match, unflowed[k], message.texts[k], lines[k]) if k in unflowed else match)
 
 
-def _scanned(texts: list[str], message: MessageText, options: Options) -> list[tuple[int, Match]]:
+def _scanned(texts: list[str], message: MessageText, options: Options) -> Iterator[tuple[int, Match]]:
+    """The matches of ``texts`` in order: the header values' from the cache where they recur, the
+    rest from one pass of ``extract_each`` over the texts not known."""
     headers = message.headers
     extraction = {**_extraction(options), "pipermail": message.pipermail}
     cache = _HEADER_MATCHES.get((options, message.pipermail))
@@ -264,22 +266,30 @@ def _scanned(texts: list[str], message: MessageText, options: Options) -> list[t
         for k, text in enumerate(texts[:headers])
         if len(text) <= _HEADER_CACHE_CHARS and (hit := cache.get(text)) is not None
     }
-    if not known:  # the common case where headers do not recur: one pass, in order
-        every = list(extract_each(texts, **extraction))
-        found: dict[int, list[Match]] = {}
-        for k, match in every:
-            if k >= headers:
-                break
-            found.setdefault(k, []).append(match)
-        _remember(cache, texts, range(headers), found)
-        return every
     todo = [k for k in range(len(texts)) if k not in known]
-    fresh: dict[int, list[Match]] = {}
+    fresh: dict[int, list[Match]] = {}  # the header values' matches, to remember
+    remembered = False
+    given = 0  # the texts before this one have all been given
+
+    def known_before(stop: int) -> Iterator[tuple[int, Match]]:
+        nonlocal given
+        for k in range(given, stop):
+            for match in known.get(k, ()):
+                yield k, match
+        given = max(given, stop)
+
     for j, match in extract_each([texts[k] for k in todo], **extraction):
-        fresh.setdefault(todo[j], []).append(match)
-    _remember(cache, texts, [k for k in todo if k < headers], fresh)
-    merged: dict[int, Sequence[Match]] = {**fresh, **known}
-    return [(k, match) for k in sorted(merged) for match in merged[k]]
+        k = todo[j]
+        if k < headers:
+            fresh.setdefault(k, []).append(match)
+        elif not remembered:
+            _remember(cache, texts, [k for k in todo if k < headers], fresh)
+            remembered = True
+        yield from known_before(k)
+        yield k, match
+    if not remembered:
+        _remember(cache, texts, [k for k in todo if k < headers], fresh)
+    yield from known_before(len(texts))
 
 
 def _remember(
