@@ -40,6 +40,8 @@ def _depth_and_content(line: str) -> tuple[int, int]:
 
 def unflow(text: str, delsp: bool) -> Unflowed:
     """``text`` with its soft line breaks joined (RFC 3676 4.2, 4.5)."""
+    if " \n" not in text and " \r\n" not in text:  # no line ends in a space: nothing to join
+        return Unflowed(text, ((0, 0),))
     out: list[str] = []
     segments: list[tuple[int, int]] = [(0, 0)]
     length = 0  # of the unflowed text so far

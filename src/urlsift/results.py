@@ -243,10 +243,11 @@ def _matches(message: MessageText, options: Options) -> Iterator[tuple[int, Matc
     """``extract_each`` over the message's texts (its flowed parts unflowed, D31), with recurring
     header values not scanned again. Lazy: a message of a million candidates is never held as a
     million matches."""
-    if not message.flowed:
+    flowed = {k: unflow(message.texts[k], delsp) for k, delsp in (message.flowed or {}).items()}
+    unflowed = {k: found for k, found in flowed.items() if len(found.segments) > 1}  # some joined
+    if not unflowed:
         yield from _scanned(message.texts, message, options)
         return
-    unflowed = {k: unflow(message.texts[k], delsp) for k, delsp in message.flowed.items()}
     texts = [unflowed[k].text if k in unflowed else text for k, text in enumerate(message.texts)]
     lines = {k: Lines(message.texts[k]) for k in unflowed}
     for k, match in _scanned(texts, message, options):
