@@ -239,6 +239,13 @@ def killed_after(process: subprocess.Popen[Any]) -> Iterator[None]:
         process.wait()
 
 
+def _as_at_a_terminal() -> None:
+    """SIGINT as a command typed at a terminal has it: a test run started in the background of a
+    script (``pytest ... &``) ignores SIGINT, its children inherit that, and Python then installs
+    no KeyboardInterrupt handler: Ctrl-C would not reach urlsift at all."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _ignores_sigint(pid: int) -> bool:
     ignored = re.search(r"^SigIgn:\s*([0-9a-f]+)$", Path(f"/proc/{pid}/status").read_text(), re.MULTILINE)
     assert ignored is not None
@@ -475,6 +482,7 @@ def test_ctrl_c_prints_the_summary_so_far_and_exits_130(
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # a process group of its own, as a shell's job
+        preexec_fn=_as_at_a_terminal,
     )
     with killed_after(process):
         assert process.stdin is not None
@@ -514,6 +522,7 @@ def test_ctrl_c_stops_a_worker_in_the_middle_of_its_unit(tmp_path: Path) -> None
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=_as_at_a_terminal,
     )
     with killed_after(process):
         assert process.stdout is not None
