@@ -66,7 +66,7 @@ def test_the_decisions_are_numbered_without_gaps_each_with_a_status() -> None:
 
 
 def test_the_constants_the_decisions_name_exist() -> None:
-    """``scan.MAX_NAKED_CHARS`` and the like: a bound renamed in the code is renamed here too."""
+    """``scanner.MAX_NAKED_CHARS`` and the like: a bound renamed in the code is renamed here too."""
     named = re.findall(r"`(\w+)\.([A-Z][A-Z_]+)`", DECISIONS.read_text(encoding="utf-8"))
     assert named, "the check sees the names"
     for module, name in named:

@@ -16,7 +16,7 @@ from strategies import PROFILE_SCHEMES, SCHEMES, profile_urls, urls
 
 import urlsift
 from urlsift.extract import extract_each
-from urlsift.scan import HIERARCHICAL_SCHEMES
+from urlsift.scanner import HIERARCHICAL_SCHEMES
 from urlsift.shapes import empty_scheme_part, opaque_shape
 from urlsift.validate import validate_www
 

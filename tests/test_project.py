@@ -68,22 +68,32 @@ LATER_STAGES = {
     "_lines.py": NOTHING,
     "__init__.py": {"cli", "output", "results", "units", "workers", "dask", "parquet", "progress", "sources"},
     "__main__.py": STAGES - {"cli"},
-    "scan.py": {"rejoin", "validate", "extract", "cli", "canonical", "stream", "results", "output", "units"},
-    "rejoin.py": {"scan", "validate", "extract", "cli", "grammar"},
+    "scanner.py": {
+        "rejoin",
+        "validate",
+        "extract",
+        "cli",
+        "canonical",
+        "stream",
+        "results",
+        "output",
+        "units",
+    },
+    "rejoin.py": {"scanner", "validate", "extract", "cli", "grammar"},
     "validate.py": STAGES - {"_model", "grammar"},
     "extract.py": {"cli", "canonical", "stream", "sources", "results", "output", "units", "workers", "dask"},
     "shapes.py": STAGES - {"_model", "_iana", "grammar"},
     "flowed.py": STAGES - {"_model", "_lines"},
     "_iana.py": NOTHING,
     "_version.py": NOTHING,
-    "canonical.py": {"scan", "rejoin", "extract", "stream", "cli", "sources", "results", "output"},
+    "canonical.py": {"scanner", "rejoin", "extract", "stream", "cli", "sources", "results", "output"},
     "stream.py": {"cli", "results", "output", "units", "workers", "dask", "parquet", "progress"},
-    "output.py": {"cli", "scan", "rejoin", "validate", "extract", "sources"},
+    "output.py": {"cli", "scanner", "rejoin", "validate", "extract", "sources"},
     "results.py": {"cli", "output", "progress", "dask", "parquet", "workers"},
     "units.py": {"cli", "output", "progress", "results", "dask", "parquet", "extract", "validate", "workers"},
-    "parquet.py": {"cli", "scan", "rejoin", "validate", "extract", "sources", "results", "units"},
+    "parquet.py": {"cli", "scanner", "rejoin", "validate", "extract", "sources", "results", "units"},
     "_work.py": {"cli", "output", "progress", "parquet", "workers", "dask"},
-    "workers.py": {"cli", "output", "progress", "parquet", "scan", "rejoin", "extract", "sources"},
+    "workers.py": {"cli", "output", "progress", "parquet", "scanner", "rejoin", "extract", "sources"},
     # workers imports dask (for a cluster): dask may not import it back
     "dask.py": {"cli", "progress", "workers"},
     "progress.py": {"cli", "output", "parquet", "workers", "dask"},
@@ -92,7 +102,7 @@ LATER_STAGES = {
     **{f"grammar/{path.name}": STAGES - {"_model", "grammar"} for path in (PACKAGE / "grammar").glob("*.py")},
     # Sources come first in the flow: they hand text on and know nothing of what is done with it.
     **{
-        f"sources/{name}": {"cli", "scan", "rejoin", "validate", "extract", "stream", "output", "results"}
+        f"sources/{name}": {"cli", "scanner", "rejoin", "validate", "extract", "stream", "output", "results"}
         for name in (
             *("__init__.py", "mbox.py", "batch.py", "mime.py", "packed.py", "dirs.py", "split.py"),
             "archives.py",

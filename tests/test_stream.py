@@ -11,7 +11,7 @@ from test_extract import APPENDIX, CASES, NOT_URLS
 
 import urlsift
 from urlsift.extract import Extraction
-from urlsift.scan import LOOKBEHIND, ScanProgress
+from urlsift.scanner import LOOKBEHIND, ScanProgress
 
 WWW_TEXT = "see www.example.com/x. and http://例子.中国/~u/ or (WWW.A.B) "
 pieces_of_text = st.sampled_from(

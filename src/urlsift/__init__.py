@@ -10,7 +10,7 @@ from ._version import __version__
 from .canonical import canonical
 from .extract import extract, extract_urls
 from .grammar import MODERN, PROFILES, STRICT, Profile
-from .scan import KNOWN_SCHEMES, REGISTERED_SCHEMES
+from .scanner import KNOWN_SCHEMES, REGISTERED_SCHEMES
 from .stream import extract_stream
 from .validate import validate
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from .grammar import STRICT
 from .output import FIELDS, record
 from .results import Event, FileEvents, Joined, Options, Rendered, Report, scan_unit, walk
-from .scan import KNOWN_SCHEMES
+from .scanner import KNOWN_SCHEMES
 from .sources import MAX_MESSAGE, ReadOptions
 from .sources.packed import MAX_EXPAND
 from .units import SPLIT_BYTES, ClusterError, Unit, plan

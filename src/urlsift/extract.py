@@ -18,7 +18,7 @@ from ._lines import Lines
 from ._model import Candidate, Caveat, CaveatKind, Match, Problem, Reading, Unclosed, Verdict
 from .grammar import STRICT, Profile, get_profile
 from .rejoin import as_written, readings
-from .scan import KNOWN_SCHEMES, MAX_WRAPPER_CHARS, MAX_WRAPPER_LINES, ScanProgress, scanner_for
+from .scanner import KNOWN_SCHEMES, MAX_WRAPPER_CHARS, MAX_WRAPPER_LINES, ScanProgress, scanner_for
 from .shapes import empty_scheme_part, opaque_shape
 from .validate import validate, validate_www
 

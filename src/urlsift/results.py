@@ -19,7 +19,7 @@ from ._model import ERROR_KINDS, Defect, DefectKind, Match, MessageText, Provena
 from .extract import extract_each
 from .flowed import original, unflow
 from .grammar import STRICT
-from .scan import KNOWN_SCHEMES
+from .scanner import KNOWN_SCHEMES
 from .sources import Counter, Item, ReadOptions, dirs, read_path, read_piece, reason
 from .sources import long_line as long_line_detail
 from .sources.packed import CORRUPT

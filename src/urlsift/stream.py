@@ -16,7 +16,7 @@ from typing import IO
 from ._model import Match
 from .extract import Extraction
 from .grammar import STRICT, Profile
-from .scan import KNOWN_SCHEMES, LOOKAHEAD, LOOKBEHIND, RESUME_SLACK, ScanProgress
+from .scanner import KNOWN_SCHEMES, LOOKAHEAD, LOOKBEHIND, RESUME_SLACK, ScanProgress
 
 CHUNK_CHARS = 1 << 20
 _MIN_WINDOW = 4 * RESUME_SLACK  # each window moves the scan on by at least this much

@@ -17,7 +17,7 @@ import stat
 from collections.abc import Iterable, Iterator
 from typing import Literal, NamedTuple, TypeVar
 
-from .scan import MAX_WRAPPER_CHARS
+from .scanner import MAX_WRAPPER_CHARS
 from .sources import ReadOptions, cut_points
 from .sources.split import text_cutter
 
