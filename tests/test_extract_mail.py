@@ -112,9 +112,14 @@ def test_phone_labels_are_rejected_with_the_reason() -> None:
     assert match.verdict.error is not None
     assert match.verdict.error.production == "telephone-subscriber"
     assert "RFC 3966" in match.verdict.error.message
+    assert match.verdict.error.reason is urlsift.NotInText.OPAQUE_SHAPE
     (empty,) = urlsift.extract('"https:"', invalid=True)
     assert empty.verdict.error is not None
     assert empty.verdict.error.production == "schemepart"
+    assert empty.verdict.error.reason is urlsift.NotInText.EMPTY_SCHEME_PART
+    (grammar,) = urlsift.extract("<URL:http://a~b.example/>", invalid=True)
+    assert grammar.verdict.error is not None
+    assert grammar.verdict.error.reason is None
 
 
 def test_the_glued_word_is_not_the_scheme() -> None:

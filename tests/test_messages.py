@@ -1,5 +1,5 @@
 """Each kind of failure gets a clear message, a position and the RFC production; each decision of
-DECISIONS.md (D1-D18) is pinned by examples."""
+docs/decisions.md (D1-D36) is pinned by examples."""
 
 from __future__ import annotations
 

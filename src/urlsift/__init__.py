@@ -5,7 +5,20 @@ The public face; no logic lives here.
 
 from __future__ import annotations
 
-from ._model import Candidate, Caveat, CaveatKind, Match, Part, Problem, Reading, Span, Verdict, Wrapper
+from ._model import (
+    Candidate,
+    Caveat,
+    CaveatKind,
+    Match,
+    NotInText,
+    Part,
+    Problem,
+    Reading,
+    Span,
+    Unclosed,
+    Verdict,
+    Wrapper,
+)
 from ._version import __version__
 from .canonical import canonical
 from .extract import extract, extract_urls
@@ -24,11 +37,13 @@ __all__ = [
     "Caveat",
     "CaveatKind",
     "Match",
+    "NotInText",
     "Part",
     "Problem",
     "Profile",
     "Reading",
     "Span",
+    "Unclosed",
     "Verdict",
     "Wrapper",
     "__version__",

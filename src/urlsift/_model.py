@@ -22,8 +22,9 @@ class Problem:
     """The RFC's name of the production that could not be matched there (``hsegment``, ``escape``)."""
     message: str
     """One plain sentence."""
-    reason: Unclosed | None = None
-    """Why a wrapper was not closed (D21), as data; None for every other problem."""
+    reason: Unclosed | NotInText | None = None
+    """As data, why a wrapper was not closed (D21) or why a grammatical candidate is no URL of the
+    text (D33, D35); None for every other problem."""
 
     def __str__(self) -> str:
         return f"at {self.position} ({self.production}): {self.message}"
@@ -38,6 +39,14 @@ class Unclosed(enum.Enum):
     SECOND_OPEN = "a second '<' came before the closing '>'"
     TOO_LONG = "no closing '>' within {limit} characters"
     TOO_MANY_LINES = "no closing '>' within {limit} lines"
+
+
+class NotInText(enum.Enum):
+    """Why a candidate valid by the grammar is still no URL of running text. The later stages act on
+    these, never on the words."""
+
+    EMPTY_SCHEME_PART = "D33"  # "https:", <news:>: a scheme named, nothing after its colon
+    OPAQUE_SHAPE = "D35"  # a naked opaque URL without the shape its scheme's RFC gives it
 
 
 class CaveatKind(enum.Enum):

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 import regex
 
-from ._model import WWW_STANDS_FOR
+from ._model import www_url
 from .canonical import canonical as canonical_form
 from .grammar import STRICT
 from .results import Event, Rendered, Report, Row
@@ -264,4 +264,4 @@ def _canonical(url: str, valid: bool, has_scheme: bool, profile: str) -> str | N
     # host with no scheme (modern) is the http URL it stands for, as Match.canonical says.
     if not valid:
         return None
-    return canonical_form(url if has_scheme else WWW_STANDS_FOR + url, profile)
+    return canonical_form(url if has_scheme else www_url(url), profile)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ._model import Problem
+from ._model import NotInText, Problem
 
 _DIGITS = frozenset("0123456789")
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
@@ -31,7 +31,8 @@ def empty_scheme_part(url: str) -> Problem | None:
     """D33: ``scheme:`` and nothing after it."""
     colon = url.find(":")
     if colon > 0 and colon == len(url) - 1:
-        return Problem(len(url), "schemepart", "no URL: nothing follows the scheme's colon (D33)")
+        message = "no URL: nothing follows the scheme's colon (D33)"
+        return Problem(len(url), "schemepart", message, NotInText.EMPTY_SCHEME_PART)
     return None
 
 
@@ -46,7 +47,8 @@ def opaque_shape(url: str) -> Problem | None:
     if what(url[colon + 1 :].split("#", 1)[0]):  # D4: a fragment is no part of the scheme's shape
         return None
     scheme = url[:colon].lower()
-    return Problem(colon + 1, production, f"in running text a {scheme}: URL is {_SAYS[scheme]} (D35)")
+    message = f"in running text a {scheme}: URL is {_SAYS[scheme]} (D35)"
+    return Problem(colon + 1, production, message, NotInText.OPAQUE_SHAPE)
 
 
 def _tel(rest: str) -> bool:
