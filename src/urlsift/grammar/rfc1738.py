@@ -35,18 +35,44 @@ digits = Rule("digits", Chars(DIGIT, escapes=False, min=1), describe="a number")
 
 # --- URL schemeparts for ip based protocols --------------------------------------------------
 
+# D7: a host is judged whole, in these words (``strict._host_problem`` picks which).
+LABEL_ENDS = "a host name label must end with a letter or digit"
 # domainlabel = alphadigit | alphadigit *[ alphadigit | "-" ] alphadigit
-domainlabel = Rule("domainlabel", Label(ALPHADIGIT), describe="a host name")
+domainlabel = Rule(
+    "domainlabel",
+    Label(ALPHADIGIT),
+    describe="a host name",
+    missing="a host name may not have an empty label",
+    refused="a host name label must start with a letter or digit",
+)
 # toplabel = alpha | alpha *[ alphadigit | "-" ] alphadigit
 # D7: "The rightmost domain label will never start with a digit" (3.1); no length limit in the
 # BNF (a label over 63 characters is a warning, not an error).
-toplabel = Rule("toplabel", Label(ALPHA), describe="a host name")
+toplabel = Rule(
+    "toplabel",
+    Label(ALPHA),
+    describe="a host name",
+    refused=(
+        "the last label of a host name must start with a letter (section 3.1); "
+        "a host number is four groups of digits"
+    ),
+)
 # hostname = *[ domainlabel "." ] toplabel
 # D7: no empty label, no trailing dot (RFC 2396 added one; that is the modern profile's, D29).
-hostname = Rule("hostname", seq(rep(domainlabel, "."), toplabel), describe="a host name")
+hostname = Rule(
+    "hostname",
+    seq(rep(domainlabel, "."), toplabel),
+    describe="a host name",
+    missing="a host name may not end with '.' (D7)",
+)
 # hostnumber = digits "." digits "." digits "." digits
 # D7: exactly four groups, no range (a group over 255 is a warning).
-hostnumber = Rule("hostnumber", seq(digits, ".", digits, ".", digits, ".", digits), describe="a host number")
+hostnumber = Rule(
+    "hostnumber",
+    seq(digits, ".", digits, ".", digits, ".", digits),
+    describe="a host number",
+    missing="a host number is four groups of digits",
+)
 # host = hostname | hostnumber
 host = Rule("host", alt(hostname, hostnumber), group="host", describe="the host")
 # port = digits

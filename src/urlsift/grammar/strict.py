@@ -14,7 +14,7 @@ import regex
 
 from .._model import Caveat, CaveatKind, Part, Problem
 from . import rfc1738 as g
-from ._bnf import Failure, Rule, to_regex
+from ._bnf import Failure, Rule, furthest_failure, to_regex
 from ._chars import ALPHADIGIT, UNRESERVED, UNSAFE, is_printable_ascii
 from ._explain import Stop, Wording, descriptions, explain
 from ._profile import Decompose, Decomposed, Profile, RegexMatch, SchemeSyntax, compile_fullmatcher
@@ -189,6 +189,7 @@ def _host_caveats(host: str, start: int) -> list[Caveat]:
 
 # --- explaining failures -----------------------------------------------------------------------
 
+_HOST_TOKEN = frozenset(ALPHADIGIT + ".-")
 _HOST_CHARS_AND_FOLLOWERS = ALPHADIGIT + ".-:/?@"
 
 
@@ -205,39 +206,39 @@ def _char_message(char: str) -> str:
 
 
 def _host_problem(url: str, start: int, endpos: int) -> Problem | None:
-    """D7, on the run of host characters at ``start``; None when it is a good host."""
+    """D7, on the run of host characters at ``start``: read by the grammar's ``host``; when it is
+    none, the words of the production that failed, at the place the grammar stopped."""
     end = start
-    while end < endpos and url[end] in ALPHADIGIT + ".-":
+    while end < endpos and url[end] in _HOST_TOKEN:
         end += 1
+    failure = furthest_failure(g.host, url, start, end) if end > start else None
+    if failure is None:
+        return None
+    position = failure.position
+    char = url[position] if position < end else None
+    before = url[position - 1] if position > start else "."
+    if before == "-":  # a label read up to hyphens it may not end with
+        return Problem(position - 1, "domainlabel", g.LABEL_ENDS)
+    if before == "." and char in ("-", "."):  # a label begun with no letter or digit, or none
+        said = g.domainlabel.refused if char == "-" else g.domainlabel.missing
+        return Problem(position, "domainlabel", _said(said))
+    if char is not None:
+        return None  # the explanation of the whole URL says it
+    if before == ".":
+        return Problem(position - 1, "hostname", _said(g.hostname.missing))
     token = url[start:end]
-    if not token:
-        return None
-    labels = token.split(".")
-    offset = start
-    for index, label in enumerate(labels):
-        if not label:
-            if index == len(labels) - 1:
-                return Problem(offset - 1, "hostname", "a host name may not end with '.' (D7)")
-            return Problem(offset, "domainlabel", "a host name may not have an empty label")
-        if label[0] == "-":
-            return Problem(offset, "domainlabel", "a host name label must start with a letter or digit")
-        if label[-1] == "-":
-            message = "a host name label must end with a letter or digit"
-            return Problem(offset + len(label) - 1, "domainlabel", message)
-        offset += len(label) + 1
-    last = labels[-1]
-    if last[0].isalpha():
-        return None
-    if all(label.isdigit() for label in labels):
-        if len(labels) == 4:
-            return None
-        message = f"a host number is four groups of digits; '{clip(token)}' has {len(labels)}"
-        return Problem(start, "hostnumber", message)
-    message = (
-        "the last label of a host name must start with a letter (section 3.1); "
-        "a host number is four groups of digits"
-    )
-    return Problem(end - len(last), "toplabel", message)
+    if token.replace(".", "").isdigit():  # digit groups only: meant as a host number
+        groups = token.count(".") + 1
+        return Problem(start, "hostnumber", f"{_said(g.hostnumber.missing)}; '{clip(token)}' has {groups}")
+    last_label = max(url.rfind(".", start, end) + 1, start)
+    return Problem(last_label, "toplabel", _said(g.toplabel.refused))
+
+
+def _said(message: str | None) -> str:
+    """A D7 message the host grammar carries (``rfc1738.domainlabel`` ...)."""
+    if message is None:
+        raise TypeError("the host grammar lost one of its D7 messages")
+    return message
 
 
 def _unencodable(char: str) -> str | None:
