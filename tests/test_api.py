@@ -9,6 +9,7 @@ import gzip
 import io
 import json
 import mailbox
+import multiprocessing
 import os
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
@@ -214,3 +215,35 @@ def test_a_missing_file_is_a_report_and_the_rest_is_read(tmp_path: Path) -> None
     rows, reports = _split(urlsift.scan([missing, CORPORA / MBOXES[2]]))
     assert reports[0].startswith(f"urlsift: {missing}: unreadable:")
     assert rows == _cli(str(CORPORA / MBOXES[2]))[0]
+
+
+class _Unseekable(io.RawIOBase):
+    """A pipe's manners: it reads, it cannot seek or say its size."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = io.BytesIO(data)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        return self.data.readinto(buffer)
+
+
+def test_a_stream_that_expands_too_far_is_stopped_and_reported() -> None:
+    """A stream that cannot say its size (as standard input) is held to ``max_expand`` too: what
+    came out before the limit is scanned, then the stream is stopped and reported."""
+    text = b"see http://example.org/ here\n" * 200_000  # 5.8 MB, packed into a few kB
+    stream = io.BufferedReader(_Unseekable(gzip.compress(text)))
+    rows, reports = _split(urlsift.scan(stream, max_expand=1_000_000))
+    assert [line.split(": ")[:3] for line in reports] == [["urlsift", STREAM_NAME, "too-large"]]
+    assert 0 < len(rows) <= 1_000_000 // 29 + 1  # (the line the limit cut may give its URL)
+
+
+def test_stopping_early_stops_the_workers() -> None:
+    """A scan left after its first row (``close``, or the iterator dropped) leaves no process."""
+    found = urlsift.scan(CORPORA, workers=2, split_size=100_000)
+    next(found)
+    assert multiprocessing.active_children()
+    found.close()
+    assert not multiprocessing.active_children()
