@@ -247,3 +247,18 @@ def test_stopping_early_stops_the_workers() -> None:
     assert multiprocessing.active_children()
     found.close()
     assert not multiprocessing.active_children()
+
+
+def test_known_schemes_finds_more_schemes_as_extract_does(tmp_path: Path) -> None:
+    """``known_schemes`` is ``extract``'s ``schemes`` (the CLI's ``--schemes +doi``): a naked
+    ``doi:`` becomes a candidate; ``schemes`` then keeps only the rows of those asked for."""
+    text = "Cited as doi:10.1000/182 (see http://www.doi.org/ and news:comp.text).\n"
+    path = tmp_path / "cited.txt"
+    path.write_text(text, encoding="utf-8")
+    more = urlsift.KNOWN_SCHEMES | {"doi"}
+    urls = [row["url"] for row in _split(urlsift.scan(path, known_schemes=more))[0]]
+    assert urls == [match.url for match in urlsift.extract(text, schemes=more)]
+    assert urls[0] == "doi:10.1000/182"
+    assert [row["url"] for row in _split(urlsift.scan(path))[0]] == urls[1:]
+    only = urlsift.extract_message(f"Subject: hi\n\n{text}".encode(), known_schemes=more, schemes="doi,news")
+    assert [row["url"] for row in _split(only)[0]] == ["doi:10.1000/182", "news:comp.text"]

@@ -33,6 +33,7 @@ from .results import (
     stream_results,
     walk,
 )
+from .scanner import KNOWN_SCHEMES
 from .sources import FORMATS, MAX_MESSAGE, ReadOptions
 from .sources.mbox import is_separator
 from .sources.packed import MAX_EXPAND
@@ -56,6 +57,7 @@ def scan(
     naked: bool = True,
     invalid: bool = False,
     schemes: Iterable[str] | None = None,
+    known_schemes: Iterable[str] = KNOWN_SCHEMES,
     canonical: bool = False,
     workers: int = 1,
     input_format: str = "auto",
@@ -66,19 +68,24 @@ def scan(
     """The rows of ``sources`` (``output.FIELDS``, as ``urlsift --format jsonl`` prints them) and
     the problems met (``Report``: where, what kind, what; ``error``: the CLI would exit 2), in the
     order the CLI gives them; the same options, with the same defaults (``--no-naked`` is
-    ``naked=False``; ``schemes``: only the rows of these schemes; ``canonical``: fill the
-    ``canonical`` column). ``workers=N`` reads with N processes, as ``-j N`` does (no more than
-    there are units of work; file objects are read in this process, in their turn).
+    ``naked=False``; ``schemes``: only the rows of these schemes; ``known_schemes``: the schemes
+    found naked and quoted, as ``extract``'s ``schemes``: ``--schemes +doi`` is
+    ``KNOWN_SCHEMES | {"doi"}``; ``canonical``: fill the ``canonical`` column). ``workers=N``
+    reads with N processes, as ``-j N`` does (no more than there are units of work; file objects
+    are read in this process, in their turn).
 
     Lazy: a file is read as its rows are taken, and stopping early stops the workers. The
     arguments are checked now (``ValueError``); a file that cannot be read is a ``Report``, and
     the rest is still read.
     """
-    options = _options(profile, naked, invalid, ReadOptions(_format(input_format), max_expand, max_message))
+    read = ReadOptions(
+        _format(input_format), _size("max_expand", max_expand), _size("max_message", max_message)
+    )
+    options = _options(profile, naked, invalid, read, known_schemes)
     printing = _printing(options, schemes, canonical)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive number of processes, not {workers!r}")
-    if isinstance(split_size, bool) or not isinstance(split_size, int) or split_size < 1:
+    if _size("split_size", split_size) < 1:
         raise ValueError(f"split_size must be a positive number of bytes, not {split_size!r}")
     given = list(_sources(sources))  # the arguments, checked now; the folders are walked lazily
     items = _walked(given)
@@ -93,6 +100,7 @@ def extract_message(
     naked: bool = True,
     invalid: bool = False,
     schemes: Iterable[str] | None = None,
+    known_schemes: Iterable[str] = KNOWN_SCHEMES,
     canonical: bool = False,
     source: str = MESSAGE_NAME,
     max_message: int = MAX_MESSAGE,
@@ -107,17 +115,29 @@ def extract_message(
     if not isinstance(data, bytes):
         raise TypeError(f"a message is bytes or an email.message.Message, not {type(message).__name__}")
     in_mbox = is_separator(data.split(b"\n", 1)[0].rstrip(b"\r"))
-    read = ReadOptions("mbox" if in_mbox else "eml", MAX_EXPAND, max_message)
-    options = _options(profile, naked, invalid, read)
+    read = ReadOptions("mbox" if in_mbox else "eml", MAX_EXPAND, _size("max_message", max_message))
+    options = _options(profile, naked, invalid, read, known_schemes)
     printing = _printing(options, schemes, canonical)
     return _selected(stream_results(io.BytesIO(data), source, options, Tally()), printing)
 
 
-def _options(profile: Profile | str, naked: bool, invalid: bool, read: ReadOptions) -> Options:
+def _options(
+    profile: Profile | str, naked: bool, invalid: bool, read: ReadOptions, known: Iterable[str]
+) -> Options:
     name = profile.name if isinstance(profile, Profile) else profile
     if name not in PROFILES:
         raise ValueError(f"not a profile: {profile!r} (one of {', '.join(sorted(PROFILES))})")
-    return Options(profile=name, naked=naked, invalid=invalid, read=read)
+    if isinstance(known, str):
+        raise TypeError(f"known_schemes is a set of schemes, not the string {known!r}")
+    schemes = frozenset(scheme.lower() for scheme in known)
+    return Options(profile=name, naked=naked, invalid=invalid, schemes=schemes, read=read)
+
+
+def _size(name: str, size: int) -> int:
+    """A number of bytes given as an argument, checked."""
+    if isinstance(size, bool) or not isinstance(size, int) or size < 0:
+        raise ValueError(f"{name} must be a number of bytes, not {size!r}")
+    return size
 
 
 def _format(input_format: str) -> str:
