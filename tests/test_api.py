@@ -262,3 +262,22 @@ def test_known_schemes_finds_more_schemes_as_extract_does(tmp_path: Path) -> Non
     assert [row["url"] for row in _split(urlsift.scan(path))[0]] == urls[1:]
     only = urlsift.extract_message(f"Subject: hi\n\n{text}".encode(), known_schemes=more, schemes="doi,news")
     assert [row["url"] for row in _split(only)[0]] == ["doi:10.1000/182", "news:comp.text"]
+
+
+@pytest.mark.parametrize("kind", [email.message.Message, email.message.EmailMessage])
+def test_extract_message_takes_a_message_a_program_made(kind: type[email.message.Message]) -> None:
+    """Not parsed from bytes: its headers and text (here not ASCII, which ``as_bytes`` cannot write
+    for a ``Message`` given a str payload) are scanned all the same."""
+    message = kind()
+    message["Subject"] = "Déjà vu: http://example.org/a"
+    message["Message-ID"] = "<1@example.org>"
+    if isinstance(message, email.message.EmailMessage):
+        message.set_content("Voilà <URL:http://example.org/b>\n")
+    else:
+        message.set_payload("Voilà <URL:http://example.org/b>\n")
+    rows, reports = _split(urlsift.extract_message(message))
+    assert [(row["url"], row["part"], row["message_id"]) for row in rows] == [
+        ("http://example.org/a", "Subject", "<1@example.org>"),
+        ("http://example.org/b", "0 text/plain", "<1@example.org>"),
+    ]
+    assert reports == []

@@ -263,7 +263,10 @@ def _message_bytes(message: Message) -> bytes:
     its header lines not folded again (a long line stays one line, so lines and columns stay
     those of the original), and its ``From `` line first when it has one."""
     policy: Policy = message.policy.clone(max_line_length=0, linesep="\n")
-    data = message.as_bytes(unixfrom=False, policy=policy)
+    try:
+        data = message.as_bytes(unixfrom=False, policy=policy)
+    except UnicodeEncodeError:  # a str payload not ASCII (a program's): as_bytes cannot write it
+        data = message.as_string(unixfrom=False, policy=policy).encode("utf-8", "surrogateescape")
     separator = message.get_unixfrom()
     get_from = getattr(message, "get_from", None)  # mailbox.mboxMessage keeps it apart
     if separator is None and callable(get_from):
