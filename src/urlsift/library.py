@@ -76,7 +76,13 @@ def scan(
 
     Lazy: a file is read as its rows are taken, and stopping early stops the workers. The
     arguments are checked now (``ValueError``); a file that cannot be read is a ``Report``, and
-    the rest is still read.
+    the rest is still read::
+
+        for found in urlsift.scan(["lists/", "old.mbox.gz"], workers=4):
+            if isinstance(found, urlsift.Report):
+                print(f"{found.place}: {found.kind}: {found.detail}")
+            else:
+                row = dict(zip(urlsift.output.FIELDS, found))
     """
     read = ReadOptions(
         _format(input_format), _size("max_expand", max_expand), _size("max_message", max_message)
@@ -110,7 +116,11 @@ def extract_message(
     0) and its problems, as ``scan`` gives those of a file holding it alone. ``message``: its
     bytes (maybe after an mbox ``From `` line, which then says what a pipermail archive's says:
     D32), or an ``email.message.Message`` (its ``From `` line, if it has one, too: a
-    ``mailbox.mboxMessage``'s)."""
+    ``mailbox.mboxMessage``'s)::
+
+        for message in mailbox.mbox("list.mbox"):
+            rows = [found for found in urlsift.extract_message(message) if not isinstance(found, Report)]
+    """
     data = _message_bytes(message) if isinstance(message, Message) else message
     if not isinstance(data, bytes):
         raise TypeError(f"a message is bytes or an email.message.Message, not {type(message).__name__}")
