@@ -138,7 +138,7 @@ def test_extract_message_takes_a_mailbox_message_with_its_from_line(tmp_path: Pa
     )
     cli = _by_message(_cli("--invalid", str(path))[0])[0]
     assert "mailto:jo@example.org" in [row["url"] for row in cli]
-    for given in (mailbox.mbox(path)[0], path.read_bytes()):
+    for given in (next(mailbox.mbox(path).itervalues()), path.read_bytes()):
         rows, _ = _split(urlsift.extract_message(given, invalid=True))
         assert _by_message(rows)[0] == cli
 
@@ -204,8 +204,8 @@ def test_wrong_arguments_are_said_at_once() -> None:
         urlsift.scan(CORPORA, workers=0)
     with pytest.raises(ValueError, match="not an input format"):
         urlsift.scan(CORPORA, input_format="pdf")
-    with pytest.raises(TypeError, match="not TextIOWrapper"):
-        urlsift.scan([CORPORA, open(os.devnull, encoding="ascii")])  # noqa: SIM115
+    with open(os.devnull, encoding="ascii") as text, pytest.raises(TypeError, match="not TextIOWrapper"):
+        urlsift.scan([CORPORA, text])  # type: ignore[list-item]
     with pytest.raises(TypeError, match="not str"):
         urlsift.extract_message("From: x\n\nhttp://example.org/")  # type: ignore[arg-type]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import itertools
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from email.message import Message
 from email.policy import Policy
 from functools import partial
@@ -64,7 +64,7 @@ def scan(
     max_expand: int = MAX_EXPAND,
     max_message: int = MAX_MESSAGE,
     split_size: int = SPLIT_BYTES,
-) -> Iterator[Row | Report]:
+) -> Generator[Row | Report, None, None]:
     """The rows of ``sources`` (``output.FIELDS``, as ``urlsift --format jsonl`` prints them) and
     the problems met (``Report``: where, what kind, what; ``error``: the CLI would exit 2), in the
     order the CLI gives them; the same options, with the same defaults (``--no-naked`` is
@@ -74,7 +74,8 @@ def scan(
     reads with N processes, as ``-j N`` does (no more than there are units of work; file objects
     are read in this process, in their turn).
 
-    Lazy: a file is read as its rows are taken, and stopping early stops the workers. The
+    Lazy: a file is read as its rows are taken, and stopping early (``close()``, or the generator
+    dropped) stops the workers. The
     arguments are checked now (``ValueError``); a file that cannot be read is a ``Report``, and
     the rest is still read::
 
@@ -110,7 +111,7 @@ def extract_message(
     canonical: bool = False,
     source: str = MESSAGE_NAME,
     max_message: int = MAX_MESSAGE,
-) -> Iterator[Row | Report]:
+) -> Generator[Row | Report, None, None]:
     """The rows of one message (its headers, then its text parts, decoded as an archive's are;
     ``message_id``, ``date`` and ``newsgroups`` from its headers; ``source`` as given, ``message``
     0) and its problems, as ``scan`` gives those of a file holding it alone. ``message``: its
@@ -257,7 +258,7 @@ def _first_units(
         yield item
 
 
-def _selected(events: Iterable[Event], printing: Printing) -> Iterator[Row | Report]:
+def _selected(events: Iterable[Event], printing: Printing) -> Generator[Row | Report, None, None]:
     """The rows ``printing`` keeps (with their canonical form), and the reports."""
     for event in events:
         if isinstance(event, Report):
