@@ -138,7 +138,10 @@ def test_extract_message_takes_a_mailbox_message_with_its_from_line(tmp_path: Pa
     )
     cli = _by_message(_cli("--invalid", str(path))[0])[0]
     assert "mailto:jo@example.org" in [row["url"] for row in cli]
-    for given in (next(mailbox.mbox(path).itervalues()), path.read_bytes()):
+    box = mailbox.mbox(path)
+    from_box = next(box.itervalues())
+    box.close()
+    for given in (from_box, path.read_bytes()):
         rows, _ = _split(urlsift.extract_message(given, invalid=True))
         assert _by_message(rows)[0] == cli
 
