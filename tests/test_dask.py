@@ -188,3 +188,36 @@ def test_the_library_face_gives_the_jsonl_rows_and_the_reports(
     assert list(frame.columns) == list(expected[0])
     assert frame["url"].tolist() == [row["url"] for row in expected]
     assert str(frame["date"].dtype).startswith("timestamp[us, tz=UTC]")
+
+
+def test_a_plain_script_computes_a_scan_with_no_client(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 20: ``urlsift.dask.scan(...).compute()`` from ``python script.py``, with no Client and
+    no ``__main__`` guard, starts a local cluster of its own and stops it (Dask's default process
+    pool spawned workers that ran the script again: RuntimeError, then BrokenProcessPool)."""
+    source = CORPORA / "mail/mail-url-hard-cases.mbox"
+    script = tmp_path / "script.py"
+    script.write_text(
+        "import json\n"
+        "import urlsift.dask\n"
+        f"bag = urlsift.dask.scan({str(source)!r}, invalid=True, split_size=20_000)\n"
+        "assert bag.npartitions > 1\n"
+        "print(json.dumps(bag.compute()))\n"
+        "print(json.dumps(urlsift.dask.reports(bag).compute()))\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=START_SECONDS * 2, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    records, problems = map(json.loads, done.stdout.splitlines())
+    assert main(["--quiet", "--format", "jsonl", "--invalid", str(source)]) == 0
+    out, err = capsys.readouterr()
+    assert [found for found in records if "report" not in found] == [
+        json.loads(line) for line in out.splitlines()
+    ]
+    said = [f"urlsift: {problem['report']}: {problem['kind']}: {problem['detail']}" for problem in problems]
+    assert said == err.splitlines()
+    assert said  # the file has problems to report

@@ -23,6 +23,7 @@ from ._version import __version__
 from .canonical import canonical
 from .extract import extract, extract_urls
 from .grammar import MODERN, PROFILES, STRICT, Profile
+from .library import Report, Row, extract_message, scan
 from .scanner import KNOWN_SCHEMES, REGISTERED_SCHEMES
 from .stream import extract_stream
 from .validate import validate
@@ -42,6 +43,8 @@ __all__ = [
     "Problem",
     "Profile",
     "Reading",
+    "Report",
+    "Row",
     "Span",
     "Unclosed",
     "Verdict",
@@ -49,7 +52,9 @@ __all__ = [
     "__version__",
     "canonical",
     "extract",
+    "extract_message",
     "extract_stream",
     "extract_urls",
+    "scan",
     "validate",
 ]

@@ -14,6 +14,7 @@ import os
 import signal
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from .grammar import STRICT
@@ -149,7 +150,12 @@ def scan(
     partition per unit of work: each row a dict with the columns of the CLI's jsonl
     (``output.FIELDS``), each problem a dict ``{"report": place, "kind", "detail", "error"}``
     (``reports`` picks them out). Units are planned here, so the paths must be readable both here
-    and by the workers. Records come in the order ``urlsift -j 1`` prints them."""
+    and by the workers. Records come in the order ``urlsift -j 1`` prints them.
+
+    Computed on the Client in use (``distributed.Client(...)``, or ``scheduler=`` to ``compute``),
+    if any. With none, ``compute`` starts a local cluster on 127.0.0.1 (one one-thread worker
+    process per core, at most one per unit of work, forked from this process: a plain script
+    needs no ``__main__`` guard), and stops it when it returns."""
     _dask()
     import dask
     import dask.bag
@@ -170,7 +176,39 @@ def scan(
         piece = dask.delayed(_piece, nout=2)(unit, found, before)
         parts.append(piece[0])
         joined = piece[1]
-    return dask.bag.from_delayed(parts) if parts else dask.bag.from_sequence([], npartitions=1)
+    bag = dask.bag.from_delayed(parts) if parts else dask.bag.from_sequence([], npartitions=1)
+    return _scan_bag()(bag.dask, bag.name, bag.npartitions)
+
+
+@cache
+def _scan_bag() -> type[dask.bag.Bag]:
+    """A Bag that, computed with no scheduler chosen, runs on a local cluster of its own
+    (``_on_a_local_cluster``); the bags made from it (``filter``, ``map`` ...) are ones too."""
+    import dask.bag
+
+    class ScanBag(dask.bag.Bag):  # type: ignore[misc]  # Dask is untyped
+        __dask_scheduler__ = staticmethod(_on_a_local_cluster)
+
+    return ScanBag
+
+
+def _on_a_local_cluster(graph: Any, keys: Any, **kwargs: Any) -> Any:
+    """Compute ``keys`` of ``graph`` on a local cluster started for it and stopped after: one
+    one-thread worker process per core this process may use (at most one per task), forked from
+    this process (``client``), so a plain script with no ``if __name__ == "__main__"`` guard is
+    not run again in each worker, as Dask's default process pool (spawn) runs it."""
+    from dask.core import flatten
+
+    tasks = sum(1 for _ in flatten(keys))
+    with client(f"local:{max(1, min(_cores(), tasks))}") as connected:
+        return connected.get(graph, keys, **kwargs)
+
+
+def _cores() -> int:
+    """The cores this process may run on (its affinity, where the system tells it)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def _records(found: list[FileEvents]) -> list[dict[str, Any]]:

@@ -20,7 +20,7 @@ from .extract import extract_each
 from .flowed import original, unflow
 from .grammar import STRICT
 from .scanner import KNOWN_SCHEMES
-from .sources import Counter, Item, ReadOptions, dirs, read_path, read_piece, reason
+from .sources import Counter, Item, ReadOptions, dirs, read_path, read_piece, read_stream, reason
 from .sources import long_line as long_line_detail
 from .sources.packed import CORRUPT
 from .stream import extract_stream
@@ -141,6 +141,15 @@ def results(path: str, options: Options, tally: Tally, counter: Counter | None =
     """The events of one file, in order; ``tally`` is kept up to date as they come."""
     counter = Counter() if counter is None else counter
     return _events(path, read_path(path, options.read, counter), options, tally, counter)
+
+
+def stream_results(
+    file: IO[bytes], name: str, options: Options, tally: Tally, counter: Counter | None = None
+) -> Iterator[Event]:
+    """The events of a binary file object, as ``results`` gives a file's (``name`` stands for its
+    path: ``sources.read_stream``)."""
+    counter = Counter() if counter is None else counter
+    return _events(name, read_stream(file, name, options.read, counter), options, tally, counter)
 
 
 def _events(

@@ -102,13 +102,41 @@ def read_path(path: str, options: ReadOptions, counter: Counter | None = None) -
             yield Defect("unreadable", where, reason(error))
             return
         size = None
+    yield from _read_open(raw, path, where, options, counter, size, close=path != "-")
+
+
+def read_stream(
+    file: IO[bytes], name: str, options: ReadOptions, counter: Counter | None = None
+) -> Generator[Item, None, None]:
+    """The items of a binary file object, from where it stands, as ``read_path`` gives a file's:
+    ``name`` is its path in the rows and reports (and says what a name says when sniffing: .eml).
+    The caller opened it and closes it."""
+    counter = Counter() if counter is None else counter
+    try:
+        size = _length(file)
+    except (OSError, ValueError):  # a stream that says it seeks and cannot: measured as it is read
+        size = None
+    yield from _read_open(file, name, Provenance(name), options, counter, size, close=False)
+
+
+def _read_open(
+    raw: IO[bytes],
+    name: str,
+    where: Provenance,
+    options: ReadOptions,
+    counter: Counter,
+    size: int | None,
+    *,
+    close: bool,
+) -> Generator[Item, None, None]:
+    """The items of ``raw``, open; ``size``: its length, or None when it cannot be known (a pipe)."""
     start = counter.bytes
     # A pipe's output is measured against what was read from it so far; a file's, against its size.
     packed = (lambda: counter.bytes - start) if size is None else (lambda: size)
     budget = Budget(options.max_expand, packed)
-    with io.BufferedReader(_Counting(raw, counter, close=path != "-"), buffer_size=1 << 16) as file:
+    with io.BufferedReader(_Counting(raw, counter, close=close), buffer_size=1 << 16) as file:
         try:
-            yield from _guarded(file, path, where, options, budget, 0)
+            yield from _guarded(file, name, where, options, budget, 0)
         finally:
             counter.unpacked += budget.spent
 
@@ -444,6 +472,7 @@ __all__ = [
     "cut_points",
     "read_path",
     "read_piece",
+    "read_stream",
     "reason",
     "sniff",
 ]

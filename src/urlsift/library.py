@@ -1,0 +1,290 @@
+"""The Python face for files and archives: ``scan`` (paths, folders, binary file objects) and
+``extract_message`` (one message), giving the rows ``urlsift --format jsonl`` prints, in its order.
+
+No logic of its own: the command line's stages (``results``, ``units``, ``workers``, ``output``)
+with the command line's defaults, so a row found here is the row the CLI prints. Rows come lazily,
+a file's as it is read (``workers=N``: at most 2 units per worker ahead of the one being given), so
+memory holds a few units' results, not the run's.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import os
+from collections.abc import Generator, Iterable, Iterator
+from email.message import Message
+from email.policy import Policy
+from functools import partial
+from typing import IO, TypeGuard, Union
+
+from .grammar import PROFILES, Profile
+from .output import Printing
+from .results import (
+    Event,
+    Options,
+    Rendered,
+    Report,
+    Row,
+    Tally,
+    in_files,
+    results,
+    scan_unit,
+    stream_results,
+    walk,
+)
+from .scanner import KNOWN_SCHEMES
+from .sources import FORMATS, MAX_MESSAGE, ReadOptions
+from .sources.mbox import is_separator
+from .sources.packed import MAX_EXPAND
+from .units import SPLIT_BYTES, Unit, plan
+from .workers import in_order
+from .workers import workers as worker_pool
+
+Source = Union[str, "os.PathLike[str]", IO[bytes]]
+"""A path (a file or a folder, read as the command line reads it: "-" is standard input) or a
+binary file object, read from where it stands and left open."""
+STREAM_NAME = "<stream>"
+"""The ``source`` of a file object's rows when it has no name of its own (``io.BytesIO``)."""
+MESSAGE_NAME = "<message>"
+"""The ``source`` of ``extract_message``'s rows unless told."""
+
+
+def scan(
+    sources: Source | Iterable[Source],
+    *,
+    profile: Profile | str = "strict",
+    naked: bool = True,
+    invalid: bool = False,
+    schemes: Iterable[str] | None = None,
+    known_schemes: Iterable[str] = KNOWN_SCHEMES,
+    canonical: bool = False,
+    workers: int = 1,
+    input_format: str = "auto",
+    max_expand: int = MAX_EXPAND,
+    max_message: int = MAX_MESSAGE,
+    split_size: int = SPLIT_BYTES,
+) -> Generator[Row | Report, None, None]:
+    """The rows of ``sources`` (``output.FIELDS``, as ``urlsift --format jsonl`` prints them) and
+    the problems met (``Report``: where, what kind, what; ``error``: the CLI would exit 2), in the
+    order the CLI gives them; the same options, with the same defaults (``--no-naked`` is
+    ``naked=False``; ``schemes``: only the rows of these schemes; ``known_schemes``: the schemes
+    found naked and quoted, as ``extract``'s ``schemes``: ``--schemes +doi`` is
+    ``KNOWN_SCHEMES | {"doi"}``; ``canonical``: fill the ``canonical`` column). ``workers=N``
+    reads with N processes, as ``-j N`` does (no more than there are units of work; file objects
+    are read in this process, in their turn).
+
+    Lazy: a file is read as its rows are taken, and stopping early (``close()``, or the generator
+    dropped) stops the workers. The
+    arguments are checked now (``ValueError``); a file that cannot be read is a ``Report``, and
+    the rest is still read::
+
+        for found in urlsift.scan(["lists/", "old.mbox.gz"], workers=4):
+            if isinstance(found, urlsift.Report):
+                print(f"{found.place}: {found.kind}: {found.detail}")
+            else:
+                row = dict(zip(urlsift.output.FIELDS, found))
+    """
+    read = ReadOptions(
+        _format(input_format), _size("max_expand", max_expand), _size("max_message", max_message)
+    )
+    options = _options(profile, naked, invalid, read, known_schemes)
+    printing = _printing(options, schemes, canonical)
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive number of processes, not {workers!r}")
+    if _size("split_size", split_size) < 1:
+        raise ValueError(f"split_size must be a positive number of bytes, not {split_size!r}")
+    given = list(_sources(sources))  # the arguments, checked now; the folders are walked lazily
+    items = _walked(given)
+    events = _alone(items, options) if workers == 1 else _pooled(items, options, workers, split_size)
+    return _selected(events, printing)
+
+
+def extract_message(
+    message: bytes | Message,
+    *,
+    profile: Profile | str = "strict",
+    naked: bool = True,
+    invalid: bool = False,
+    schemes: Iterable[str] | None = None,
+    known_schemes: Iterable[str] = KNOWN_SCHEMES,
+    canonical: bool = False,
+    source: str = MESSAGE_NAME,
+    max_message: int = MAX_MESSAGE,
+) -> Generator[Row | Report, None, None]:
+    """The rows of one message (its headers, then its text parts, decoded as an archive's are;
+    ``message_id``, ``date`` and ``newsgroups`` from its headers; ``source`` as given, ``message``
+    0) and its problems, as ``scan`` gives those of a file holding it alone. ``message``: its
+    bytes (maybe after an mbox ``From `` line, which then says what a pipermail archive's says:
+    D32), or an ``email.message.Message`` (its ``From `` line, if it has one, too: a
+    ``mailbox.mboxMessage``'s)::
+
+        for message in mailbox.mbox("list.mbox"):
+            rows = [found for found in urlsift.extract_message(message) if not isinstance(found, Report)]
+    """
+    data = _message_bytes(message) if isinstance(message, Message) else message
+    if not isinstance(data, bytes):
+        raise TypeError(f"a message is bytes or an email.message.Message, not {type(message).__name__}")
+    in_mbox = is_separator(data.split(b"\n", 1)[0].rstrip(b"\r"))
+    read = ReadOptions("mbox" if in_mbox else "eml", MAX_EXPAND, _size("max_message", max_message))
+    options = _options(profile, naked, invalid, read, known_schemes)
+    printing = _printing(options, schemes, canonical)
+    return _selected(stream_results(io.BytesIO(data), source, options, Tally()), printing)
+
+
+def _options(
+    profile: Profile | str, naked: bool, invalid: bool, read: ReadOptions, known: Iterable[str]
+) -> Options:
+    name = profile.name if isinstance(profile, Profile) else profile
+    if name not in PROFILES:
+        raise ValueError(f"not a profile: {profile!r} (one of {', '.join(sorted(PROFILES))})")
+    if isinstance(known, str):
+        raise TypeError(f"known_schemes is a set of schemes, not the string {known!r}")
+    schemes = frozenset(scheme.lower() for scheme in known)
+    return Options(profile=name, naked=naked, invalid=invalid, schemes=schemes, read=read)
+
+
+def _size(name: str, size: int) -> int:
+    """A number of bytes given as an argument, checked."""
+    if isinstance(size, bool) or not isinstance(size, int) or size < 0:
+        raise ValueError(f"{name} must be a number of bytes, not {size!r}")
+    return size
+
+
+def _format(input_format: str) -> str:
+    if input_format not in FORMATS:
+        raise ValueError(f"not an input format: {input_format!r} (one of {', '.join(FORMATS)})")
+    return input_format
+
+
+def _printing(options: Options, schemes: Iterable[str] | None, canonical: bool) -> Printing:
+    """What the CLI's ``--schemes`` and ``--canonical`` do to its rows (``output.Printing``)."""
+    if isinstance(schemes, str):  # "http,ftp", as --schemes takes it
+        schemes = schemes.split(",")
+    wanted = None if schemes is None else frozenset(s.strip().lower() for s in schemes if s.strip())
+    if wanted is not None and not wanted:
+        raise ValueError("schemes: no scheme given (say ['http', 'ftp'], or None for all)")
+    return Printing("jsonl", wanted, canonical, options.profile)
+
+
+def _sources(sources: Source | Iterable[Source]) -> Iterator[str | IO[bytes]]:
+    listed: Iterable[object] = (
+        [sources] if isinstance(sources, (str, os.PathLike)) or _is_file(sources) else sources
+    )
+    for source in listed:
+        path = os.fspath(source) if isinstance(source, os.PathLike) else source
+        if isinstance(path, str) or _is_file(path):
+            yield path
+        else:
+            raise TypeError(f"a source is a path or a binary file object, not {type(source).__name__}")
+
+
+def _is_file(source: object) -> TypeGuard[IO[bytes]]:
+    return callable(getattr(source, "read", None)) and not isinstance(source, io.TextIOBase)
+
+
+def _walked(sources: Iterable[str | IO[bytes]]) -> Iterator[str | Report | IO[bytes]]:
+    """The files to read, in order: the paths with folders walked (``results.walk``), the file
+    objects as they are."""
+    for source in sources:
+        if isinstance(source, str):
+            yield from walk([source])
+        else:
+            yield source
+
+
+def _name(file: IO[bytes]) -> str:
+    """A file object's name in its rows: its path, for an open file."""
+    name = getattr(file, "name", None)
+    return name if isinstance(name, str) else STREAM_NAME
+
+
+def _alone(items: Iterable[str | Report | IO[bytes]], options: Options) -> Iterator[Event]:
+    """The events of ``items`` read here, one file after the other (``-j 1``)."""
+    for item in items:
+        if isinstance(item, Report):
+            yield item
+        elif isinstance(item, str):
+            yield from results(item, options, Tally())
+        else:
+            yield from stream_results(item, _name(item), options, Tally())
+
+
+def _pooled(
+    items: Iterable[str | Report | IO[bytes]], options: Options, jobs: int, split: int
+) -> Iterator[Event]:
+    """The events of ``items`` read by ``jobs`` processes, as ``-j`` reads them (``units.plan``,
+    ``workers.in_order``): file objects, which no other process can read, are read here in their
+    turn, once the units before them are done."""
+    units: Iterator[Unit | Report | IO[bytes]] = plan(items, options.read, split)
+    first = list(_first_units(units, jobs))  # no more processes than units
+    jobs = max(1, min(jobs, sum(isinstance(unit, Unit) and "-" not in unit.names for unit in first)))
+    units = itertools.chain(first, units)
+    held: list[IO[bytes]] = []
+
+    def up_to_a_stream() -> Iterator[Unit | Report]:
+        for unit in units:
+            if isinstance(unit, (Unit, Report)):
+                yield unit
+            else:
+                held.append(unit)
+                return
+
+    with worker_pool(jobs, None, ()) as (submit, count):
+        work = partial(scan_unit, options=options)
+        while True:
+            for found in in_files(in_order(up_to_a_stream(), work, submit, 2 * count)):
+                if isinstance(found, Report):
+                    yield found
+                else:
+                    _, events, _ = found
+                    yield from events
+            if not held:
+                return
+            stream = held.pop()
+            yield from stream_results(stream, _name(stream), options, Tally())
+
+
+def _first_units(
+    units: Iterator[Unit | Report | IO[bytes]], wanted: int
+) -> Iterator[Unit | Report | IO[bytes]]:
+    """The next items of ``units`` up to the ``wanted``-th unit a worker reads."""
+    found = 0
+    while found < wanted:
+        item = next(units, None)
+        if item is None:
+            return
+        found += isinstance(item, Unit) and "-" not in item.names
+        yield item
+
+
+def _selected(events: Iterable[Event], printing: Printing) -> Generator[Row | Report, None, None]:
+    """The rows ``printing`` keeps (with their canonical form), and the reports."""
+    for event in events:
+        if isinstance(event, Report):
+            yield event
+        elif isinstance(event, Rendered):  # workers print only when asked to (``render``)
+            raise TypeError("a worker sent printed text, not rows")
+        elif (row := printing.selected(event)) is not None:
+            yield row
+
+
+def _message_bytes(message: Message) -> bytes:
+    """A parsed message as the bytes it was parsed from, as near as the email package gives them:
+    its header lines not folded again (a long line stays one line, so lines and columns stay
+    those of the original), and its ``From `` line first when it has one."""
+    policy: Policy = message.policy.clone(max_line_length=0, linesep="\n")
+    try:
+        data = message.as_bytes(unixfrom=False, policy=policy)
+    except UnicodeEncodeError:  # a str payload not ASCII (a program's): as_bytes cannot write it
+        data = message.as_string(unixfrom=False, policy=policy).encode("utf-8", "surrogateescape")
+    separator = message.get_unixfrom()
+    get_from = getattr(message, "get_from", None)  # mailbox.mboxMessage keeps it apart
+    if separator is None and callable(get_from):
+        separator = f"From {get_from()}"
+    if not separator:
+        return data
+    return separator.encode("ascii", "surrogateescape") + b"\n" + data
+
+
+__all__ = ["MESSAGE_NAME", "STREAM_NAME", "Report", "Row", "Source", "extract_message", "scan"]
