@@ -537,6 +537,8 @@ def _summary(tally: Tally, printed: int) -> None:
         f"URLs      {tally.urls:>11,} valid ({printed:,} printed), {tally.rejected:,} candidates rejected",
         *_elsewhere(tally),
         *_unwalked(tally),
+        *([f"records   {tally.skipped:>11,} WARC records skipped (requests, metadata, revisits, no text)"]
+          if tally.skipped else []),
         f"problems  {problems:>11,} = {tally.errors:,} errors + {tally.warnings:,} warnings",
     ]
     sys.stdout.flush()
