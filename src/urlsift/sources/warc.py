@@ -64,6 +64,9 @@ class _Source:
         self._at = 0
         self.lines = False
         self._run = 0  # bytes since the last line feed, while reading lines
+        self.last_text = 0
+        """Where the last byte read that is no line break ends (a record cut in its headers ends
+        warcio's iteration as if the file had ended: this says it had not)."""
 
     def tell(self) -> int:
         return self._at
@@ -73,6 +76,9 @@ class _Source:
         data, self._back = self._back[:size], self._back[size:]
         if len(data) < size:
             data += self._file.read(size - len(data))
+        ends = len(data.rstrip(b"\r\n"))
+        if ends:
+            self.last_text = max(self.last_text, self._at + ends)
         self._at += len(data)
         if self.lines and data:
             feed = data.rfind(b"\n")
@@ -118,7 +124,7 @@ def records(file: IO[bytes], where: Provenance, budget: Budget, max_message: int
     damage = (ArchiveLoadFailed, StatusAndHeadersParserException, LongHeaderLine, ValueError, IndexError)
     source = _Source(file)
     skipped: dict[str, int] = {}
-    index = resyncs = 0
+    index = resyncs = end = 0  # end: where the last whole record (or damaged stretch) ends
     while True:
         iterator = ArchiveIterator(source)
         quiet = _Quiet(iterator)
@@ -130,6 +136,10 @@ def records(file: IO[bytes], where: Provenance, budget: Budget, max_message: int
                 with contextlib.redirect_stderr(quiet):
                     record = next(iterator)
             except StopIteration:
+                if source.last_text > end:
+                    cut = source.last_text - end
+                    detail = f"the file ends inside a record's headers ({cut:,} bytes of them); not read"
+                    yield Defect("truncated", where._replace(message=index, offset=end), detail)
                 yield from _skipped(where, skipped)
                 return
             except damage as error:
@@ -152,6 +162,7 @@ def records(file: IO[bytes], where: Provenance, budget: Budget, max_message: int
                 with contextlib.redirect_stderr(quiet):
                     iterator.read_to_end()
                 offset = iterator.get_record_offset()
+                end = offset + iterator.get_record_length()
             except damage as error:
                 failure = here, f"the record's end is damaged ({_said(error)})"
             finally:
@@ -173,6 +184,7 @@ def records(file: IO[bytes], where: Provenance, budget: Budget, max_message: int
         if iterator.next_line:
             source.unread(iterator.next_line)
         lost = source.next_record()
+        end = source.tell()
         place, what = failure
         yield Defect("corrupt", place, f"{what}: {lost:,} bytes skipped to the next record")
         resyncs += 1
@@ -208,7 +220,9 @@ def _identified(where: Provenance, record: Any) -> Provenance:
     headers = record.rec_headers
     record_id = headers.get_header("WARC-Record-ID")
     member = record_id if where.member is None or record_id is None else f"{where.member}!{record_id}"
-    return where._replace(member=member, message_id=headers.get_header("WARC-Target-URI"))
+    return where._replace(
+        member=member, message_id=headers.get_header("WARC-Target-URI"), date=headers.get_header("WARC-Date")
+    )
 
 
 def _content(

@@ -1,0 +1,233 @@
+"""WARC and WET files (sources/warc.py): built with warcio's writer from the corpora in tmp_path,
+they give the URLs of the plain files, with the records' provenance; damage is reported and read
+past."""
+
+from __future__ import annotations
+
+import gzip
+import html
+import io
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("warcio")
+from warcio.statusandheaders import StatusAndHeaders
+from warcio.warcwriter import WARCWriter
+
+from urlsift.cli import main
+from urlsift.results import Options, Report, scan_file
+from urlsift.sources import ReadOptions, read_path
+from urlsift.sources.mbox import messages
+
+CORPORA = Path(__file__).parents[1] / "corpora"
+TEXTS = [CORPORA / "text" / "lynx-README", CORPORA / "rfc" / "rfc1738.txt", CORPORA / "text" / "quickurl.el"]
+MBOX = CORPORA / "mail" / "r-devel-1997-May.mbox"
+_URL, _MEMBER, _MESSAGE, _OFFSET, _MESSAGE_ID, _DATE, _PART = 0, 9, 10, 11, 12, 13, 15
+
+
+def _chunked(data: bytes, size: int = 1000) -> bytes:
+    pieces = [
+        b"%x\r\n%s\r\n" % (len(data[k : k + size]), data[k : k + size]) for k in range(0, len(data), size)
+    ]
+    return b"".join(pieces) + b"0\r\n\r\n"
+
+
+def _page(text: bytes) -> bytes:
+    return (
+        b"<html><head><title>t</title></head><body><pre>"
+        + html.escape(text.decode()).encode()
+        + b"</pre></body></html>"
+    )
+
+
+def _bodies() -> Iterator[tuple[str, list[tuple[str, str]], bytes]]:
+    """(target URI, HTTP headers, body) of the responses: the texts as HTML pages (the second one
+    gzipped and chunked, its charset only in a <meta>), then the mbox's messages as message/rfc822."""
+    for k, path in enumerate(TEXTS):
+        page = _page(path.read_bytes())
+        headers = [("Content-Type", "text/html; charset=utf-8")]
+        if k == 1:
+            page = page.replace(b"<head>", b'<head><meta charset="utf-8">')
+            headers = [
+                ("Content-Type", "text/html"),
+                ("Content-Encoding", "gzip"),
+                ("Transfer-Encoding", "chunked"),
+            ]
+            page = _chunked(gzip.compress(page))
+        yield f"http://example.org/{path.name}.html", headers, page
+    with MBOX.open("rb") as file:
+        for k, raw in enumerate(messages(file, 10**8)):
+            yield f"http://lists.example.org/msg{k}.eml", [("Content-Type", "message/rfc822")], raw.data
+
+
+def _write(path: Path, *, gz: bool, wet: bool = False) -> list[str]:
+    """A WARC of the corpora's texts and messages (a WET of the texts: conversion records), a
+    request and a metadata record among them; the records' ids, in order."""
+    ids: list[str] = []
+    with path.open("wb") as out:
+        writer = WARCWriter(out, gzip=gz)
+        info = writer.create_warcinfo_record(path.name, {"software": "test"})
+        writer.write_record(info)
+        ids.append(info.rec_headers.get_header("WARC-Record-ID"))
+        if wet:
+            for text in TEXTS:
+                uri = f"http://example.org/{text.name}"
+                record = writer.create_warc_record(
+                    uri, "conversion", payload=io.BytesIO(text.read_bytes()), warc_content_type="text/plain"
+                )
+                writer.write_record(record)
+                ids.append(record.rec_headers.get_header("WARC-Record-ID"))
+            return ids
+        for k, (uri, headers, body) in enumerate(_bodies()):
+            if k == 1:
+                request = writer.create_warc_record(
+                    uri, "request", payload=io.BytesIO(b"GET / HTTP/1.1\r\nHost: example.org\r\n\r\n")
+                )
+                writer.write_record(request)
+                ids.append(request.rec_headers.get_header("WARC-Record-ID"))
+            status = StatusAndHeaders(
+                "200 OK", [*headers, ("Content-Length", str(len(body)))], protocol="HTTP/1.1"
+            )
+            record = writer.create_warc_record(uri, "response", payload=io.BytesIO(body), http_headers=status)
+            writer.write_record(record)
+            ids.append(record.rec_headers.get_header("WARC-Record-ID"))
+        metadata = writer.create_warc_record(
+            "http://example.org/", "metadata", payload=io.BytesIO(b"a: b\r\n")
+        )
+        writer.write_record(metadata)
+        ids.append(metadata.rec_headers.get_header("WARC-Record-ID"))
+    return ids
+
+
+def _rows(path: Path) -> list[tuple[object, ...]]:
+    events, _ = scan_file(str(path), Options())
+    return [event for event in events if isinstance(event, tuple) and not isinstance(event, Report)]
+
+
+def _plain_urls() -> list[str]:
+    return [row[_URL] for path in [*TEXTS, MBOX] for row in _rows(path)]
+
+
+@pytest.mark.parametrize("gz", [False, True])
+def test_a_warc_of_pages_and_messages_gives_the_plain_files_urls(gz: bool, tmp_path: Path) -> None:
+    path = tmp_path / ("crawl.warc.gz" if gz else "crawl.warc")
+    ids = _write(path, gz=gz)
+    rows = _rows(path)
+    assert [row[_URL] for row in rows] == _plain_urls()
+    assert len(rows) > 100
+    # By hand: the first page's first row, the gzipped chunked page's, a message's.
+    first = rows[0]
+    assert (first[_MEMBER], first[_MESSAGE], first[_MESSAGE_ID], first[_PART]) == (
+        ids[1],
+        1,
+        "http://example.org/lynx-README.html",
+        "text/html",
+    )
+    assert str(first[_DATE]).startswith("20")
+    rfc = next(row for row in rows if row[_MESSAGE_ID] == "http://example.org/rfc1738.txt.html")
+    assert (rfc[_MEMBER], rfc[_MESSAGE]) == (ids[3], 3)  # after the request record, skipped
+    mail = next(row for row in rows if str(row[_MESSAGE_ID]).endswith(".eml"))
+    number = 5 + int(str(mail[_MESSAGE_ID]).split("msg")[1][:-4])  # warcinfo, 3 pages, a request
+    assert mail[_MEMBER] == ids[number]
+    assert mail[_MESSAGE] == number
+    assert mail[_PART] == "0 text/plain"
+    offset = mail[_OFFSET]
+    assert isinstance(offset, int)
+    data = gzip.decompress(path.read_bytes()) if gz else path.read_bytes()
+    assert data[offset:].startswith(b"WARC/1.")
+    assert ids[number].encode() in data[offset : offset + 400]
+
+
+def test_a_wet_of_conversion_records_gives_the_texts_urls(tmp_path: Path) -> None:
+    path = tmp_path / "crawl.warc.wet.gz"
+    ids = _write(path, gz=True, wet=True)
+    rows = _rows(path)
+    assert [row[_URL] for row in rows] == [row[_URL] for text in TEXTS for row in _rows(text)]
+    assert {row[_MEMBER] for row in rows} == set(ids[1:])
+    assert rows[-1][_MESSAGE_ID] == "http://example.org/quickurl.el"
+    assert rows[-1][_PART] == "text/plain"
+
+
+def test_skipped_records_are_counted_in_stats(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "crawl.warc"
+    _write(path, gz=False)
+    assert main(["--stats", "-q", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert "records             3 WARC records skipped" in err  # warcinfo, request, metadata
+    assert "files               1 = 1 scanned + 0 failed" in err
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "urlsift", *args], capture_output=True, text=True, check=False
+    )
+
+
+def test_two_jobs_print_what_one_does(tmp_path: Path) -> None:
+    for name, gz in (("a.warc", False), ("b.warc.gz", True)):
+        _write(tmp_path / name, gz=gz)
+    paths = [str(tmp_path / "a.warc"), str(tmp_path / "b.warc.gz")]
+    one = _cli("--format", "jsonl", "-j", "1", *paths)
+    two = _cli("--format", "jsonl", "-j", "2", "--split-size", "64K", *paths)
+    assert one.returncode == two.returncode == 0
+    assert one.stdout == two.stdout
+    assert len(one.stdout.splitlines()) > 200
+    assert json.loads(one.stdout.splitlines()[0])["member"].startswith("<urn:uuid:")
+
+
+def _reports(path: Path) -> list[Report]:
+    events, _ = scan_file(str(path), Options())
+    return [event for event in events if isinstance(event, Report)]
+
+
+def test_a_cut_warc_gz_keeps_the_records_before_the_cut(tmp_path: Path) -> None:
+    whole = tmp_path / "whole.warc.gz"
+    _write(whole, gz=True)
+    data = whole.read_bytes()
+    cut = tmp_path / "cut.warc.gz"
+    cut.write_bytes(data[: len(data) * 2 // 3])
+    rows, expected = _rows(cut), [row[_URL] for row in _rows(whole)]
+    assert 0 < len(rows) < len(expected)
+    assert [row[_URL] for row in rows] == expected[: len(rows)]
+    kinds = [report.kind for report in _reports(cut)]
+    assert "truncated" in kinds
+    assert kinds[-1] == "corrupt"
+
+
+def test_garbage_and_a_bad_content_length_are_reported_and_read_past(tmp_path: Path) -> None:
+    whole = tmp_path / "whole.warc"
+    _write(whole, gz=False)
+    data = whole.read_bytes()
+    records = data.split(b"\r\n\r\nWARC/1.")
+    assert len(records) > 20
+    # Garbage after the 4th record; the 8th's Content-Length 10 bytes short.
+    records[4] += b"\r\n\r\nno record here\r\nnor here\r\n"
+    length = re.search(rb"\r\nContent-Length: (\d+)", records[8])
+    assert length is not None
+    records[8] = records[8].replace(length.group(), length.group()[:-2], 1)  # a tenth of it
+    damaged = tmp_path / "damaged.warc"
+    damaged.write_bytes(b"\r\n\r\nWARC/1.".join(records))
+    reports = [report for report in _reports(damaged) if report.kind == "corrupt"]
+    assert [report.message for report in reports] == [5, 9]  # the garbage takes an index
+    assert "not a WARC record" in reports[0].detail
+    assert "Content-Length" in reports[1].detail
+    urls = [row[_URL] for row in _rows(damaged) if row[_MESSAGE] != 9]
+    good = [row[_URL] for row in _rows(whole) if row[_MESSAGE] != 8]
+    assert urls == good
+    assert len(good) > 100
+    assert main([str(damaged)]) == 2
+
+
+def test_without_warcio_a_warc_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "crawl.warc"
+    _write(path, gz=False)
+    monkeypatch.setitem(sys.modules, "warcio.archiveiterator", None)
+    items = list(read_path(str(path), ReadOptions()))
+    assert len(items) == 1
+    assert "install urlsift[warc]" in items[0].detail  # type: ignore[union-attr]
