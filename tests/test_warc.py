@@ -231,3 +231,17 @@ def test_without_warcio_a_warc_is_reported(tmp_path: Path, monkeypatch: pytest.M
     items = list(read_path(str(path), ReadOptions()))
     assert len(items) == 1
     assert "install urlsift[warc]" in items[0].detail  # type: ignore[union-attr]
+
+
+def test_a_record_cut_in_its_content_is_scanned_and_reported(tmp_path: Path) -> None:
+    whole = tmp_path / "whole.warc"
+    ids = _write(whole, gz=False)
+    data = whole.read_bytes()
+    cut = tmp_path / "cut.warc"
+    cut.write_bytes(data[: data.index(ids[5].encode()) - 300])  # the end of the third page
+    reports = _reports(cut)
+    assert [(report.kind, report.message) for report in reports] == [("truncated", 4)]
+    assert "bytes lost" in reports[0].detail
+    rows = _rows(cut)
+    assert rows
+    assert {row[_MESSAGE] for row in rows} == {1, 3, 4}
