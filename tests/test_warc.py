@@ -11,19 +11,23 @@ import json
 import re
 import subprocess
 import sys
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
+import growth
 import pytest
 
 pytest.importorskip("warcio")
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
+from urlsift._model import Defect, MessageText, Provenance
 from urlsift.cli import main
 from urlsift.results import Options, Report, scan_file
-from urlsift.sources import ReadOptions, read_path
+from urlsift.sources import ReadOptions, read_path, warc
 from urlsift.sources.mbox import messages
+from urlsift.sources.packed import Budget
 
 CORPORA = Path(__file__).parents[1] / "corpora"
 TEXTS = [CORPORA / "text" / "lynx-README", CORPORA / "rfc" / "rfc1738.txt", CORPORA / "text" / "quickurl.el"]
@@ -171,13 +175,13 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_two_jobs_print_what_one_does(tmp_path: Path) -> None:
     for name, gz in (("a.warc", False), ("b.warc.gz", True)):
-        _write(tmp_path / name, gz=gz)
+        _write(tmp_path / name, gz=gz, wet=True)
     paths = [str(tmp_path / "a.warc"), str(tmp_path / "b.warc.gz")]
     one = _cli("--format", "jsonl", "-j", "1", *paths)
     two = _cli("--format", "jsonl", "-j", "2", "--split-size", "64K", *paths)
     assert one.returncode == two.returncode == 0
     assert one.stdout == two.stdout
-    assert len(one.stdout.splitlines()) > 200
+    assert len(one.stdout.splitlines()) > 50
     assert json.loads(one.stdout.splitlines()[0])["member"].startswith("<urn:uuid:")
 
 
@@ -245,3 +249,111 @@ def test_a_record_cut_in_its_content_is_scanned_and_reported(tmp_path: Path) -> 
     rows = _rows(cut)
     assert rows
     assert {row[_MESSAGE] for row in rows} == {1, 3, 4}
+
+
+def _warc(path: Path, bodies: list[tuple[list[tuple[str, str]], bytes]], *, gz: bool = False) -> list[str]:
+    """A WARC of the responses ``bodies`` (HTTP headers, body); the records' ids."""
+    ids = []
+    with path.open("wb") as out:
+        writer = WARCWriter(out, gzip=gz)
+        for k, (headers, body) in enumerate(bodies):
+            status = StatusAndHeaders("200 OK", headers, protocol="HTTP/1.1")
+            record = writer.create_warc_record(
+                f"http://example.org/{k}", "response", payload=io.BytesIO(body), http_headers=status
+            )
+            writer.write_record(record)
+            ids.append(record.rec_headers.get_header("WARC-Record-ID"))
+    return ids
+
+
+def _items(path: Path, **options: int) -> list[object]:
+    return list(read_path(str(path), ReadOptions(**options)))  # type: ignore[arg-type]
+
+
+PLAIN = [("Content-Type", "text/plain")]
+GOOD = (PLAIN, b"see <URL:http://example.org/after>\n")
+
+
+def test_a_content_coding_bomb_is_stopped_and_the_next_record_read(tmp_path: Path) -> None:
+    bomb = gzip.compress(b"http://example.org/a " + bytes(5_000_000))
+    path = tmp_path / "bomb.warc"
+    _warc(path, [([*PLAIN, ("Content-Encoding", "gzip")], bomb), GOOD])
+    items = _items(path, max_expand=1_000_000)
+    bombed = items[0]
+    assert isinstance(bombed, MessageText)
+    assert [defect.kind for defect in bombed.defects] == ["too-large"]
+    assert "decompression bomb" in bombed.defects[0].detail
+    assert isinstance(items[1], MessageText)
+    assert "http://example.org/after" in items[1].texts[0]
+
+
+def test_a_record_over_max_message_is_reported_not_held(tmp_path: Path) -> None:
+    path = tmp_path / "big.warc"
+    _warc(path, [(PLAIN, b"x" * 50_000), GOOD])
+    big, good = _items(path, max_message=10_000)
+    assert isinstance(big, MessageText)
+    assert not big.texts
+    assert big.defects[0].kind == "too-large"
+    assert isinstance(good, MessageText)
+    assert good.texts
+
+
+def test_a_header_line_of_megabytes_is_damage_read_past(tmp_path: Path) -> None:
+    whole = tmp_path / "whole.warc"
+    _warc(whole, [GOOD, GOOD, GOOD])
+    records = whole.read_bytes().split(b"\r\n\r\nWARC/1.")
+    records[1] = records[1].replace(b"WARC-Type:", b"X-Long: " + b"y" * 3_000_000 + b"\r\nWARC-Type:", 1)
+    path = tmp_path / "long.warc"
+    path.write_bytes(b"\r\n\r\nWARC/1.".join(records))
+    items = _items(path)
+    texts = [item for item in items if isinstance(item, MessageText)]
+    defects = [item for item in items if isinstance(item, Defect)]
+    assert len(texts) == 2
+    assert [defect.kind for defect in defects] == ["corrupt"]
+    assert "header line over" in defects[0].detail
+
+
+def test_a_charset_in_the_pages_meta_decodes_it(tmp_path: Path) -> None:
+    page = '<html><head><meta charset="iso-8859-1"></head><body>Café <a href="http://example.org/">x</a>'
+    path = tmp_path / "page.warc"
+    _warc(path, [([("Content-Type", "text/html")], page.encode("latin-1"))])
+    (found,) = _items(path)
+    assert isinstance(found, MessageText)
+    assert found.defects == []
+    assert "Café" in found.texts[0]
+    assert "http://example.org/" in found.texts[0]
+
+
+def test_a_warc_in_a_zip_is_named_by_member_and_record(tmp_path: Path) -> None:
+    inner = tmp_path / "crawl.warc"
+    ids = _warc(inner, [GOOD])
+    path = tmp_path / "crawls.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.write(inner, "crawl.warc")
+    (row,) = _rows(path)
+    assert row[_MEMBER] == f"crawl.warc!{ids[0]}"
+    assert row[_URL] == "http://example.org/after"
+
+
+def _damaged(stretches: int) -> bytes:
+    """A WARC of ``stretches`` records, each followed by a line of garbage."""
+    buffer = io.BytesIO()
+    writer = WARCWriter(buffer, gzip=False)
+    for k in range(stretches):
+        status = StatusAndHeaders("200 OK", PLAIN, protocol="HTTP/1.1")
+        body = io.BytesIO(b"http://example.org/%d\n" % k)
+        writer.write_record(
+            writer.create_warc_record("http://e/", "response", payload=body, http_headers=status)
+        )
+        buffer.write(b"garbage garbage\r\n" * 3)
+    return buffer.getvalue()
+
+
+def _read_all(data: bytes) -> int:
+    items = warc.records(io.BytesIO(data), Provenance("x"), Budget(10**9, lambda: len(data)), 10**8)
+    return sum(1 for _ in items)
+
+
+def test_damage_costs_linear_work() -> None:
+    growth.assert_linear_steps(_read_all, [_damaged(20), _damaged(200)], "damaged stretches")
+    assert _read_all(_damaged(200)) == 2 * 200  # each record and the report on its garbage

@@ -85,6 +85,7 @@ class _Source:
             self._run = self._run + len(data) if feed < 0 else len(data) - feed - 1
             if self._run > MAX_HEADER_LINE:
                 self._run = 0
+                self.unread(data)  # searched for the next record from here
                 raise LongHeaderLine(f"a header line over {MAX_HEADER_LINE:,} bytes")
         return data
 
@@ -129,8 +130,8 @@ def records(file: IO[bytes], where: Provenance, budget: Budget, max_message: int
         iterator = ArchiveIterator(source)
         quiet = _Quiet(iterator)
         failure: tuple[Provenance, str] | None = None
+        in_headers = False  # whether the damage is in a record's headers (warcio took its first line)
         while failure is None:
-            at = source.tell()
             try:
                 source.lines = True
                 with contextlib.redirect_stderr(quiet):
@@ -145,7 +146,8 @@ def records(file: IO[bytes], where: Provenance, budget: Budget, max_message: int
             except damage as error:
                 # The damaged stretch takes the index of a record: the file is not failed, and the
                 # next records keep their numbers whatever the damage was.
-                failure = where._replace(message=index, offset=at), f"not a WARC record ({_said(error)})"
+                failure = where._replace(message=index, offset=end), f"not a WARC record ({_said(error)})"
+                in_headers = True
                 index += 1
                 break
             finally:
@@ -181,7 +183,7 @@ def records(file: IO[bytes], where: Provenance, budget: Budget, max_message: int
         reader = iterator.reader
         if reader is not None and reader.rem_length() > 0:
             source.unread(reader.read(reader.rem_length()))
-        if iterator.next_line:
+        if iterator.next_line and not in_headers:  # the line warcio took for a record's first
             source.unread(iterator.next_line)
         lost = source.next_record()
         end = source.tell()
@@ -241,11 +243,14 @@ def _content(
         return None
     defects: list[Defect] = []
     here = where._replace(part=media)
-    inner = budget.inner(max(record.length, 1))  # its content coding may expand 1000 times its size
     pieces: list[bytes] = []
     taken = 0
     try:
-        stream = Capped(record.content_stream(), inner)
+        stream = record.content_stream()
+        if record.http_headers is not None and record.http_headers.get_header("Content-Encoding"):
+            # A compressed layer: its output is spent from the Budget (at most 1000 times the
+            # record's size); the record's own bytes were counted by the layers under the WARC.
+            stream = Capped(stream, budget.inner(max(record.length, 1)))
         while taken <= max_message and (piece := stream.read(min(1 << 20, max_message + 1 - taken))):
             pieces.append(piece)
             taken += len(piece)
