@@ -313,15 +313,21 @@ def test_a_header_line_of_megabytes_is_damage_read_past(tmp_path: Path) -> None:
     assert "header line over" in defects[0].detail
 
 
-def test_a_charset_in_the_pages_meta_decodes_it(tmp_path: Path) -> None:
+def test_a_charset_in_the_http_headers_or_the_pages_meta_decodes_it(tmp_path: Path) -> None:
     page = '<html><head><meta charset="iso-8859-1"></head><body>Café <a href="http://example.org/">x</a>'
     path = tmp_path / "page.warc"
-    _warc(path, [([("Content-Type", "text/html")], page.encode("latin-1"))])
-    (found,) = _items(path)
+    in_http = [("Content-Type", 'text/plain; charset="ISO-8859-1"')]
+    _warc(
+        path, [([("Content-Type", "text/html")], page.encode("latin-1")), (in_http, "Olé".encode("latin-1"))]
+    )
+    found, plain = _items(path)
     assert isinstance(found, MessageText)
     assert found.defects == []
     assert "Café" in found.texts[0]
     assert "http://example.org/" in found.texts[0]
+    assert isinstance(plain, MessageText)
+    assert plain.texts == ["Olé"]
+    assert plain.defects == []
 
 
 def test_a_warc_in_a_zip_is_named_by_member_and_record(tmp_path: Path) -> None:

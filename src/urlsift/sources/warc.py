@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import codecs
 import contextlib
-import email.message
 import io
 import re
 from collections.abc import Iterator
@@ -40,6 +39,7 @@ MAX_HEADER_LINE = 1 << 20
 MAX_RESYNCS = 1000
 """Damaged stretches searched past in one file; past them the rest of the file is not read."""
 _HTML = frozenset({"text/html", "application/xhtml+xml"})
+_CHARSET = re.compile(r"""charset\s*=\s*["']?([^"';\s]{1,40})""", re.I)
 _META_CHARSET = re.compile(rb"""<meta[^>]{0,512}?charset\s*=\s*["']?\s*([A-Za-z0-9._:-]{1,40})""", re.I)
 _META_BYTES = 4096  # where a page's <meta charset> must be (the HTML standard says 1024)
 
@@ -236,9 +236,8 @@ def _content(
         content_type = None if record.http_headers is None else record.http_headers.get_header("Content-Type")
     if content_type is None:
         return None
-    parsed = email.message.Message()
-    parsed["Content-Type"] = content_type
-    media = parsed.get_content_type()
+    media, _, parameters = content_type.partition(";")
+    media = "".join(media.split()).lower()
     if not (media.startswith("text/") or media in _HTML or media == "message/rfc822"):
         return None
     defects: list[Defect] = []
@@ -265,11 +264,12 @@ def _content(
         found = mime.read(data, where)
         found.defects.extend(defects)
         return found._replace(provenance=where)
-    charset = parsed.get_param("charset")
-    if not isinstance(charset, str) and media in _HTML:
+    declared = _CHARSET.search(parameters)
+    charset = declared.group(1) if declared else None
+    if charset is None and media in _HTML:
         meta = _META_CHARSET.search(data, 0, _META_BYTES)
         charset = meta.group(1).decode("ascii") if meta else None
-    text = _decoded(data, charset if isinstance(charset, str) else "utf-8", here, defects)
+    text = _decoded(data, charset or "utf-8", here, defects)
     texts = [html_text(text) if media in _HTML else text]
     return MessageText(where, texts, [media], 0, defects)
 
