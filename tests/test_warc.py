@@ -13,6 +13,7 @@ import subprocess
 import sys
 import zipfile
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 
 import growth
@@ -363,3 +364,17 @@ def _read_all(data: bytes) -> int:
 def test_damage_costs_linear_work() -> None:
     growth.assert_linear_steps(_read_all, [_damaged(20), _damaged(200)], "damaged stretches")
     assert _read_all(_damaged(200)) == 2 * 200  # each record and the report on its garbage
+
+
+def test_parquet_gives_the_warc_date_as_a_utc_time(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = tmp_path / "crawl.warc.wet"
+    _write(path, gz=False, wet=True)
+    assert main(["--quiet", "--format", "parquet", "--output", str(tmp_path / "out"), str(path)]) == 0
+    rows = pq.read_table(tmp_path / "out").to_pylist()
+    assert len(rows) > 20
+    header = path.read_bytes().split(b"WARC-Date: ")[2][:20].decode()  # the first conversion record's
+    assert rows[0]["date"] == datetime.fromisoformat(header)
+    assert rows[0]["date"].tzinfo is not None
