@@ -159,6 +159,8 @@ def records(file: IO[bytes], where: Provenance, budget: Budget, max_message: int
             if found is None:
                 skipped[kind] = skipped.get(kind, 0) + 1
             offset: int | None = None
+            while record.raw_stream.read(1 << 16):  # what was not read (skipped, over a limit): no lines
+                pass
             try:
                 source.lines = True
                 with contextlib.redirect_stderr(quiet):
