@@ -290,6 +290,16 @@ DEFECT_KINDS: frozenset[DefectKind] = frozenset(get_args(DefectKind))
 """Every kind: each is an error or a warning (``tests/test_hostile_cli.py`` checks)."""
 
 
+class Skipped(NamedTuple):
+    """Records of a file that hold nothing to scan (a WARC's requests, metadata, images ...):
+    counted (``--stats``), not reported."""
+
+    provenance: Provenance
+    records: int
+    kinds: dict[str, int]
+    """How many of each kind (a WARC record's type)."""
+
+
 class TextStream(NamedTuple):
     """A plain text file (or member) to be read as a stream, now: it is open only until the
     source that gave it is asked for its next item."""

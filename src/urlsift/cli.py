@@ -537,6 +537,7 @@ def _summary(tally: Tally, printed: int) -> None:
         f"URLs      {tally.urls:>11,} valid ({printed:,} printed), {tally.rejected:,} candidates rejected",
         *_elsewhere(tally),
         *_unwalked(tally),
+        *_skipped(tally),
         f"problems  {problems:>11,} = {tally.errors:,} errors + {tally.warnings:,} warnings",
     ]
     sys.stdout.flush()
@@ -548,6 +549,12 @@ def _unwalked(tally: Tally) -> list[str]:
     if not tally.unwalked:
         return []
     return [f"skipped   {tally.unwalked:>11,} folders and folder entries not read (link loops, broken links)"]
+
+
+def _skipped(tally: Tally) -> list[str]:
+    if not tally.skipped:
+        return []
+    return [f"records   {tally.skipped:>11,} WARC records skipped (requests, metadata, revisits, no text)"]
 
 
 def _elsewhere(tally: Tally) -> list[str]:

@@ -57,14 +57,17 @@ FILE_ROWS = 1 << 20
 
 @lru_cache(maxsize=4096)
 def timestamp(date: str | None) -> datetime | None:
-    """A Date header as a UTC time (RFC 5322 and the forms before it; no zone: UTC); None when it
-    cannot be read (the jsonl output keeps the header's text)."""
+    """A Date header (RFC 5322 and the forms before it) or a WARC-Date (ISO 8601) as a UTC time
+    (no zone: UTC); None when it cannot be read (the jsonl output keeps the header's text)."""
     if not date:
         return None
     try:
         found = email.utils.parsedate_to_datetime(date)
     except (ValueError, TypeError, IndexError, OverflowError):
-        return None
+        try:  # a WARC-Date: ISO 8601 (sources/warc.py)
+            found = datetime.fromisoformat(date)
+        except ValueError:
+            return None
     return found.replace(tzinfo=UTC) if found.tzinfo is None else found.astimezone(UTC)
 
 

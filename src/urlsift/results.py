@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import IO, Any, NamedTuple
 
 from ._lines import Lines
-from ._model import ERROR_KINDS, Defect, DefectKind, Match, MessageText, Provenance, TextStream
+from ._model import ERROR_KINDS, Defect, DefectKind, Match, MessageText, Provenance, Skipped, TextStream
 from .extract import extract_each
 from .flowed import original, unflow
 from .grammar import STRICT
@@ -110,6 +110,8 @@ class Tally:
     """Of the rejected, those ``Options.second_opinion`` accepts (strict rejects, modern takes)."""
     errors: int = 0
     warnings: int = 0
+    skipped: int = 0
+    """Records that hold nothing to scan (a WARC's requests, metadata, images ...): not messages."""
     unwalked: int = 0
     """Folders not entered and folder entries not read (a link loop, a link to nowhere, a FIFO):
     each is reported, and counted in ``errors`` too (``walk``)."""
@@ -169,6 +171,8 @@ def _events(
                     # A text cut or damaged: a member's end (the rest goes on), or the file's.
                     cut = yield from _text(item, options, tally)
                     failed = failed or (cut and item.provenance.member is None)
+                elif isinstance(item, Skipped):
+                    tally.skipped += item.records
                 else:
                     whole_file = item.provenance.member is None and item.provenance.message is None
                     failed = failed or (whole_file and item.kind in _FILE_LOST)

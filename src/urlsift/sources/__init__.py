@@ -18,8 +18,8 @@ import sys
 from collections.abc import Generator, Iterator
 from typing import IO, NamedTuple
 
-from .._model import Defect, MessageText, Provenance, TextStream
-from . import archives, mime
+from .._model import Defect, MessageText, Provenance, Skipped, TextStream
+from . import archives, mime, warc
 from .archives import reason
 from .batch import BatchError, articles, is_batch
 from .mbox import HEAD_BYTES, is_separator, messages
@@ -37,14 +37,14 @@ from .packed import (
 )
 from .split import Finder, cuts, range_messages, range_reader
 
-FORMATS = ("auto", "text", "mbox", "eml", "batch")
+FORMATS = ("auto", "text", "mbox", "eml", "batch", "warc")
 SNIFF_BYTES = 4096
 MAX_MESSAGE = 100 * 10**6
 """Default cap on one message (bytes): a larger one is reported and skipped, not held."""
 MAX_LINE = 1 << 20
 """A line longer than this in a message is reported (mail lines are at most 998 bytes, RFC 5322)."""
 
-Item = MessageText | TextStream | Defect
+Item = MessageText | TextStream | Defect | Skipped
 
 # Two or more header lines at the very start, one of them a header every message or article has.
 _HEADERS = re.compile(
@@ -63,8 +63,11 @@ class ReadOptions(NamedTuple):
 
 
 def sniff(head: bytes, name: str) -> str:
-    """The format of a file from its first bytes and its name: "mbox", "batch", "eml" or "text"."""
+    """The format of a file from its first bytes and its name: "mbox", "batch", "eml", "warc" or
+    "text"."""
     first_line = head.split(b"\n", 1)[0]
+    if warc.is_warc(head, name):
+        return "warc"
     if is_batch(head):
         return "batch"
     if is_separator(first_line):
@@ -283,6 +286,9 @@ def _read(
             yield Defect("binary", where, f"binary data (a NUL byte at offset {nul}); not scanned")
             return
         yield from _text(file, where)
+        return
+    if fmt == "warc":
+        yield from warc.records(file, where, budget, options.max_message)
         return
     if fmt in ("mbox", "batch"):
         try:

@@ -30,10 +30,10 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from typing import IO, Literal, NamedTuple, Protocol, cast
 
-from .._model import Defect, MessageText, Provenance, TextStream
+from .._model import Defect, MessageText, Provenance, Skipped, TextStream
 from .packed import CORRUPT, Budget, Capped, Salvaged
 
-Item = MessageText | TextStream | Defect
+Item = MessageText | TextStream | Defect | Skipped
 Kind = Literal["zip", "tar"]
 Reader = Callable[[IO[bytes], str, Provenance, Budget], Iterator[Item]]
 """How a member is read: (its stream, its name, where it is, the Budget it spends from) -> its items."""

@@ -1,0 +1,299 @@
+"""WARC files (ISO 28500) and Common Crawl's WET files -> one MessageText per record read.
+
+Records are framed and their HTTP headers parsed by warcio (``pip install 'urlsift[warc]'``),
+imported here only when a WARC is read. What is read: ``response`` and ``resource`` records of a
+text type (their HTTP chunked transfer coding and gzip, deflate or brotli content coding undone by
+warcio, the output spent from the Budget like any decompression), and ``conversion`` records (WET:
+the page's text). HTML goes through ``page.text`` and ``message/rfc822`` through ``mime.read``, as
+in mail; the charset comes from the HTTP headers, else the page's ``<meta>``, else UTF-8. Every
+other record (request, metadata, warcinfo, revisit, images ...) is skipped and counted
+(``Skipped``). A ``.warc.gz`` is read through the gzip layer of ``packed`` (one gzip member per
+record, or one for all: either way a stream), record by record: a record is held only up to
+``max_message`` bytes.
+
+Damage is reported and read past: a record cut by the file's end (``truncated``), a record whose
+Content-Length is wrong or bytes that are no record (``corrupt``): the stream is searched forward,
+line by line, for the next ``WARC/1.`` line and read on from there.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import io
+import re
+from collections.abc import Iterator
+from typing import IO, Any
+
+from .._model import Defect, MessageText, Provenance, Skipped, TextStream
+from . import mime
+from .packed import Budget, Capped, CorruptData, OverBudget, defect
+from .page import text as html_text
+
+Item = MessageText | TextStream | Defect | Skipped
+
+READ = frozenset({"response", "resource", "conversion"})
+"""The record types whose content is scanned (when it is text)."""
+MAX_HEADER_LINE = 1 << 20
+"""A WARC or HTTP header line longer than this is damage, not a header (warcio would hold it)."""
+MAX_RESYNCS = 1000
+"""Damaged stretches searched past in one file; past them the rest of the file is not read."""
+_HTML = frozenset({"text/html", "application/xhtml+xml"})
+_CHARSET = re.compile(r"""charset\s*=\s*["']?([^"';\s]{1,40})""", re.I)
+_META_CHARSET = re.compile(rb"""<meta[^>]{0,512}?charset\s*=\s*["']?\s*([A-Za-z0-9._:-]{1,40})""", re.I)
+_META_BYTES = 4096  # where a page's <meta charset> must be (the HTML standard says 1024)
+
+
+def is_warc(head: bytes, name: str) -> bool:
+    """Whether a file (its first bytes, after decompression, and its name) is a WARC."""
+    return head.startswith(b"WARC/1.") or name.lower().endswith((".warc", ".warc.gz", ".wet", ".wet.gz"))
+
+
+class LongHeaderLine(Exception):
+    """A header line past MAX_HEADER_LINE: the stream is searched for the next record."""
+
+
+class _Source:
+    """The decompressed WARC as warcio reads it: its position (``tell``: warcio's record offsets
+    are taken from it), bytes pushed back to be read again (after damage, warcio's read-ahead),
+    and, while warcio reads header lines (``lines``), a bound on their length."""
+
+    def __init__(self, file: IO[bytes]) -> None:
+        self._file = file
+        self._back = b""
+        self._at = 0
+        self.lines = False
+        self._run = 0  # bytes since the last line feed, while reading lines
+        self.last_text = 0
+        """Where the last byte read that is no line break ends (a record cut in its headers ends
+        warcio's iteration as if the file had ended: this says it had not)."""
+
+    def tell(self) -> int:
+        return self._at
+
+    def read(self, size: int = -1) -> bytes:
+        size = 1 << 16 if size is None or size < 0 else size
+        data, self._back = self._back[:size], self._back[size:]
+        if len(data) < size:
+            data += self._file.read(size - len(data))
+        ends = len(data.rstrip(b"\r\n"))
+        if ends:
+            self.last_text = max(self.last_text, self._at + ends)
+        self._at += len(data)
+        if self.lines and data:
+            feed = data.rfind(b"\n")
+            self._run = self._run + len(data) if feed < 0 else len(data) - feed - 1
+            if self._run > MAX_HEADER_LINE:
+                self._run = 0
+                self.unread(data)  # searched for the next record from here
+                raise LongHeaderLine(f"a header line over {MAX_HEADER_LINE:,} bytes")
+        return data
+
+    def unread(self, data: bytes) -> None:
+        self._back = data + self._back
+        self._at -= len(data)
+
+    def next_record(self) -> int:
+        """Read on to the next line that starts with ``WARC/1.`` (left to be read); the bytes
+        skipped. Each byte is searched once (linear); the damage before ended a line."""
+        skipped, before = 0, b"\n"
+        while chunk := self.read(1 << 16):
+            found = (before + chunk).find(b"\nWARC/1.")
+            if found >= 0:
+                self.unread(chunk[found:])
+                return skipped + found
+            if len(chunk) <= 7:  # the end of the file
+                return skipped + len(chunk)
+            self.unread(chunk[-7:])  # a "\nWARC/1." the chunk's end cuts
+            before = chunk[-8:-7]
+            skipped += len(chunk) - 7
+        return skipped
+
+
+def records(file: IO[bytes], where: Provenance, budget: Budget, max_message: int) -> Iterator[Item]:
+    """The items of the WARC ``file``: each scanned record's MessageText (``message`` its index
+    among all records, ``offset`` where it starts in the decompressed WARC, ``member`` its
+    WARC-Record-ID, ``date`` its WARC-Date, ``message_id`` its WARC-Target-URI), the reports on
+    damage, and at the end what was skipped."""
+    try:
+        from warcio.archiveiterator import ArchiveIterator
+        from warcio.exceptions import ArchiveLoadFailed
+        from warcio.statusandheaders import StatusAndHeadersParserException
+    except ImportError:
+        yield Defect("unreadable", where, "a WARC file: install urlsift[warc] (warcio) to read it")
+        return
+    damage = (ArchiveLoadFailed, StatusAndHeadersParserException, LongHeaderLine, ValueError, IndexError)
+    source = _Source(file)
+    skipped: dict[str, int] = {}
+    index = resyncs = end = 0  # end: where the last whole record (or damaged stretch) ends
+    while True:
+        iterator = ArchiveIterator(source)
+        quiet = _Quiet(iterator)
+        failure: tuple[Provenance, str] | None = None
+        in_headers = False  # whether the damage is in a record's headers (warcio took its first line)
+        while failure is None:
+            try:
+                source.lines = True
+                with contextlib.redirect_stderr(quiet):
+                    record = next(iterator)
+            except StopIteration:
+                if source.last_text > end:
+                    cut = source.last_text - end
+                    detail = f"the file ends inside a record's headers ({cut:,} bytes of them); not read"
+                    yield Defect("truncated", where._replace(message=index, offset=end), detail)
+                yield from _skipped(where, skipped)
+                return
+            except damage as error:
+                # The damaged stretch takes the index of a record: the file is not failed, and the
+                # next records keep their numbers whatever the damage was.
+                failure = where._replace(message=index, offset=end), f"not a WARC record ({_said(error)})"
+                in_headers = True
+                index += 1
+                break
+            finally:
+                source.lines = False
+            kind = str(record.rec_type)
+            here = _identified(where._replace(message=index), record)
+            index += 1
+            found = _content(record, kind, here, budget, max_message) if kind in READ else None
+            if found is None:
+                skipped[kind] = skipped.get(kind, 0) + 1
+            offset: int | None = None
+            while record.raw_stream.read(1 << 16):  # what was not read (skipped, over a limit): no lines
+                pass
+            try:
+                source.lines = True
+                with contextlib.redirect_stderr(quiet):
+                    iterator.read_to_end()
+                offset = iterator.get_record_offset()
+                end = offset + iterator.get_record_length()
+            except damage as error:
+                failure = here, f"the record's end is damaged ({_said(error)})"
+            finally:
+                source.lines = False
+            here = here._replace(offset=offset)
+            if quiet.warned():
+                failure = here, "no blank line after the record: its Content-Length is wrong"
+            missing = record.raw_stream.limit
+            if found is not None:
+                found = found._replace(provenance=found.provenance._replace(offset=offset))
+                yield found
+            if missing > 0:  # warcio gives a cut record's bytes as if they were all there
+                detail = f"the file ends inside this record ({missing:,} of its {record.length:,} bytes lost)"
+                yield Defect("truncated", here, detail + ("; scanned as far as it goes" if found else ""))
+        # Damage: what warcio read ahead goes back to the stream, which is searched for a record.
+        reader = iterator.reader
+        if reader is not None and reader.rem_length() > 0:
+            source.unread(reader.read(reader.rem_length()))
+        if iterator.next_line and not in_headers:  # the line warcio took for a record's first
+            source.unread(iterator.next_line)
+        lost = source.next_record()
+        end = source.tell()
+        place, what = failure
+        yield Defect("corrupt", place, f"{what}: {lost:,} bytes skipped to the next record")
+        resyncs += 1
+        if resyncs >= MAX_RESYNCS:
+            yield Defect("corrupt", where, f"{MAX_RESYNCS:,} damaged stretches; the rest is not read")
+            return
+
+
+def _skipped(where: Provenance, skipped: dict[str, int]) -> Iterator[Item]:
+    if skipped:
+        yield Skipped(where, sum(skipped.values()), dict(sorted(skipped.items())))
+
+
+def _said(error: BaseException) -> str:
+    text = " ".join(str(error).split())
+    return (text[:120] + "...") if len(text) > 120 else text or type(error).__name__
+
+
+class _Quiet(io.StringIO):
+    """Where warcio's warnings go (it writes them to standard error): noted, not printed."""
+
+    def __init__(self, iterator: Any) -> None:
+        super().__init__()
+        self._iterator = iterator
+        self._count = iterator.err_count
+
+    def warned(self) -> bool:
+        """Whether warcio found a record not followed by its blank lines."""
+        return bool(self._iterator.err_count > self._count)
+
+
+def _identified(where: Provenance, record: Any) -> Provenance:
+    headers = record.rec_headers
+    record_id = headers.get_header("WARC-Record-ID")
+    member = record_id if where.member is None or record_id is None else f"{where.member}!{record_id}"
+    return where._replace(
+        member=member, message_id=headers.get_header("WARC-Target-URI"), date=headers.get_header("WARC-Date")
+    )
+
+
+def _content(
+    record: Any, kind: str, where: Provenance, budget: Budget, max_message: int
+) -> MessageText | None:
+    """The record's text to scan, or None when it holds none (no text type)."""
+    content_type = record.rec_headers.get_header("Content-Type")
+    if kind == "response":  # the type of the page is the HTTP response's (none: not HTTP)
+        content_type = None if record.http_headers is None else record.http_headers.get_header("Content-Type")
+    if content_type is None:
+        return None
+    media, _, parameters = content_type.partition(";")
+    media = "".join(media.split()).lower()
+    if not (media.startswith("text/") or media in _HTML or media == "message/rfc822"):
+        return None
+    defects: list[Defect] = []
+    here = where._replace(part=media)
+    pieces: list[bytes] = []
+    taken = 0
+    try:
+        stream = record.content_stream()
+        if record.http_headers is not None and record.http_headers.get_header("Content-Encoding"):
+            # A compressed layer: its output is spent from the Budget (at most 1000 times the
+            # record's size); the record's own bytes were counted by the layers under the WARC.
+            stream = Capped(stream, budget.inner(max(record.length, 1)))
+        while taken <= max_message and (piece := stream.read(min(1 << 20, max_message + 1 - taken))):
+            pieces.append(piece)
+            taken += len(piece)
+    except (OverBudget, CorruptData) as error:
+        defects.append(defect(error, here, taken))
+    if taken > max_message:
+        detail = f"a record of more than {max_message:,} bytes, over the limit; not scanned"
+        return MessageText(where, [], [], 0, [Defect("too-large", where, detail)])
+    data = b"".join(pieces)
+    del pieces
+    if media == "message/rfc822":
+        found = mime.read(data, where)
+        found.defects.extend(defects)
+        return found._replace(provenance=where)
+    declared = _CHARSET.search(parameters)
+    charset = declared.group(1) if declared else None
+    if charset is None and media in _HTML:
+        meta = _META_CHARSET.search(data, 0, _META_BYTES)
+        charset = meta.group(1).decode("ascii") if meta else None
+    text = _decoded(data, charset or "utf-8", here, defects)
+    texts = [html_text(text) if media in _HTML else text]
+    return MessageText(where, texts, [media], 0, defects)
+
+
+def _decoded(data: bytes, charset: str, where: Provenance, defects: list[Defect]) -> str:
+    """``data`` decoded from ``charset`` (an unknown one, or one that is no text encoding, as
+    UTF-8, reported); undecodable bytes replaced and counted."""
+    charset = charset.strip().lower() or "utf-8"
+    try:
+        usable = getattr(codecs.lookup(charset), "_is_text_encoding", True)
+    except (LookupError, ValueError):
+        usable = False
+    text = None
+    if usable:
+        with contextlib.suppress(UnicodeError, LookupError, ValueError, TypeError):
+            text = data.decode(charset, "replace")
+    if text is None:
+        defects.append(Defect("unknown-charset", where, f"charset {charset!r} cannot be read; read as UTF-8"))
+        charset = "utf-8"
+        text = data.decode(charset, "replace")
+    replaced = text.count("\ufffd") - data.count("\ufffd".encode())
+    if replaced > 0:
+        detail = f"{replaced} undecodable byte sequences ({charset})"
+        defects.append(Defect("undecodable-bytes", where, detail))
+    return text
