@@ -116,7 +116,7 @@ def _rows(path: Path) -> list[tuple[object, ...]]:
 
 
 def _plain_urls() -> list[str]:
-    return [row[_URL] for path in [*TEXTS, MBOX] for row in _rows(path)]
+    return [str(row[_URL]) for path in [*TEXTS, MBOX] for row in _rows(path)]
 
 
 @pytest.mark.parametrize("gz", [False, True])
