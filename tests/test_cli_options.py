@@ -6,6 +6,9 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import shutil
+import subprocess
+import sys
 import tarfile
 import zipfile
 from dataclasses import replace
@@ -231,3 +234,51 @@ def test_a_progress_bar_on_a_terminal_and_none_with_quiet(
         # Reports go above the bar, whole lines.
         assert "undecodable-bytes: 1 undecodable byte sequences (utf-8)\n" in shown
     capsys.readouterr()
+
+
+_ARGV_AS_JSON = "import json, sys; print(json.dumps(sys.argv[1:]))"
+
+
+@pytest.mark.skipif(shutil.which("xargs") is None, reason="no xargs here")
+@pytest.mark.parametrize(
+    "options",
+    [["--invalid"], ["--format", "jsonl", "--invalid"], ["--format", "csv", "--invalid"], ["--count"]],
+    ids=["text", "jsonl", "csv", "count"],
+)
+def test_null_ends_each_row_with_a_nul_that_xargs_0_splits_on(
+    options: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    paths = [str(HARD_CASES), str(RFC)]
+    _, lines, _ = _run([*options, *paths], capsys)
+    # Rows with spaces and quotes in them (reasons, headers): what plain xargs would split them at.
+    assert any(" " in line and "'" in line for line in lines.splitlines()) or options == ["--count"]
+    urlsift = subprocess.Popen(
+        [sys.executable, "-m", "urlsift", "-0", *options, *paths],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    # -r: nothing to run if nothing came; the rows go to the command as they came, in batches.
+    xargs = subprocess.run(
+        ["xargs", "-0", "-r", sys.executable, "-c", _ARGV_AS_JSON],
+        stdin=urlsift.stdout,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert urlsift.stdout is not None
+    urlsift.stdout.close()
+    assert urlsift.wait() == 0
+    arguments = [row for batch in xargs.stdout.splitlines() for row in json.loads(batch)]
+    assert arguments == lines.splitlines()
+    assert len(arguments) >= 2
+
+
+def test_null_with_workers_that_print_their_own_rows(capsys: pytest.CaptureFixture[str]) -> None:
+    # Pieces of one mbox printed by workers, their message numbers filled in by the printer.
+    argv = ["--format", "jsonl", "--invalid", "--split-size", "64K", str(PIPERMAIL)]
+    _, one, _ = _run(argv, capsys)
+    status, two, _ = _run(["-0", "-j", "2", *argv], capsys)
+    assert status == 0
+    assert "\n" not in two
+    assert two.split("\0") == [*one.splitlines(), ""]
+    assert len({json.loads(row)["message"] for row in one.splitlines()}) > 100

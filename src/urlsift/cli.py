@@ -204,6 +204,14 @@ def _scan_parser() -> argparse.ArgumentParser:
     shown.add_argument(
         "--stats", action="store_true", help="end with a summary on standard error (files, messages, URLs)"
     )
+    shown.add_argument(
+        "-0",
+        "--null",
+        action="store_true",
+        help="end each line of output with NUL instead of a newline, for xargs -0: each URL (text), each "
+        "URL and its reason (text --invalid), each JSON object (jsonl), each record and the header (csv), "
+        "each PATH:N (--count)",
+    )
     shown.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     read = parser.add_argument_group("how to read")
     read.add_argument(
@@ -295,12 +303,18 @@ def _positive_size(text: str) -> int:
 
 class _Output:
     """Standard output, whose write errors name it (``main`` says them in one line): a full disk,
-    a file system gone read-only. A closed pipe is passed on as it is (a quiet end)."""
+    a file system gone read-only. A closed pipe is passed on as it is (a quiet end). With ``end``
+    (``-0``: a NUL), each line ends with it instead of a newline."""
 
-    def __init__(self, out: IO[str]) -> None:
+    def __init__(self, out: IO[str], end: str = "\n") -> None:
         self.out = out
+        self.end = end
 
     def write(self, text: str) -> int:
+        if self.end != "\n":
+            # Exact: every format escapes the line feeds inside a row (text and csv as \x0a, jsonl
+            # as \n), so each one written ends a row, whoever printed it (a worker, a writer).
+            text = text.replace("\n", self.end)
         try:
             return int(self.out.write(text))
         except BrokenPipeError:
@@ -327,7 +341,7 @@ class _Printer:
 
     def __init__(self, args: argparse.Namespace, bar: Progress) -> None:
         self.sink: Any = None
-        self.out = _Output(sys.stdout)
+        self.out = _Output(sys.stdout, "\0" if args.null else "\n")
         self.write: Writer
         if args.format == "parquet":
             from .parquet import ParquetSink  # pyarrow is an optional extra
