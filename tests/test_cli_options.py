@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -18,8 +19,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from urlsift.cli import main
-from urlsift.output import FIELDS, FORMATS, Printing, record, writer
+from urlsift.cli import _listed, main
+from urlsift.output import FIELDS, FORMATS, Printing, escaped, record, writer
 from urlsift.results import Rendered, Report
 
 CORPORA = Path(__file__).parents[1] / "corpora"
@@ -282,3 +283,91 @@ def test_null_with_workers_that_print_their_own_rows(capsys: pytest.CaptureFixtu
     assert "\n" not in two
     assert two.split("\0") == [*one.splitlines(), ""]
     assert len({json.loads(row)["message"] for row in one.splitlines()}) > 100
+
+
+def _listing(tmp_path: Path) -> list[str]:
+    """Paths as a list names them: a file, a missing one, a folder, a name with a space in it."""
+    (tmp_path / "spool").mkdir()
+    (tmp_path / "spool" / "1").write_text("Newsgroups: a.b\nSubject: x\n\nsee <URL:http://one.example/>\n")
+    (tmp_path / "with space.txt").write_text("<URL:ftp://two.example/> and http://host/~user/\n")
+    names = ["missing", "spool", "with space.txt"]
+    return [str(HARD_CASES), *(str(tmp_path / name) for name in names)]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_files_from_reads_the_listed_paths_as_arguments_are_read(
+    jobs: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    paths = _listing(tmp_path)
+    listing = tmp_path / "list"
+    # A Windows line end and an empty line, which name no file.
+    listing.write_bytes(b"\r\n".join(map(os.fsencode, paths[:2])) + b"\n\n" + "\n".join(paths[2:]).encode())
+    argv = ["--format", "jsonl", "--invalid", "--stats", "-j", jobs]
+    expected = _run([*argv, str(RFC), *paths], capsys)
+    assert expected[0] == 2  # the missing file, reported, the rest scanned
+    assert f"urlsift: {tmp_path / 'missing'}: unreadable:" in expected[2]
+    assert _run([*argv, "--files-from", str(listing), str(RFC)], capsys) == expected  # the PATHs first
+
+
+def test_files_from_standard_input_with_nul_data(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    paths = _listing(tmp_path)
+    newline = tmp_path / "a\nname"  # only a NUL-separated list can name it
+    newline.write_text("<URL:gopher://three.example/>\n")
+    paths.append(str(newline))
+    expected = _run(["--count", *paths], capsys)
+    assert f"{escaped(str(newline))}:1\n" in expected[1]
+    listed = b"".join(os.fsencode(path) + b"\0" for path in paths)  # as find -print0 writes them
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(listed)))
+    assert _run(["--count", "--null-data", "--files-from", "-"], capsys) == expected
+
+
+class _Trickle(io.BytesIO):
+    """A file that gives at most a few bytes a read, as a pipe may: paths are cut between reads."""
+
+    def __init__(self, data: bytes, most: int) -> None:
+        super().__init__(data)
+        self.most = most
+
+    def read(self, size: int | None = -1) -> bytes:
+        return super().read(self.most if size is None or size < 0 else min(size, self.most))
+
+
+_PATH_BYTES = st.binary(min_size=1, max_size=30).filter(lambda path: path != b"-" and b"\0" not in path)
+
+
+@given(
+    st.lists(_PATH_BYTES, max_size=20),
+    st.sampled_from([b"\0", b"\n"]),
+    st.booleans(),
+    st.integers(1, 40),
+)
+def test_a_files_from_list_gives_its_paths_however_it_is_read(
+    paths: list[bytes], separator: bytes, ended: bool, most: int
+) -> None:
+    if separator == b"\n":  # no line feed in a path, and no CR before the line's own
+        paths = [path.replace(b"\n", b"").rstrip(b"\r") for path in paths]
+        paths = [b"x" if path in (b"", b"-") else path for path in paths]
+    data = separator.join(paths) + (separator if ended and paths else b"")
+    assert list(_listed(_Trickle(data, most), separator)) == [os.fsdecode(path) for path in paths]
+
+
+def test_a_listed_dash_is_a_file_and_a_crlf_ends_a_line() -> None:
+    assert list(_listed(io.BytesIO(b"-\r\na b\r\n\r\nc"), b"\n")) == ["./-", "a b", "c"]
+    assert list(_listed(io.BytesIO(b"-\0a\r\0\0"), b"\0")) == ["./-", "a\r"]
+
+
+def test_files_from_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for argv, said in [
+        ([], "required: PATH (or --files-from FILE)"),
+        (["--null-data", str(RFC)], "--null-data goes with --files-from"),
+        (["--files-from", "-", "-"], "standard input cannot be both"),
+    ]:
+        with pytest.raises(SystemExit) as stopped:
+            main(argv)
+        assert stopped.value.code == 2
+        assert said in capsys.readouterr().err
+    status, out, err = _run(["--files-from", str(tmp_path / "nowhere"), str(RFC)], capsys)
+    assert (status, out) == (2, "")  # nothing read: the list is opened first
+    assert err == f"urlsift: {tmp_path / 'nowhere'}: No such file or directory\n"

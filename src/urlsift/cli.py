@@ -119,12 +119,12 @@ BOTH = "both"
 
 
 def _command(
-    prog: str, description: str, operand: str, operand_help: str, profiles: Sequence[str]
+    prog: str, description: str, operand: str, operand_help: str, profiles: Sequence[str], nargs: str = "+"
 ) -> argparse.ArgumentParser:
     """A parser with what both commands share: their operands, ``--version`` and ``--profile``."""
     parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("--version", action="version", version=f"urlsift {__version__}")
-    parser.add_argument(operand.lower() + "s", nargs="+", metavar=operand, help=operand_help)
+    parser.add_argument(operand.lower() + "s", nargs=nargs, metavar=operand, help=operand_help)
     parser.add_argument(
         "--profile",
         choices=profiles,
@@ -159,6 +159,7 @@ def _scan_parser() -> argparse.ArgumentParser:
         "PATH",
         "a file or folder, or - for standard input",
         sorted(PROFILES),
+        nargs="*",  # none with --files-from (_parse_scan)
     )
     found = parser.add_argument_group("what to find")
     found.add_argument(
@@ -215,6 +216,18 @@ def _scan_parser() -> argparse.ArgumentParser:
     shown.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     read = parser.add_argument_group("how to read")
     read.add_argument(
+        "--files-from",
+        metavar="FILE",
+        help="also read the files and folders listed in FILE (- for standard input), one a line (empty "
+        "lines skipped), after the PATHs; a path that cannot be read is reported as a PATH is",
+    )
+    read.add_argument(
+        "--null-data",
+        action="store_true",
+        help="with --files-from: the paths are separated by NUL, as find -print0 and notmuch search "
+        "--output=files --format=text0 write them (a path may then hold a newline)",
+    )
+    read.add_argument(
         "--input-format",
         choices=INPUT_FORMATS,
         default="auto",
@@ -259,6 +272,62 @@ def _scan_parser() -> argparse.ArgumentParser:
         help="with -j or --scheduler: cut a file larger than SIZE (default 16M) into pieces of about SIZE",
     )
     return parser
+
+
+def _parse_scan(arguments: Sequence[str]) -> argparse.Namespace:
+    """The scan command's arguments, with the usage errors argparse cannot see by itself."""
+    parser = _scan_parser()
+    args = parser.parse_args(arguments)
+    if not args.paths and args.files_from is None:
+        parser.error("the following arguments are required: PATH (or --files-from FILE)")
+    if args.null_data and args.files_from is None:
+        parser.error("--null-data goes with --files-from (it says how the list is separated)")
+    if args.files_from == "-" and "-" in args.paths:
+        parser.error("standard input cannot be both the list of files (--files-from -) and a file (-)")
+    return args
+
+
+_LIST_CHUNK = 1 << 16
+
+
+@contextlib.contextmanager
+def _paths(args: argparse.Namespace) -> Iterator[Iterable[str]]:
+    """The PATHs, then those of the ``--files-from`` list, read as they are needed (a list of
+    millions of files is never held). The list is opened first: one that cannot be read stops
+    the run before any work (``main`` says it in one line, exit 2)."""
+    if args.files_from is None:
+        yield args.paths
+        return
+    separator = b"\0" if args.null_data else b"\n"
+    if args.files_from == "-":
+        yield itertools.chain(args.paths, _listed(sys.stdin.buffer, separator))
+        return
+    with open(args.files_from, "rb") as listing:
+        yield itertools.chain(args.paths, _listed(listing, separator))
+
+
+def _listed(listing: IO[bytes], separator: bytes) -> Iterator[str]:
+    """The paths of a ``--files-from`` list, each ended by ``separator`` (the last one may not
+    be), decoded as the file system's names are (``os.fsdecode``: any bytes come through)."""
+    held: list[bytes] = []  # the start of a path that runs on into the next chunk (kept linear)
+    while chunk := listing.read(_LIST_CHUNK):
+        *ended, rest = chunk.split(separator)
+        for path in ended:
+            if held:
+                path, held = b"".join([*held, path]), []
+            yield from _listed_path(path, separator)
+        if rest:
+            held.append(rest)
+    yield from _listed_path(b"".join(held), separator)
+
+
+def _listed_path(path: bytes, separator: bytes) -> Iterator[str]:
+    if separator == b"\n" and path.endswith(b"\r"):  # a list written on Windows
+        path = path[:-1]
+    if not path:  # an empty line names no file
+        return
+    # A listed "-" is a file of that name (find writes "./-"), never standard input again.
+    yield "./-" if path == b"-" else os.fsdecode(path)
 
 
 def _scheme_list(text: str) -> frozenset[str]:
@@ -426,13 +495,16 @@ comes with no path and no tally."""
 
 
 def _scanned(
-    args: argparse.Namespace, options: Options, bar: Progress, render: Render | None
+    args: argparse.Namespace, arguments: Iterable[str], options: Options, bar: Progress, render: Render | None
 ) -> Generator[_Scanned, None, None]:
     """Each path's events, in order. With ``jobs`` > 1 or a Dask scheduler, workers read the units
     of the paths (``units.plan``: big files in pieces, small ones in batches), at most 2 per worker
     ahead of the one being printed (so memory holds a few units' results, not all), and print
     their rows with ``render`` when it is given."""
-    paths = walk(args.paths)
+    listed: Sequence[str] = ()
+    if args.scheduler is not None:  # the cluster's workers are asked first whether they see them all
+        arguments = listed = list(arguments)
+    paths = walk(arguments)
     if args.jobs == 1 and args.scheduler is None:
         for path in paths:
             if isinstance(path, Report):
@@ -449,7 +521,7 @@ def _scanned(
         first = list(_first_units(units, jobs))
         jobs = max(1, min(jobs, sum(isinstance(unit, Unit) and "-" not in unit.names for unit in first)))
         units = itertools.chain(first, units)
-    with workers(jobs, args.scheduler, args.paths) as (submit, count):
+    with workers(jobs, args.scheduler, listed) as (submit, count):
         work = partial(scan_unit, options=options, render=render)
         for found in in_files(in_order(units, work, submit, 2 * count)):
             yield (None, [found], walked()) if isinstance(found, Report) else found
@@ -488,6 +560,11 @@ def _total_size(arguments: Sequence[str]) -> int | None:
 
 
 def _run_scan(args: argparse.Namespace) -> int:
+    with _paths(args) as arguments:
+        return _scan(args, arguments)
+
+
+def _scan(args: argparse.Namespace, arguments: Iterable[str]) -> int:
     if (args.format == "parquet") != (args.output is not None):
         raise _Refused("--format parquet and --output DIR go together")
     options = Options(
@@ -500,12 +577,13 @@ def _run_scan(args: argparse.Namespace) -> int:
     )
     if args.jobs > _cores() and args.scheduler is None:
         print(f"urlsift: -j {args.jobs}: more processes than the {_cores()} cores here", file=sys.stderr)
-    single = len(args.paths) == 1 and not os.path.isdir(args.paths[0])
+    single = args.files_from is None and len(args.paths) == 1 and not os.path.isdir(args.paths[0])
     tally = Tally()
     reading: tuple[str | None, Tally | None] = (None, None)  # a file whose events are being read
-    with Progress(_total_size(args.paths), enabled=not args.quiet and sys.stderr.isatty()) as bar:
+    size = None if args.files_from is not None else _total_size(args.paths)  # a list is not read twice
+    with Progress(size, enabled=not args.quiet and sys.stderr.isatty()) as bar:
         printer = _Printer(args, bar)
-        scanned = _scanned(args, options, bar, printer.render())
+        scanned = _scanned(args, arguments, options, bar, printer.render())
         try:
             for path, events, file_tally in scanned:
                 reading = path, file_tally
@@ -582,7 +660,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if arguments[:1] == ["validate"]:
             return _run_validate(_validate_parser().parse_args(arguments[1:]))
-        return _run_scan(_scan_parser().parse_args(arguments))
+        return _run_scan(_parse_scan(arguments))
     except (_Refused, ClusterError, FileExistsError, ImportError) as error:
         print(f"urlsift: {error}", file=sys.stderr)
         return 2
