@@ -371,3 +371,42 @@ def test_files_from_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[s
     status, out, err = _run(["--files-from", str(tmp_path / "nowhere"), str(RFC)], capsys)
     assert (status, out) == (2, "")  # nothing read: the list is opened first
     assert err == f"urlsift: {tmp_path / 'nowhere'}: No such file or directory\n"
+
+
+_DOIS = "See doi:10.1000/182 and HDL:4263537/4000 or http://x.example/,\nand doi:10.1/a~b. <URL:doi:10.1/w>\n"
+
+
+@pytest.mark.parametrize("profile", ["strict", "modern"])
+def test_schemes_plus_finds_more_schemes_and_still_prints_every_one(
+    profile: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "dois.txt").write_text(_DOIS)
+    argv = ["--format", "jsonl", "--invalid", "--profile", profile, str(tmp_path / "dois.txt")]
+    _, out, _ = _run(argv, capsys)
+    assert [json.loads(row)["url"] for row in out.splitlines()] == ["http://x.example/", "doi:10.1/w"]
+    for jobs in ["1", "2"]:  # the workers scan with the schemes too
+        status, out, _ = _run(["--schemes", " +doi, hdl", "-j", jobs, *argv], capsys)
+        assert status == 0
+        rows = [json.loads(row) for row in out.splitlines()]
+        found = [(row["url"], row["scheme"], row["naked"], row["valid"]) for row in rows]
+        assert found == [
+            ("doi:10.1000/182", "doi", True, True),
+            ("HDL:4263537/4000", "hdl", True, True),
+            ("http://x.example/", "http", True, True),
+            ("doi:10.1/a~b", "doi", True, profile == "modern"),  # '~': unsafe in RFC 1738's generic form
+            ("doi:10.1/w", "doi", False, True),
+        ]
+    assert "(schemepart): '~'" in rows[3]["error"] if profile == "strict" else rows[3]["error"] is None
+    # A plain list still only filters: the naked ones are not found.
+    _, out, _ = _run(["--schemes", "doi,hdl", *argv], capsys)
+    assert [json.loads(row)["url"] for row in out.splitlines()] == ["doi:10.1/w"]
+
+
+@pytest.mark.parametrize("schemes", ["+", "+1x", "+doi,a b", "http,_x", "+" + "a" * 33, ","])
+def test_schemes_that_cannot_be_schemes_are_a_usage_error(
+    schemes: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["--schemes", schemes, str(RFC)])
+    assert stopped.value.code == 2
+    assert "argument --schemes: " in capsys.readouterr().err

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 import regex
 
@@ -42,6 +42,7 @@ from .results import (
     walk,
     walked,
 )
+from .scanner import KNOWN_SCHEMES, MAX_SCHEME_CHARS
 from .sources import FORMATS as INPUT_FORMATS
 from .sources import MAX_MESSAGE, Counter, ReadOptions
 from .sources.packed import MAX_EXPAND
@@ -174,7 +175,11 @@ def _scan_parser() -> argparse.ArgumentParser:
         help="also print the rejected candidates, each followed by a tab and the reason",
     )
     found.add_argument(
-        "--schemes", type=_scheme_list, metavar="LIST", help="print only URLs of these schemes (say http,ftp)"
+        "--schemes",
+        type=_scheme_list,
+        metavar="LIST",
+        help="print only URLs of these schemes (say http,ftp); +LIST: find these schemes too, naked and "
+        "quoted, beside the known ones (say +doi,hdl), each URL judged by the profile's generic rule",
     )
     found.add_argument(
         "--unique",
@@ -330,11 +335,39 @@ def _listed_path(path: bytes, separator: bytes) -> Iterator[str]:
     yield "./-" if path == b"-" else os.fsdecode(path)
 
 
-def _scheme_list(text: str) -> frozenset[str]:
-    schemes = frozenset(word.strip().lower() for word in text.split(",") if word.strip())
+class _Schemes(NamedTuple):
+    """``--schemes``: the schemes to print only, or (``+LIST``) those to find beside the known ones."""
+
+    names: frozenset[str]
+    added: bool
+
+    def found(self) -> frozenset[str]:
+        """The schemes the scanner finds naked, quoted and in bare ``<...>``."""
+        return KNOWN_SCHEMES | self.names if self.added else KNOWN_SCHEMES
+
+    def printed(self) -> frozenset[str] | None:
+        """The schemes printed (None: every one)."""
+        return None if self.added else self.names
+
+
+# D2's scheme characters, from a letter (as the scanner wants them); one longer than the scanner
+# looks back from a colon could never be found naked.
+_SCHEME_NAME = regex.compile(rf"[a-z][a-z0-9+.\-]{{0,{MAX_SCHEME_CHARS - 1}}}")
+
+
+def _scheme_list(text: str) -> _Schemes:
+    added = text.lstrip().startswith("+")  # no scheme starts with "+": it cannot be one misread
+    words = text.lstrip().removeprefix("+").split(",")
+    schemes = frozenset(word.strip().lower() for word in words if word.strip())
     if not schemes:
-        raise argparse.ArgumentTypeError("no scheme given (say http,ftp)")
-    return schemes
+        raise argparse.ArgumentTypeError("no scheme given (say http,ftp, or +doi,hdl)")
+    wrong = sorted(scheme for scheme in schemes if not _SCHEME_NAME.fullmatch(scheme))
+    if wrong:
+        raise argparse.ArgumentTypeError(
+            f"not a scheme: {escaped(', '.join(wrong))} (a letter, then letters, digits, '+', '-' "
+            f"or '.', {MAX_SCHEME_CHARS} at most)"
+        )
+    return _Schemes(schemes, added)
 
 
 def _jobs(text: str) -> int:
@@ -424,7 +457,8 @@ class _Printer:
             self.write = self._to_parquet
         else:
             self.write = writer(args.format, self.out, canonical=args.canonical)
-        self.printing = Printing(args.format, args.schemes, args.canonical or args.unique, args.profile)
+        printed = None if args.schemes is None else args.schemes.printed()
+        self.printing = Printing(args.format, printed, args.canonical or args.unique, args.profile)
         # --unique: the first row of each URL (by canonical form; a rejected one as written), and
         # how often it came; written at the end, when the counts are known.
         self.unique: dict[str | tuple[str], list[Any]] | None = {} if args.unique else None
@@ -571,6 +605,7 @@ def _scan(args: argparse.Namespace, arguments: Iterable[str]) -> int:
         profile=args.profile,
         naked=args.naked,
         invalid=args.invalid,
+        schemes=KNOWN_SCHEMES if args.schemes is None else args.schemes.found(),
         read=ReadOptions(args.input_format, args.max_expand, args.max_message),
         # --stats tells a strict user how many rejections today's rules would take.
         second_opinion=MODERN.name if args.stats and args.profile == STRICT.name else None,
