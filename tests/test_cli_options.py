@@ -7,6 +7,7 @@ import gzip
 import io
 import json
 import os
+import pty
 import shutil
 import subprocess
 import sys
@@ -410,3 +411,50 @@ def test_schemes_that_cannot_be_schemes_are_a_usage_error(
         main(["--schemes", schemes, str(RFC)])
     assert stopped.value.code == 2
     assert "argument --schemes: " in capsys.readouterr().err
+
+
+def _stderr_on_a_terminal(argv: list[str]) -> str:
+    """What urlsift writes on standard error when that is a terminal (a pty), its output discarded."""
+    leader, follower = pty.openpty()
+    with subprocess.Popen(
+        [sys.executable, "-m", "urlsift", *argv], stdout=subprocess.DEVNULL, stderr=follower
+    ) as running:
+        os.close(follower)
+        said = b""
+        while True:  # read as it comes (a full pty would stop the writer), up to the end (EIO on Linux)
+            try:
+                data = os.read(leader, 1 << 16)
+            except OSError:
+                break
+            if not data:
+                break
+            said += data
+        os.close(leader)
+        assert running.wait() == 0
+    return said.decode().replace("\r\n", "\n")  # the terminal's own line ends
+
+
+@pytest.mark.skipif(not hasattr(pty, "openpty") or sys.platform == "win32", reason="no pty here")
+def test_a_hint_on_a_terminal_when_the_modern_profile_would_find_more(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = tmp_path / "a.txt"
+    text.write_text("<URL:http://host/~user/> http://a.example/ <URL:http://[::1]/> <URL:http://c.example/>\n")
+    _, _, err = _run(["--stats", str(text)], capsys)
+    assert " 2 of the rejected are valid by today's rules" in err
+    hint = (
+        "urlsift: hint: 2 rejected candidates are valid by today's rules (RFC 3986: '~', https, IPv6 ...): "
+        "--profile modern finds them\n"
+    )
+    assert _stderr_on_a_terminal(["-q", str(text)]) == hint
+    (tmp_path / "b.txt").write_text("<URL:http://a.example/> <URL:http://host/%zz>\n")
+    assert _stderr_on_a_terminal(["-q", str(tmp_path / "b.txt")]) == ""  # modern takes no rejected one
+    assert _stderr_on_a_terminal(["-q", "--profile", "modern", str(text)]) == ""
+    assert hint not in _stderr_on_a_terminal(["-q", "--stats", str(text)])  # the summary says it
+    text.write_text("http://host/~user/ http://a.example/\n")
+    assert "hint: 1 rejected candidate is valid by today's rules" in _stderr_on_a_terminal(["-q", str(text)])
+    # Not a terminal (a log, a pipe, a test's capture): no hint.
+    status, _, err = _run([str(text)], capsys)
+    assert (status, err) == (0, "")
+    piped = subprocess.run([sys.executable, "-m", "urlsift", str(text)], capture_output=True, check=True)
+    assert piped.stderr == b""

@@ -607,8 +607,9 @@ def _scan(args: argparse.Namespace, arguments: Iterable[str]) -> int:
         invalid=args.invalid,
         schemes=KNOWN_SCHEMES if args.schemes is None else args.schemes.found(),
         read=ReadOptions(args.input_format, args.max_expand, args.max_message),
-        # --stats tells a strict user how many rejections today's rules would take.
-        second_opinion=MODERN.name if args.stats and args.profile == STRICT.name else None,
+        # --stats (or the hint on a terminal) tells a strict user how many rejections today's rules
+        # would take: the rejected are judged again (a cost a terminal's reader does not see).
+        second_opinion=MODERN.name if args.profile == STRICT.name and (args.stats or _told()) else None,
     )
     if args.jobs > _cores() and args.scheduler is None:
         print(f"urlsift: -j {args.jobs}: more processes than the {_cores()} cores here", file=sys.stderr)
@@ -647,6 +648,8 @@ def _scan(args: argparse.Namespace, arguments: Iterable[str]) -> int:
     printer.out.flush()
     if args.stats:
         _summary(tally, printer.printed)
+    elif tally.rejected_valid_elsewhere and _told():
+        print(_hint(tally.rejected_valid_elsewhere), file=sys.stderr)
     return 2 if printer.failed else 0 if printer.found else 1
 
 
@@ -684,6 +687,20 @@ def _elsewhere(tally: Tally) -> list[str]:
         f"          {tally.rejected_valid_elsewhere:>11,} of the rejected are valid by today's rules "
         "(RFC 3986: '~', https, IPv6, mailto ?subject= ...): --profile modern finds them"
     ]
+
+
+def _told() -> bool:
+    """Whether standard error is a terminal, where a person reads the hints (a log file gets none)."""
+    return sys.stderr.isatty()
+
+
+def _hint(elsewhere: int) -> str:
+    """A strict run's last line on a terminal, when the modern profile would have found more."""
+    one = elsewhere == 1
+    return (
+        f"urlsift: hint: {elsewhere:,} rejected {'candidate is' if one else 'candidates are'} valid by "
+        f"today's rules (RFC 3986: '~', https, IPv6 ...): --profile modern finds {'it' if one else 'them'}"
+    )
 
 
 class _Refused(Exception):
