@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from urlsift.cli import _listed, main
+from urlsift.cli import MAX_LISTED_PATH, _listed, main
 from urlsift.output import FIELDS, FORMATS, Printing, escaped, record, writer
 from urlsift.results import Rendered, Report
 
@@ -334,6 +334,9 @@ class _Trickle(io.BytesIO):
     def read(self, size: int | None = -1) -> bytes:
         return super().read(self.most if size is None or size < 0 else min(size, self.most))
 
+    def read1(self, size: int | None = -1) -> bytes:
+        return self.read(size)
+
 
 _PATH_BYTES = st.binary(min_size=1, max_size=30).filter(lambda path: path != b"-" and b"\0" not in path)
 
@@ -351,12 +354,12 @@ def test_a_files_from_list_gives_its_paths_however_it_is_read(
         paths = [path.replace(b"\n", b"").rstrip(b"\r") for path in paths]
         paths = [b"x" if path in (b"", b"-") else path for path in paths]
     data = separator.join(paths) + (separator if ended and paths else b"")
-    assert list(_listed(_Trickle(data, most), separator)) == [os.fsdecode(path) for path in paths]
+    assert list(_listed(_Trickle(data, most), separator, "list")) == [os.fsdecode(path) for path in paths]
 
 
 def test_a_listed_dash_is_a_file_and_a_crlf_ends_a_line() -> None:
-    assert list(_listed(io.BytesIO(b"-\r\na b\r\n\r\nc"), b"\n")) == ["./-", "a b", "c"]
-    assert list(_listed(io.BytesIO(b"-\0a\r\0\0"), b"\0")) == ["./-", "a\r"]
+    assert list(_listed(io.BytesIO(b"-\r\na b\r\n\r\nc"), b"\n", "list")) == ["./-", "a b", "c"]
+    assert list(_listed(io.BytesIO(b"-\0a\r\0\0"), b"\0", "list")) == ["./-", "a\r"]
 
 
 def test_files_from_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -372,6 +375,27 @@ def test_files_from_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[s
     status, out, err = _run(["--files-from", str(tmp_path / "nowhere"), str(RFC)], capsys)
     assert (status, out) == (2, "")  # nothing read: the list is opened first
     assert err == f"urlsift: {tmp_path / 'nowhere'}: No such file or directory\n"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_list_that_is_no_list_of_paths_stops_before_any_work(
+    jobs: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    listing = tmp_path / "list"
+    listing.write_bytes(f"{HARD_CASES}\0{RFC}\0".encode())  # find -print0's, read without --null-data
+    status, out, err = _run(["-j", jobs, "--files-from", str(listing), str(RFC)], capsys)
+    assert (status, out) == (2, "")
+    assert err == f"urlsift: {listing}: a NUL in the list of files (find -print0's?): add --null-data\n"
+    _, urls, _ = _run([str(RFC)], capsys)
+    # An entry that would be held whole: at the start, nothing is read; later, the run stops there.
+    for data, before in [(b"x" * (MAX_LISTED_PATH + 1), ""), (b"a\n" + b"y" * 3 * MAX_LISTED_PATH, urls)]:
+        listing.write_bytes(data)
+        for options in [[], ["--null-data"]]:
+            status, out, err = _run(["-j", jobs, *options, "--files-from", str(listing), str(RFC)], capsys)
+            assert status == 2
+            # Whole files before it, or none where -j planned ahead (a NUL-separated list: one entry).
+            assert out in {before if options == [] else "", ""}
+            assert err.endswith(f"{listing}: not a list of files (an entry longer than 65,536 bytes)\n")
 
 
 _DOIS = "See doi:10.1000/182 and HDL:4263537/4000 or http://x.example/,\nand doi:10.1/a~b. <URL:doi:10.1/w>\n"

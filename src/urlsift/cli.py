@@ -293,37 +293,59 @@ def _parse_scan(arguments: Sequence[str]) -> argparse.Namespace:
 
 
 _LIST_CHUNK = 1 << 16
+MAX_LISTED_PATH = 1 << 16
+"""A ``--files-from`` entry longer than this is no path (systems refuse names past 4 KiB): the
+list is not one, and reading it stops (memory stays bounded whatever the file is)."""
 
 
 @contextlib.contextmanager
 def _paths(args: argparse.Namespace) -> Iterator[Iterable[str]]:
     """The PATHs, then those of the ``--files-from`` list, read as they are needed (a list of
-    millions of files is never held). The list is opened first: one that cannot be read stops
-    the run before any work (``main`` says it in one line, exit 2)."""
+    millions of files is never held). The list is opened and its first chunk read first: one
+    that cannot be read, or is no list (``_listed``), stops the run before any work (``main``
+    says it in one line, exit 2)."""
     if args.files_from is None:
         yield args.paths
         return
     separator = b"\0" if args.null_data else b"\n"
-    if args.files_from == "-":
-        yield itertools.chain(args.paths, _listed(sys.stdin.buffer, separator))
-        return
-    with open(args.files_from, "rb") as listing:
-        yield itertools.chain(args.paths, _listed(listing, separator))
+    with contextlib.ExitStack() as stack:
+        if args.files_from == "-":
+            listing, named = sys.stdin.buffer, "standard input"
+        else:
+            listing, named = stack.enter_context(open(args.files_from, "rb")), args.files_from
+        listed = _listed(listing, separator, named)
+        first = next(listed, None)
+        yield itertools.chain(args.paths, [] if first is None else [first], listed)
 
 
-def _listed(listing: IO[bytes], separator: bytes) -> Iterator[str]:
+def _listed(listing: IO[bytes], separator: bytes, named: str) -> Iterator[str]:
     """The paths of a ``--files-from`` list, each ended by ``separator`` (the last one may not
     be), decoded as the file system's names are (``os.fsdecode``: any bytes come through)."""
+    # What has come (read1), not a full chunk: a list that a search writes as it goes is scanned
+    # as it comes.
+    read = getattr(listing, "read1", listing.read)
     held: list[bytes] = []  # the start of a path that runs on into the next chunk (kept linear)
-    while chunk := listing.read(_LIST_CHUNK):
+    length = 0
+    while chunk := read(_LIST_CHUNK):
+        if separator != b"\0" and b"\0" in chunk:  # no path holds one: find -print0 wrote it
+            raise _Refused(f"{escaped(named)}: a NUL in the list of files (find -print0's?): add --null-data")
         *ended, rest = chunk.split(separator)
         for path in ended:
             if held:
-                path, held = b"".join([*held, path]), []
+                path, held, length = b"".join([*held, path]), [], 0
+            if len(path) > MAX_LISTED_PATH:
+                raise _not_a_list(named)
             yield from _listed_path(path, separator)
         if rest:
             held.append(rest)
+            length += len(rest)
+            if length > MAX_LISTED_PATH:
+                raise _not_a_list(named)
     yield from _listed_path(b"".join(held), separator)
+
+
+def _not_a_list(named: str) -> Exception:
+    return _Refused(f"{escaped(named)}: not a list of files (an entry longer than {MAX_LISTED_PATH:,} bytes)")
 
 
 def _listed_path(path: bytes, separator: bytes) -> Iterator[str]:
