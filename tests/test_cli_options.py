@@ -463,7 +463,9 @@ def test_a_hint_on_a_terminal_when_the_modern_profile_would_find_more(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     text = tmp_path / "a.txt"
-    text.write_text("<URL:http://host/~user/> http://a.example/ <URL:http://[::1]/> <URL:http://c.example/>\n")
+    text.write_text(
+        "<URL:http://host/~user/> http://a.example/ <URL:http://[::1]/> <URL:http://c.example/>\n"
+    )
     _, _, err = _run(["--stats", str(text)], capsys)
     assert " 2 of the rejected are valid by today's rules" in err
     hint = (

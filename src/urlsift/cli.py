@@ -327,7 +327,7 @@ def _listed(listing: IO[bytes], separator: bytes, named: str) -> Iterator[str]:
     held: list[bytes] = []  # the start of a path that runs on into the next chunk (kept linear)
     length = 0
     while chunk := read(_LIST_CHUNK):
-        if separator != b"\0" and b"\0" in chunk:  # no path holds one: find -print0 wrote it
+        if separator == b"\n" and b"\0" in chunk:  # no path holds one: find -print0 wrote it
             raise _Refused(f"{escaped(named)}: a NUL in the list of files (find -print0's?): add --null-data")
         *ended, rest = chunk.split(separator)
         for path in ended:
@@ -631,7 +631,7 @@ def _scan(args: argparse.Namespace, arguments: Iterable[str]) -> int:
         read=ReadOptions(args.input_format, args.max_expand, args.max_message),
         # --stats (or the hint on a terminal) tells a strict user how many rejections today's rules
         # would take: the rejected are judged again (a cost a terminal's reader does not see).
-        second_opinion=MODERN.name if args.profile == STRICT.name and (args.stats or _told()) else None,
+        second_opinion=MODERN.name if args.profile == STRICT.name and (args.stats or _stderr_tty()) else None,
     )
     if args.jobs > _cores() and args.scheduler is None:
         print(f"urlsift: -j {args.jobs}: more processes than the {_cores()} cores here", file=sys.stderr)
@@ -670,7 +670,7 @@ def _scan(args: argparse.Namespace, arguments: Iterable[str]) -> int:
     printer.out.flush()
     if args.stats:
         _summary(tally, printer.printed)
-    elif tally.rejected_valid_elsewhere and _told():
+    elif tally.rejected_valid_elsewhere and _stderr_tty():
         print(_hint(tally.rejected_valid_elsewhere), file=sys.stderr)
     return 2 if printer.failed else 0 if printer.found else 1
 
@@ -711,7 +711,7 @@ def _elsewhere(tally: Tally) -> list[str]:
     ]
 
 
-def _told() -> bool:
+def _stderr_tty() -> bool:
     """Whether standard error is a terminal, where a person reads the hints (a log file gets none)."""
     return sys.stderr.isatty()
 
@@ -726,7 +726,8 @@ def _hint(elsewhere: int) -> str:
 
 
 class _Refused(Exception):
-    """Options that do not go together, said before any work starts."""
+    """Options that do not go together, or a ``--files-from`` list that is no list: said in one
+    line, exit 2 (before any work starts, but for a list found wrong after its first chunk)."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
