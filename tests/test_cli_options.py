@@ -1,5 +1,6 @@
-"""The command line's options over archives: zip and tar members, -j, --unique, --schemes, --count,
---stats, and the jsonl writer against json.dumps."""
+"""The command line's options over archives: zip and tar members, -j, --unique, --schemes (and
++LIST), --count, --stats, -0 through xargs -0, --files-from, the hint on a terminal, and the jsonl
+writer against json.dumps."""
 
 from __future__ import annotations
 
