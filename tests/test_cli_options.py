@@ -474,6 +474,7 @@ def test_a_hint_on_a_terminal_when_the_modern_profile_would_find_more(
         "--profile modern finds them\n"
     )
     assert _stderr_on_a_terminal(["-q", str(text)]) == hint
+    assert _stderr_on_a_terminal(["-q", "-j", "2", str(text)]) == hint  # the workers judge again too
     (tmp_path / "b.txt").write_text("<URL:http://a.example/> <URL:http://host/%zz>\n")
     assert _stderr_on_a_terminal(["-q", str(tmp_path / "b.txt")]) == ""  # modern takes no rejected one
     assert _stderr_on_a_terminal(["-q", "--profile", "modern", str(text)]) == ""
