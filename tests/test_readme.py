@@ -291,6 +291,9 @@ def test_the_example_checker_tells_a_wrong_output_from_a_right_one() -> None:
     assert not output_matches(["at 12 (x) ... y"], ["at 13 (x) and y"])
     assert not output_matches(["a ... b ... c"], ["a c b"])
     assert _line_matches("(RFC 3986: ...): see", "(RFC 3986: '~', ...): see")
+    _doctest(Block("python", 1, ">>> 1 + 1\n2\n", None), {})
+    with pytest.raises(AssertionError):
+        _doctest(Block("python", 1, ">>> 1 + 1\n3\n", None), {})
     lines = ["f(1)  # 'x': because", "g()", "# [1,", "#  2]", "h()  # prose, 3"]
     lines += ["k()  # Point(x=1,", "     #  y=2)"]
     tree = ast.parse("\n".join(lines))
