@@ -20,7 +20,7 @@ import sys
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 import regex
 
@@ -42,6 +42,7 @@ from .results import (
     walk,
     walked,
 )
+from .scanner import KNOWN_SCHEMES, MAX_SCHEME_CHARS
 from .sources import FORMATS as INPUT_FORMATS
 from .sources import MAX_MESSAGE, Counter, ReadOptions
 from .sources.packed import MAX_EXPAND
@@ -119,12 +120,12 @@ BOTH = "both"
 
 
 def _command(
-    prog: str, description: str, operand: str, operand_help: str, profiles: Sequence[str]
+    prog: str, description: str, operand: str, operand_help: str, profiles: Sequence[str], nargs: str = "+"
 ) -> argparse.ArgumentParser:
     """A parser with what both commands share: their operands, ``--version`` and ``--profile``."""
     parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("--version", action="version", version=f"urlsift {__version__}")
-    parser.add_argument(operand.lower() + "s", nargs="+", metavar=operand, help=operand_help)
+    parser.add_argument(operand.lower() + "s", nargs=nargs, metavar=operand, help=operand_help)
     parser.add_argument(
         "--profile",
         choices=profiles,
@@ -159,6 +160,7 @@ def _scan_parser() -> argparse.ArgumentParser:
         "PATH",
         "a file or folder, or - for standard input",
         sorted(PROFILES),
+        nargs="*",  # none with --files-from (_parse_scan)
     )
     found = parser.add_argument_group("what to find")
     found.add_argument(
@@ -173,7 +175,11 @@ def _scan_parser() -> argparse.ArgumentParser:
         help="also print the rejected candidates, each followed by a tab and the reason",
     )
     found.add_argument(
-        "--schemes", type=_scheme_list, metavar="LIST", help="print only URLs of these schemes (say http,ftp)"
+        "--schemes",
+        type=_scheme_list,
+        metavar="LIST",
+        help="print only URLs of these schemes (say http,ftp); +LIST: find these schemes too, naked and "
+        "quoted, beside the known ones (say +doi,hdl), each URL judged by the profile's generic rule",
     )
     found.add_argument(
         "--unique",
@@ -204,8 +210,28 @@ def _scan_parser() -> argparse.ArgumentParser:
     shown.add_argument(
         "--stats", action="store_true", help="end with a summary on standard error (files, messages, URLs)"
     )
+    shown.add_argument(
+        "-0",
+        "--null",
+        action="store_true",
+        help="end each line of output with NUL instead of a newline, for xargs -0: each URL (text), each "
+        "URL and its reason (text --invalid), each JSON object (jsonl), each record and the header (csv), "
+        "each PATH:N (--count)",
+    )
     shown.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     read = parser.add_argument_group("how to read")
+    read.add_argument(
+        "--files-from",
+        metavar="FILE",
+        help="also read the files and folders listed in FILE (- for standard input), one a line (empty "
+        "lines skipped), after the PATHs; a path that cannot be read is reported as a PATH is",
+    )
+    read.add_argument(
+        "--null-data",
+        action="store_true",
+        help="with --files-from: the paths are separated by NUL, as find -print0 and notmuch search "
+        "--output=files --format=text0 write them (a path may then hold a newline)",
+    )
     read.add_argument(
         "--input-format",
         choices=INPUT_FORMATS,
@@ -253,11 +279,117 @@ def _scan_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _scheme_list(text: str) -> frozenset[str]:
-    schemes = frozenset(word.strip().lower() for word in text.split(",") if word.strip())
+def _parse_scan(arguments: Sequence[str]) -> argparse.Namespace:
+    """The scan command's arguments, with the usage errors argparse cannot see by itself."""
+    parser = _scan_parser()
+    args = parser.parse_args(arguments)
+    if not args.paths and args.files_from is None:
+        parser.error("the following arguments are required: PATH (or --files-from FILE)")
+    if args.null_data and args.files_from is None:
+        parser.error("--null-data goes with --files-from (it says how the list is separated)")
+    if args.files_from == "-" and "-" in args.paths:
+        parser.error("standard input cannot be both the list of files (--files-from -) and a file (-)")
+    return args
+
+
+_LIST_CHUNK = 1 << 16
+MAX_LISTED_PATH = 1 << 16
+"""A ``--files-from`` entry longer than this is no path (systems refuse names past 4 KiB): the
+list is not one, and reading it stops (memory stays bounded whatever the file is)."""
+
+
+@contextlib.contextmanager
+def _paths(args: argparse.Namespace) -> Iterator[Iterable[str]]:
+    """The PATHs, then those of the ``--files-from`` list, read as they are needed (a list of
+    millions of files is never held). The list is opened and its first chunk read first: one
+    that cannot be read, or is no list (``_listed``), stops the run before any work (``main``
+    says it in one line, exit 2)."""
+    if args.files_from is None:
+        yield args.paths
+        return
+    separator = b"\0" if args.null_data else b"\n"
+    with contextlib.ExitStack() as stack:
+        if args.files_from == "-":
+            listing, named = sys.stdin.buffer, "standard input"
+        else:
+            listing, named = stack.enter_context(open(args.files_from, "rb")), args.files_from
+        listed = _listed(listing, separator, named)
+        first = next(listed, None)
+        yield itertools.chain(args.paths, [] if first is None else [first], listed)
+
+
+def _listed(listing: IO[bytes], separator: bytes, named: str) -> Iterator[str]:
+    """The paths of a ``--files-from`` list, each ended by ``separator`` (the last one may not
+    be), decoded as the file system's names are (``os.fsdecode``: any bytes come through)."""
+    # What has come (read1), not a full chunk: a list that a search writes as it goes is scanned
+    # as it comes.
+    read = getattr(listing, "read1", listing.read)
+    held: list[bytes] = []  # the start of a path that runs on into the next chunk (kept linear)
+    length = 0
+    while chunk := read(_LIST_CHUNK):
+        if separator == b"\n" and b"\0" in chunk:  # no path holds one: find -print0 wrote it
+            raise _Refused(f"{escaped(named)}: a NUL in the list of files (find -print0's?): add --null-data")
+        *ended, rest = chunk.split(separator)
+        for path in ended:
+            if held:
+                path, held, length = b"".join([*held, path]), [], 0
+            if len(path) > MAX_LISTED_PATH:
+                raise _not_a_list(named)
+            yield from _listed_path(path, separator)
+        if rest:
+            held.append(rest)
+            length += len(rest)
+            if length > MAX_LISTED_PATH:
+                raise _not_a_list(named)
+    yield from _listed_path(b"".join(held), separator)
+
+
+def _not_a_list(named: str) -> Exception:
+    return _Refused(f"{escaped(named)}: not a list of files (an entry longer than {MAX_LISTED_PATH:,} bytes)")
+
+
+def _listed_path(path: bytes, separator: bytes) -> Iterator[str]:
+    if separator == b"\n" and path.endswith(b"\r"):  # a list written on Windows
+        path = path[:-1]
+    if not path:  # an empty line names no file
+        return
+    # A listed "-" is a file of that name (find writes "./-"), never standard input again.
+    yield "./-" if path == b"-" else os.fsdecode(path)
+
+
+class _Schemes(NamedTuple):
+    """``--schemes``: the schemes to print only, or (``+LIST``) those to find beside the known ones."""
+
+    names: frozenset[str]
+    added: bool
+
+    def found(self) -> frozenset[str]:
+        """The schemes the scanner finds naked, quoted and in bare ``<...>``."""
+        return KNOWN_SCHEMES | self.names if self.added else KNOWN_SCHEMES
+
+    def printed(self) -> frozenset[str] | None:
+        """The schemes printed (None: every one)."""
+        return None if self.added else self.names
+
+
+# D2's scheme characters, from a letter (as the scanner wants them); one longer than the scanner
+# looks back from a colon could never be found naked.
+_SCHEME_NAME = regex.compile(rf"[a-z][a-z0-9+.\-]{{0,{MAX_SCHEME_CHARS - 1}}}")
+
+
+def _scheme_list(text: str) -> _Schemes:
+    added = text.lstrip().startswith("+")  # no scheme starts with "+": it cannot be one misread
+    words = text.lstrip().removeprefix("+").split(",")
+    schemes = frozenset(word.strip().lower() for word in words if word.strip())
     if not schemes:
-        raise argparse.ArgumentTypeError("no scheme given (say http,ftp)")
-    return schemes
+        raise argparse.ArgumentTypeError("no scheme given (say http,ftp, or +doi,hdl)")
+    wrong = sorted(scheme for scheme in schemes if not _SCHEME_NAME.fullmatch(scheme))
+    if wrong:
+        raise argparse.ArgumentTypeError(
+            f"not a scheme: {escaped(', '.join(wrong))} (a letter, then letters, digits, '+', '-' "
+            f"or '.', {MAX_SCHEME_CHARS} at most)"
+        )
+    return _Schemes(schemes, added)
 
 
 def _jobs(text: str) -> int:
@@ -295,12 +427,18 @@ def _positive_size(text: str) -> int:
 
 class _Output:
     """Standard output, whose write errors name it (``main`` says them in one line): a full disk,
-    a file system gone read-only. A closed pipe is passed on as it is (a quiet end)."""
+    a file system gone read-only. A closed pipe is passed on as it is (a quiet end). With ``end``
+    (``-0``: a NUL), each line ends with it instead of a newline."""
 
-    def __init__(self, out: IO[str]) -> None:
+    def __init__(self, out: IO[str], end: str = "\n") -> None:
         self.out = out
+        self.end = end
 
     def write(self, text: str) -> int:
+        if self.end != "\n":
+            # Exact: every format escapes the line feeds inside a row (text and csv as \x0a, jsonl
+            # as \n), so each one written ends a row, whoever printed it (a worker, a writer).
+            text = text.replace("\n", self.end)
         try:
             return int(self.out.write(text))
         except BrokenPipeError:
@@ -327,7 +465,7 @@ class _Printer:
 
     def __init__(self, args: argparse.Namespace, bar: Progress) -> None:
         self.sink: Any = None
-        self.out = _Output(sys.stdout)
+        self.out = _Output(sys.stdout, "\0" if args.null else "\n")
         self.write: Writer
         if args.format == "parquet":
             from .parquet import ParquetSink  # pyarrow is an optional extra
@@ -341,7 +479,8 @@ class _Printer:
             self.write = self._to_parquet
         else:
             self.write = writer(args.format, self.out, canonical=args.canonical)
-        self.printing = Printing(args.format, args.schemes, args.canonical or args.unique, args.profile)
+        printed = None if args.schemes is None else args.schemes.printed()
+        self.printing = Printing(args.format, printed, args.canonical or args.unique, args.profile)
         # --unique: the first row of each URL (by canonical form; a rejected one as written), and
         # how often it came; written at the end, when the counts are known.
         self.unique: dict[str | tuple[str], list[Any]] | None = {} if args.unique else None
@@ -412,13 +551,16 @@ comes with no path and no tally."""
 
 
 def _scanned(
-    args: argparse.Namespace, options: Options, bar: Progress, render: Render | None
+    args: argparse.Namespace, arguments: Iterable[str], options: Options, bar: Progress, render: Render | None
 ) -> Generator[_Scanned, None, None]:
     """Each path's events, in order. With ``jobs`` > 1 or a Dask scheduler, workers read the units
     of the paths (``units.plan``: big files in pieces, small ones in batches), at most 2 per worker
     ahead of the one being printed (so memory holds a few units' results, not all), and print
     their rows with ``render`` when it is given."""
-    paths = walk(args.paths)
+    listed: Sequence[str] = ()
+    if args.scheduler is not None:  # the cluster's workers are asked first whether they see them all
+        arguments = listed = list(arguments)
+    paths = walk(arguments)
     if args.jobs == 1 and args.scheduler is None:
         for path in paths:
             if isinstance(path, Report):
@@ -435,7 +577,7 @@ def _scanned(
         first = list(_first_units(units, jobs))
         jobs = max(1, min(jobs, sum(isinstance(unit, Unit) and "-" not in unit.names for unit in first)))
         units = itertools.chain(first, units)
-    with workers(jobs, args.scheduler, args.paths) as (submit, count):
+    with workers(jobs, args.scheduler, listed) as (submit, count):
         work = partial(scan_unit, options=options, render=render)
         for found in in_files(in_order(units, work, submit, 2 * count)):
             yield (None, [found], walked()) if isinstance(found, Report) else found
@@ -474,24 +616,32 @@ def _total_size(arguments: Sequence[str]) -> int | None:
 
 
 def _run_scan(args: argparse.Namespace) -> int:
+    with _paths(args) as arguments:
+        return _scan(args, arguments)
+
+
+def _scan(args: argparse.Namespace, arguments: Iterable[str]) -> int:
     if (args.format == "parquet") != (args.output is not None):
         raise _Refused("--format parquet and --output DIR go together")
     options = Options(
         profile=args.profile,
         naked=args.naked,
         invalid=args.invalid,
+        schemes=KNOWN_SCHEMES if args.schemes is None else args.schemes.found(),
         read=ReadOptions(args.input_format, args.max_expand, args.max_message),
-        # --stats tells a strict user how many rejections today's rules would take.
-        second_opinion=MODERN.name if args.stats and args.profile == STRICT.name else None,
+        # --stats (or the hint on a terminal) tells a strict user how many rejections today's rules
+        # would take: the rejected are judged again (a cost a terminal's reader does not see).
+        second_opinion=MODERN.name if args.profile == STRICT.name and (args.stats or _stderr_tty()) else None,
     )
     if args.jobs > _cores() and args.scheduler is None:
         print(f"urlsift: -j {args.jobs}: more processes than the {_cores()} cores here", file=sys.stderr)
-    single = len(args.paths) == 1 and not os.path.isdir(args.paths[0])
+    single = args.files_from is None and len(args.paths) == 1 and not os.path.isdir(args.paths[0])
     tally = Tally()
     reading: tuple[str | None, Tally | None] = (None, None)  # a file whose events are being read
-    with Progress(_total_size(args.paths), enabled=not args.quiet and sys.stderr.isatty()) as bar:
+    size = None if args.files_from is not None else _total_size(args.paths)  # a list is not read twice
+    with Progress(size, enabled=not args.quiet and sys.stderr.isatty()) as bar:
         printer = _Printer(args, bar)
-        scanned = _scanned(args, options, bar, printer.render())
+        scanned = _scanned(args, arguments, options, bar, printer.render())
         try:
             for path, events, file_tally in scanned:
                 reading = path, file_tally
@@ -520,6 +670,8 @@ def _run_scan(args: argparse.Namespace) -> int:
     printer.out.flush()
     if args.stats:
         _summary(tally, printer.printed)
+    elif tally.rejected_valid_elsewhere and _stderr_tty():
+        print(_hint(tally.rejected_valid_elsewhere), file=sys.stderr)
     return 2 if printer.failed else 0 if printer.found else 1
 
 
@@ -566,8 +718,23 @@ def _elsewhere(tally: Tally) -> list[str]:
     ]
 
 
+def _stderr_tty() -> bool:
+    """Whether standard error is a terminal, where a person reads the hints (a log file gets none)."""
+    return sys.stderr.isatty()
+
+
+def _hint(elsewhere: int) -> str:
+    """A strict run's last line on a terminal, when the modern profile would have found more."""
+    one = elsewhere == 1
+    return (
+        f"urlsift: hint: {elsewhere:,} rejected {'candidate is' if one else 'candidates are'} valid by "
+        f"today's rules (RFC 3986: '~', https, IPv6 ...): --profile modern finds {'it' if one else 'them'}"
+    )
+
+
 class _Refused(Exception):
-    """Options that do not go together, said before any work starts."""
+    """Options that do not go together, or a ``--files-from`` list that is no list: said in one
+    line, exit 2 (before any work starts, but for a list found wrong after its first chunk)."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -575,7 +742,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if arguments[:1] == ["validate"]:
             return _run_validate(_validate_parser().parse_args(arguments[1:]))
-        return _run_scan(_scan_parser().parse_args(arguments))
+        return _run_scan(_parse_scan(arguments))
     except (_Refused, ClusterError, FileExistsError, ImportError) as error:
         print(f"urlsift: {error}", file=sys.stderr)
         return 2
