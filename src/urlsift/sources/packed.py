@@ -1,5 +1,5 @@
-"""Compressed streams and the budget every reader keeps: gzip, bzip2 and xz are read through (never
-unpacked to disk), and what comes out of decompression is counted against a ``Budget``.
+"""Compressed streams and the budget every reader keeps: gzip, bzip2, xz and Zstandard are read
+through (never unpacked to disk), and what comes out of decompression is counted against a ``Budget``.
 
 Three limits hold for every file (``docs/hostile-input.md``): what comes out of decompression,
 through every layer (``.gz.gz``, a zip member in a zip, a sparse tar member), at most ``max_expand``
@@ -9,6 +9,11 @@ and compressed layers nested. Past one, the stream ends there (what came out bef
 scanned) and one report says why (``defect``): ``too-large`` or ``too-deep``. A stream that is cut or
 damaged ends the same way, as ``corrupt``; a read error of the disk or pipe under it, as
 ``unreadable``.
+
+Zstandard is read by the standard library's ``compression.zstd`` (Python 3.14+) or its backport,
+``backports.zstd`` (the ``zstd`` extra), imported when a Zstandard stream is first met: it reads
+across frames, reports a stream cut inside a frame (``zstandard``'s stream reader ends there as if
+the stream were whole), and bounds each step's output (zip members, ``archives``).
 """
 
 from __future__ import annotations
@@ -17,10 +22,12 @@ import bz2
 import gzip
 import io
 import lzma
+import sys
 import tarfile
 import zipfile
 import zlib
 from collections.abc import Callable
+from types import ModuleType
 from typing import IO, Protocol
 
 from .._model import Defect, Provenance
@@ -31,10 +38,64 @@ MAX_RATIO = 1000
 """What comes out of decompression may also not pass this many times the packed bytes it came from."""
 MAX_DEPTH = 16
 """How many containers and compressed layers may be nested (``a.zip!b.tar.gz!c.gz`` is 4)."""
+ZSTD_WINDOW_LOG = 31
+"""The largest Zstandard window read (2 GiB, the format's most): the Reddit dumps are packed with
+``zstd --long=31``. The decoder holds a frame's window (what it declares, at most this), touched
+only as output fills it, which the Budget bounds; zstd's own default (27, 128 MiB) refuses them."""
 
 
 class _Readable(Protocol):
     def read(self, size: int = -1, /) -> bytes: ...
+
+
+class _Steps(_Readable, Protocol):
+    def read1(self, size: int = -1, /) -> bytes: ...
+
+
+class MissingLibrary(Exception):
+    """The optional library a format needs is not installed (its message says which extra)."""
+
+
+def zstd() -> ModuleType:
+    """``compression.zstd``, or its backport; MissingLibrary when neither is installed."""
+    try:
+        if sys.version_info >= (3, 14):
+            from compression import zstd as module
+        else:
+            from backports import zstd as module
+    except ImportError as error:
+        raise MissingLibrary("a Zstandard stream: install urlsift[zstd] to read it; not read") from error
+    return module
+
+
+def zstd_options() -> dict[object, int]:
+    """The decompression options every Zstandard reader here takes (``ZSTD_WINDOW_LOG``)."""
+    return {zstd().DecompressionParameter.window_log_max: ZSTD_WINDOW_LOG}
+
+
+def _zstd_file(file: IO[bytes]) -> _Readable:
+    reader: _Steps = zstd().ZstdFile(file, mode="rb", options=zstd_options())
+    return _ZstdErrors(reader)
+
+
+class _ZstdErrors:
+    """A Zstandard reader whose ZstdError (a corrupt frame) is a CorruptData (the library's own
+    exception class is known only once it is imported; a cut frame is already an EOFError)."""
+
+    def __init__(self, inner: _Steps) -> None:
+        self._inner, self._error = inner, zstd().ZstdError
+
+    def read(self, size: int = -1, /) -> bytes:
+        return self._call(self._inner.read, size)
+
+    def read1(self, size: int = -1, /) -> bytes:
+        return self._call(self._inner.read1, size)
+
+    def _call(self, read: Callable[[int], bytes], size: int) -> bytes:
+        try:
+            return read(size)
+        except self._error as error:
+            raise CorruptData(str(error).removeprefix("Unable to decompress Zstandard data: ")) from error
 
 
 # The decompressing readers close nothing of their own: the file under them is the caller's.
@@ -42,11 +103,14 @@ _OPENERS: list[tuple[bytes, str, Callable[[IO[bytes]], _Readable]]] = [
     (b"\x1f\x8b", ".gz", lambda f: gzip.GzipFile(fileobj=f, mode="rb")),
     (b"BZh", ".bz2", lambda f: bz2.BZ2File(f, mode="rb")),
     (b"\xfd7zXZ\x00", ".xz", lambda f: lzma.LZMAFile(f, mode="rb")),  # noqa: SIM115
+    (b"\x28\xb5\x2f\xfd", ".zst", _zstd_file),
+    # A Zstandard stream may start with a skippable frame (magic 0x184D2A50 to 0x184D2A5F).
+    *((bytes([0x50 + k]) + b"\x2a\x4d\x18", ".zst", _zstd_file) for k in range(16)),
 ]
 
 
 def is_packed(head: bytes) -> bool:
-    """Whether ``head`` starts a gzip, bzip2 or xz stream."""
+    """Whether ``head`` starts a gzip, bzip2, xz or Zstandard stream."""
     return any(head.startswith(magic) for magic, _, _ in _OPENERS)
 
 
@@ -74,7 +138,7 @@ CORRUPT = (
 )
 """What a corrupt or truncated compressed stream or archive raises while it is read. Not OSError:
 a disk's read error is a DiskError (``unreadable``), and a decompressor's OSError a CorruptData."""
-STOPS = (*CORRUPT, DiskError, OverBudget)
+STOPS = (*CORRUPT, DiskError, OverBudget, MissingLibrary)
 """Everything a stream of the input may end with: ``defect`` says which report it makes."""
 
 
@@ -86,6 +150,8 @@ def defect(error: BaseException, where: Provenance, out: int | None = None) -> D
         return Defect("unreadable", where, f"read error: {error.strerror or error}{kept}")
     if isinstance(error, OverBudget):
         return Defect("too-large", where, f"{error}{kept}")
+    if isinstance(error, MissingLibrary):
+        return Defect("unreadable", where, f"{error}{kept}")
     text = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
     return Defect("corrupt", where, f"{text or type(error).__name__}{kept}")
 
