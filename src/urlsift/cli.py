@@ -211,7 +211,19 @@ def _scan_parser() -> argparse.ArgumentParser:
         choices=INPUT_FORMATS,
         default="auto",
         help="what the files are; auto: an mbox if the first line is a From_ separator, a message if "
-        "it starts with mail or news headers (or is named .eml), else plain text",
+        "it starts with mail or news headers (or is named .eml), else plain text; jsonl: JSON lines",
+    )
+    read.add_argument(
+        "--text-field",
+        dest="text_fields",
+        action="append",
+        metavar="PATH",
+        help="with --input-format jsonl: a field to scan (a dotted path: data.body); may be repeated",
+    )
+    read.add_argument(
+        "--id-field",
+        metavar="PATH",
+        help="with --input-format jsonl: the field that names a record (its message_id column)",
     )
     read.add_argument(
         "--max-expand",
@@ -476,11 +488,15 @@ def _total_size(arguments: Sequence[str]) -> int | None:
 def _run_scan(args: argparse.Namespace) -> int:
     if (args.format == "parquet") != (args.output is not None):
         raise _Refused("--format parquet and --output DIR go together")
+    if (args.input_format == "jsonl") != bool(args.text_fields) or (args.id_field and not args.text_fields):
+        raise _Refused("--input-format jsonl and --text-field go together (--id-field with them)")
     options = Options(
         profile=args.profile,
         naked=args.naked,
         invalid=args.invalid,
-        read=ReadOptions(args.input_format, args.max_expand, args.max_message),
+        read=ReadOptions(
+            args.input_format, args.max_expand, args.max_message, tuple(args.text_fields or ()), args.id_field
+        ),
         # --stats tells a strict user how many rejections today's rules would take.
         second_opinion=MODERN.name if args.stats and args.profile == STRICT.name else None,
     )

@@ -143,6 +143,8 @@ def scan(
     input_format: str = "auto",
     max_expand: int = MAX_EXPAND,
     max_message: int = MAX_MESSAGE,
+    text_fields: Iterable[str] = (),
+    id_field: str | None = None,
     split_size: int = SPLIT_BYTES,
 ) -> dask.bag.Bag:
     """The result records of ``paths`` (files and folders, read as the CLI reads them), one
@@ -154,7 +156,7 @@ def scan(
     import dask
     import dask.bag
 
-    read = ReadOptions(input_format, max_expand, max_message)
+    read = ReadOptions(input_format, max_expand, max_message, tuple(text_fields), id_field)
     options = Options(profile=profile, naked=naked, invalid=invalid, schemes=frozenset(schemes), read=read)
     parts: list[Any] = []
     joined: Any = None

@@ -32,13 +32,19 @@ BATCH_FILES = 512
 _TEXT_CUT = text_cutter(MAX_WRAPPER_CHARS + 128)  # 64 spaces may come between "<" and its scheme
 
 
-UnitKind = Literal["files", "mbox", "text", "zip", "tar"]
-_PIECE_KINDS: dict[str, UnitKind] = {"mbox": "mbox", "text": "text", "zip": "zip", "tar": "tar"}
+UnitKind = Literal["files", "mbox", "text", "jsonl", "zip", "tar"]
+_PIECE_KINDS: dict[str, UnitKind] = {
+    "mbox": "mbox",
+    "text": "text",
+    "jsonl": "jsonl",
+    "zip": "zip",
+    "tar": "tar",
+}
 """The kinds of file ``sources.cut_points`` cuts, as unit kinds."""
 
 
 class Unit(NamedTuple):
-    """One worker's work: ``kind`` "files" (whole files, ``names``), "mbox" or "text" (the bytes
+    """One worker's work: ``kind`` "files" (whole files, ``names``), "mbox", "text" or "jsonl" (the bytes
     ``[start, end)`` of ``path``), "zip" (its members ``start`` to ``end``, as listed) or "tar" (the
     members whose headers lie in the bytes ``[start, end)``)."""
 
