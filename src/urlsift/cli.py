@@ -245,7 +245,7 @@ def _scan_parser() -> argparse.ArgumentParser:
         type=_jobs,
         default=1,
         metavar="N",
-        help="read with N processes (at most one per unit of work): files over --split-size (mbox, "
+        help="read with N processes (at most one per unit of work): files over --split-size (mbox, jsonl, "
         "text, zip, tar) in pieces, small files in batches; the output is the same, in the same order",
     )
     read.add_argument(
