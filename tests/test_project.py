@@ -107,6 +107,7 @@ LATER_STAGES = {
             *("__init__.py", "mbox.py", "batch.py", "mime.py", "packed.py", "dirs.py", "split.py"),
             "archives.py",
             "page.py",
+            "jsonl.py",
         )
     },
 }
