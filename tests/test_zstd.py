@@ -178,3 +178,24 @@ def test_without_the_library_a_zst_is_reported_and_the_rest_read(
         f"urlsift: {tmp_path / 'list.mbox.zst'}: unreadable: a Zstandard stream: install urlsift[zstd] to "
         "read it; not read"
     ]
+
+
+def test_a_window_over_the_limit_is_refused_unless_asked_for(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """zstd --long=28 and more: the decoder would hold the whole window (2 GiB at 31), so a frame
+    that declares more than 128 MiB is reported unless --zstd-window-log lets it in."""
+    compressor = zstd.ZstdCompressor(options={zstd.CompressionParameter.window_log: 28})
+    packed = tmp_path / "long.txt.zst"
+    packed.write_bytes(compressor.compress(b"<URL:http://long.example/>\n") + compressor.flush())
+    (tmp_path / "good.txt").write_bytes(GOOD)
+    status, lines, reports = _output([str(packed), str(tmp_path / "good.txt")], capsys)
+    assert (status, lines) == (2, ["http://good.example/"])
+    assert reports == [
+        f"urlsift: {packed}: too-large: a Zstandard frame whose window is over 134,217,728 bytes (packed "
+        "with zstd --long); --zstd-window-log 31 reads it, holding up to that much memory"
+    ]
+    assert _output(["--zstd-window-log", "28", str(packed)], capsys) == (0, ["http://long.example/"], [])
+    with pytest.raises(SystemExit):
+        main(["--zstd-window-log", "32", str(packed)])
+    assert "not a Zstandard window log: '32' (10 to 31)" in capsys.readouterr().err

@@ -44,7 +44,7 @@ from .results import (
 )
 from .sources import FORMATS as INPUT_FORMATS
 from .sources import MAX_MESSAGE, Counter, ReadOptions
-from .sources.packed import MAX_EXPAND
+from .sources.packed import MAX_EXPAND, ZSTD_WINDOW_LOG, ZSTD_WINDOW_LOGS
 from .units import SPLIT_BYTES, ClusterError, Unit, plan
 from .validate import validate
 from .workers import in_order, workers
@@ -214,6 +214,14 @@ def _scan_parser() -> argparse.ArgumentParser:
         "it starts with mail or news headers (or is named .eml), else plain text; jsonl: JSON lines",
     )
     read.add_argument(
+        "--zstd-window-log",
+        type=_window_log,
+        default=ZSTD_WINDOW_LOG,
+        metavar="N",
+        help=f"read Zstandard frames with windows up to 2**N bytes (default {ZSTD_WINDOW_LOG}; 31 for files "
+        "packed with zstd --long=31, as the Reddit dumps are: up to 2 GiB of memory)",
+    )
+    read.add_argument(
         "--text-field",
         dest="text_fields",
         action="append",
@@ -296,6 +304,14 @@ def _size(text: str) -> int:
     # In integers, so 1.1G is 1,100,000,000 bytes, not float's 1,100,000,000.0000002.
     places: int = 10 ** len(decimals)
     return int(whole or "0") * scale + int(decimals or "0") * scale // places
+
+
+def _window_log(text: str) -> int:
+    if not regex.fullmatch(r"[0-9]{1,2}", text) or int(text) not in ZSTD_WINDOW_LOGS:
+        raise argparse.ArgumentTypeError(
+            f"not a Zstandard window log: {text!r} ({ZSTD_WINDOW_LOGS[0]} to {ZSTD_WINDOW_LOGS[-1]})"
+        )
+    return int(text)
 
 
 def _positive_size(text: str) -> int:
@@ -495,7 +511,12 @@ def _run_scan(args: argparse.Namespace) -> int:
         naked=args.naked,
         invalid=args.invalid,
         read=ReadOptions(
-            args.input_format, args.max_expand, args.max_message, tuple(args.text_fields or ()), args.id_field
+            args.input_format,
+            args.max_expand,
+            args.max_message,
+            tuple(args.text_fields or ()),
+            args.id_field,
+            args.zstd_window_log,
         ),
         # --stats tells a strict user how many rejections today's rules would take.
         second_opinion=MODERN.name if args.stats and args.profile == STRICT.name else None,

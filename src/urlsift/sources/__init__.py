@@ -28,6 +28,7 @@ from .packed import (
     MAX_DEPTH,
     MAX_EXPAND,
     STOPS,
+    ZSTD_WINDOW_LOG,
     Budget,
     DiskError,
     Salvaged,
@@ -64,6 +65,8 @@ class ReadOptions(NamedTuple):
     """"jsonl": the dotted paths of the fields to scan, each a part."""
     id_field: str | None = None
     """"jsonl": the dotted path of the field that is a record's ``message_id``."""
+    zstd_window_log: int = ZSTD_WINDOW_LOG
+    """The largest Zstandard window read (a power of two; zip members: the default)."""
 
 
 def sniff(head: bytes, name: str) -> str:
@@ -234,7 +237,7 @@ def _read(
 ) -> Iterator[Item]:
     peek = getattr(file, "peek", None)
     head = peek(SNIFF_BYTES)[:SNIFF_BYTES] if peek is not None else b""
-    inner = unpacked(file, head, name, budget)
+    inner = unpacked(file, head, name, budget, options.zstd_window_log)
     if inner is not None:  # gzip, bzip2, xz: read through, whatever they hold
         stream, inner_name, ending = inner
         held: Defect | None = None  # a corrupt end of what it holds, said once its cause is known

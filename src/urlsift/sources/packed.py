@@ -38,10 +38,12 @@ MAX_RATIO = 1000
 """What comes out of decompression may also not pass this many times the packed bytes it came from."""
 MAX_DEPTH = 16
 """How many containers and compressed layers may be nested (``a.zip!b.tar.gz!c.gz`` is 4)."""
-ZSTD_WINDOW_LOG = 31
-"""The largest Zstandard window read (2 GiB, the format's most): the Reddit dumps are packed with
-``zstd --long=31``. The decoder holds a frame's window (what it declares, at most this), touched
-only as output fills it, which the Budget bounds; zstd's own default (27, 128 MiB) refuses them."""
+ZSTD_WINDOW_LOG = 27
+"""The largest Zstandard window read, as a power of two (``--zstd-window-log``): zstd's own default
+(128 MiB). The decoder holds a frame's window, filled as output comes: a 5 MB file that declares
+2 GiB (``zstd --long=31``, as the Reddit dumps are packed) took 2.1 GB of memory to read whole."""
+ZSTD_WINDOW_LOGS = range(10, 32)
+"""The windows the format has (1 KiB to 2 GiB)."""
 
 
 class _Readable(Protocol):
@@ -68,22 +70,24 @@ def zstd() -> ModuleType:
     return module
 
 
-def zstd_options() -> dict[object, int]:
-    """The decompression options every Zstandard reader here takes (``ZSTD_WINDOW_LOG``)."""
-    return {zstd().DecompressionParameter.window_log_max: ZSTD_WINDOW_LOG}
+def zstd_options(window_log: int = ZSTD_WINDOW_LOG) -> dict[object, int]:
+    """The decompression options of a Zstandard reader: frames whose window is over 2**window_log
+    bytes are refused (``_ZstdErrors`` says so)."""
+    return {zstd().DecompressionParameter.window_log_max: window_log}
 
 
-def _zstd_file(file: IO[bytes]) -> _Readable:
-    reader: _Steps = zstd().ZstdFile(file, mode="rb", options=zstd_options())
-    return _ZstdErrors(reader)
+def _zstd_file(file: IO[bytes], window_log: int) -> _Readable:
+    reader: _Steps = zstd().ZstdFile(file, mode="rb", options=zstd_options(window_log))
+    return _ZstdErrors(reader, window_log)
 
 
 class _ZstdErrors:
-    """A Zstandard reader whose ZstdError (a corrupt frame) is a CorruptData (the library's own
-    exception class is known only once it is imported; a cut frame is already an EOFError)."""
+    """A Zstandard reader whose ZstdError is a CorruptData (a corrupt frame) or an OverBudget (a
+    window over the limit); the library's exception class is known only once it is imported, and a
+    cut frame is already an EOFError."""
 
-    def __init__(self, inner: _Steps) -> None:
-        self._inner, self._error = inner, zstd().ZstdError
+    def __init__(self, inner: _Steps, window_log: int) -> None:
+        self._inner, self._error, self._window_log = inner, zstd().ZstdError, window_log
 
     def read(self, size: int = -1, /) -> bytes:
         return self._call(self._inner.read, size)
@@ -95,14 +99,22 @@ class _ZstdErrors:
         try:
             return read(size)
         except self._error as error:
-            raise CorruptData(str(error).removeprefix("Unable to decompress Zstandard data: ")) from error
+            text = str(error).removeprefix("Unable to decompress Zstandard data: ")
+            if "too much memory" in text:  # zstd's words for a window over window_log_max
+                window = 1 << self._window_log
+                raise OverBudget(
+                    f"a Zstandard frame whose window is over {window:,} bytes (packed with zstd --long); "
+                    f"--zstd-window-log {ZSTD_WINDOW_LOGS[-1]} reads it, holding up to that much memory"
+                ) from error
+            raise CorruptData(text) from error
 
 
 # The decompressing readers close nothing of their own: the file under them is the caller's.
-_OPENERS: list[tuple[bytes, str, Callable[[IO[bytes]], _Readable]]] = [
-    (b"\x1f\x8b", ".gz", lambda f: gzip.GzipFile(fileobj=f, mode="rb")),
-    (b"BZh", ".bz2", lambda f: bz2.BZ2File(f, mode="rb")),
-    (b"\xfd7zXZ\x00", ".xz", lambda f: lzma.LZMAFile(f, mode="rb")),  # noqa: SIM115
+# Each opener takes the file and the Zstandard window limit (``ZSTD_WINDOW_LOG``).
+_OPENERS: list[tuple[bytes, str, Callable[[IO[bytes], int], _Readable]]] = [
+    (b"\x1f\x8b", ".gz", lambda f, _: gzip.GzipFile(fileobj=f, mode="rb")),
+    (b"BZh", ".bz2", lambda f, _: bz2.BZ2File(f, mode="rb")),
+    (b"\xfd7zXZ\x00", ".xz", lambda f, _: lzma.LZMAFile(f, mode="rb")),  # noqa: SIM115
     (b"\x28\xb5\x2f\xfd", ".zst", _zstd_file),
     # A Zstandard stream may start with a skippable frame (magic 0x184D2A50 to 0x184D2A5F).
     *((bytes([0x50 + k]) + b"\x2a\x4d\x18", ".zst", _zstd_file) for k in range(16)),
@@ -262,7 +274,7 @@ class Salvaged(io.RawIOBase):
 
 
 def unpacked(
-    file: IO[bytes], head: bytes, name: str, budget: Budget
+    file: IO[bytes], head: bytes, name: str, budget: Budget, zstd_window_log: int = ZSTD_WINDOW_LOG
 ) -> tuple[IO[bytes], str, Salvaged] | None:
     """The decompressed stream of ``file``, its name less the suffix and what ends it (the stream
     stops at damage or past ``budget``: ask it for its defect when read), or None when ``head`` (its
@@ -270,6 +282,6 @@ def unpacked(
     for magic, suffix, opener in _OPENERS:
         if head.startswith(magic):
             inner = name[: -len(suffix)] if name.lower().endswith(suffix) else name
-            salvaged = Salvaged(Capped(opener(file), budget))
+            salvaged = Salvaged(Capped(opener(file, zstd_window_log), budget))
             return io.BufferedReader(salvaged, buffer_size=1 << 16), inner, salvaged
     return None
