@@ -199,3 +199,18 @@ def test_a_window_over_the_limit_is_refused_unless_asked_for(
     with pytest.raises(SystemExit):
         main(["--zstd-window-log", "32", str(packed)])
     assert "not a Zstandard window log: '32' (10 to 31)" in capsys.readouterr().err
+
+
+def test_j2_prints_what_j1_prints(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A .zst is one unit (a compressed stream is read from its start), beside files cut in ranges."""
+    (tmp_path / "a.mbox.zst").write_bytes(_frames(MBOX.read_bytes()))
+    (tmp_path / "b.mbox").write_bytes(MBOX.read_bytes())
+    (tmp_path / "c.txt.zst").write_bytes(zstd.compress(GOOD))
+    paths = [str(tmp_path / name) for name in ("a.mbox.zst", "b.mbox", "c.txt.zst")]
+    runs = [
+        _output(["--format", "jsonl", "--invalid", "--stats", *extra, *paths], capsys)
+        for extra in (["-j", "1"], ["-j", "2", "--split-size", "100K"])
+    ]
+    assert runs[1] == runs[0]
+    assert runs[0][0] == 0
+    assert len(runs[0][1]) > 2 * 69
