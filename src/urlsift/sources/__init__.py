@@ -1,10 +1,11 @@
 """Sources: a path -> what is in it to scan, each item with where it came from.
 
-A path is opened and looked at (its first bytes and its name): gzip, bzip2 and xz streams are read
-through (``packed``), zip and tar archives member by member, and what is left is an mbox, one
-message (``.eml``, a news article) or plain text. Mail gives one MessageText per message (its
-headers and decoded text parts); plain text is handed on as a TextStream, to be read in bounded
-windows (a 20 GB text is never held). Whatever goes wrong is a Defect, naming the file, member
+A path is opened and looked at (its first bytes and its name): gzip, bzip2, xz and Zstandard
+streams are read through (``packed``), zip and tar archives member by member, and what is left is
+an mbox, one message (``.eml``, a news article), a JSON-lines dump (``jsonl``, when asked for) or
+plain text. Mail gives one MessageText per message (its headers and decoded text parts), a dump one
+per record; plain text is handed on as a TextStream, to be read in bounded windows (a 20 GB text
+is never held). Whatever goes wrong is a Defect, naming the file, member
 and message; the items before and after it are still given.
 """
 
@@ -238,7 +239,7 @@ def _read(
     peek = getattr(file, "peek", None)
     head = peek(SNIFF_BYTES)[:SNIFF_BYTES] if peek is not None else b""
     inner = unpacked(file, head, name, budget, options.zstd_window_log)
-    if inner is not None:  # gzip, bzip2, xz: read through, whatever they hold
+    if inner is not None:  # gzip, bzip2, xz, Zstandard: read through, whatever they hold
         stream, inner_name, ending = inner
         held: Defect | None = None  # a corrupt end of what it holds, said once its cause is known
         for item in _guarded(stream, inner_name, where, options, budget, depth + 1):
