@@ -111,6 +111,7 @@ LATER_STAGES = {
             "archives.py",
             "page.py",
             "warc.py",
+            "jsonl.py",
         )
     },
 }

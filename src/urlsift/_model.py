@@ -264,6 +264,8 @@ DefectKind = Literal[
     "undecodable-bytes",
     "unknown-charset",
     "malformed",
+    "bad-record",
+    "missing-field",
 ]
 """What went wrong, in one word; README's table of kinds lists exactly these (a test compares)."""
 
@@ -279,12 +281,25 @@ class Defect(NamedTuple):
 
 
 ERROR_KINDS: frozenset[DefectKind] = frozenset(
-    {"unreadable", "corrupt", "too-large", "too-deep", "truncated", "binary", "long-line", "internal", "lost"}
+    {
+        "unreadable",
+        "corrupt",
+        "too-large",
+        "too-deep",
+        "truncated",
+        "binary",
+        "long-line",
+        "internal",
+        "lost",
+        "bad-record",
+    }
 )
 """Defects that lose input (a file, a member, a message or its end could not be scanned as it is;
-``internal``: a bug stopped a message or a file; ``lost``: a worker died reading a unit): the
-command line exits 2 after any of them."""
-WARNING_KINDS: frozenset[DefectKind] = frozenset({"undecodable-bytes", "unknown-charset", "malformed"})
+``internal``: a bug stopped a message or a file; ``lost``: a worker died reading a unit;
+``bad-record``: a JSON line that is no object): the command line exits 2 after any of them."""
+WARNING_KINDS: frozenset[DefectKind] = frozenset(
+    {"undecodable-bytes", "unknown-charset", "malformed", "missing-field"}
+)
 """Defects worked around with nothing lost that could hold a URL: reported, counted, exit unchanged."""
 DEFECT_KINDS: frozenset[DefectKind] = frozenset(get_args(DefectKind))
 """Every kind: each is an error or a warning (``tests/test_hostile_cli.py`` checks)."""

@@ -45,7 +45,7 @@ from .results import (
 from .scanner import KNOWN_SCHEMES, MAX_SCHEME_CHARS
 from .sources import FORMATS as INPUT_FORMATS
 from .sources import MAX_MESSAGE, Counter, ReadOptions
-from .sources.packed import MAX_EXPAND
+from .sources.packed import MAX_EXPAND, ZSTD_WINDOW_LOG, ZSTD_WINDOW_LOGS
 from .units import SPLIT_BYTES, ClusterError, Unit, plan
 from .validate import validate
 from .workers import in_order, workers
@@ -237,7 +237,27 @@ def _scan_parser() -> argparse.ArgumentParser:
         choices=INPUT_FORMATS,
         default="auto",
         help="what the files are; auto: an mbox if the first line is a From_ separator, a message if "
-        "it starts with mail or news headers (or is named .eml), else plain text",
+        "it starts with mail or news headers (or is named .eml), else plain text; jsonl: JSON lines",
+    )
+    read.add_argument(
+        "--zstd-window-log",
+        type=_window_log,
+        default=ZSTD_WINDOW_LOG,
+        metavar="N",
+        help=f"read Zstandard frames with windows up to 2**N bytes (default {ZSTD_WINDOW_LOG}; 31 for files "
+        "packed with zstd --long=31, as the Reddit dumps are: up to 2 GiB of memory)",
+    )
+    read.add_argument(
+        "--text-field",
+        dest="text_fields",
+        action="append",
+        metavar="PATH",
+        help="with --input-format jsonl: a field to scan (a dotted path: data.body); may be repeated",
+    )
+    read.add_argument(
+        "--id-field",
+        metavar="PATH",
+        help="with --input-format jsonl: the field that names a record (its message_id column)",
     )
     read.add_argument(
         "--max-expand",
@@ -259,7 +279,7 @@ def _scan_parser() -> argparse.ArgumentParser:
         type=_jobs,
         default=1,
         metavar="N",
-        help="read with N processes (at most one per unit of work): files over --split-size (mbox, "
+        help="read with N processes (at most one per unit of work): files over --split-size (mbox, jsonl, "
         "text, zip, tar) in pieces, small files in batches; the output is the same, in the same order",
     )
     read.add_argument(
@@ -416,6 +436,14 @@ def _size(text: str) -> int:
     # In integers, so 1.1G is 1,100,000,000 bytes, not float's 1,100,000,000.0000002.
     places: int = 10 ** len(decimals)
     return int(whole or "0") * scale + int(decimals or "0") * scale // places
+
+
+def _window_log(text: str) -> int:
+    if not regex.fullmatch(r"[0-9]{1,2}", text) or int(text) not in ZSTD_WINDOW_LOGS:
+        raise argparse.ArgumentTypeError(
+            f"not a Zstandard window log: {text!r} ({ZSTD_WINDOW_LOGS[0]} to {ZSTD_WINDOW_LOGS[-1]})"
+        )
+    return int(text)
 
 
 def _positive_size(text: str) -> int:
@@ -623,12 +651,21 @@ def _run_scan(args: argparse.Namespace) -> int:
 def _scan(args: argparse.Namespace, arguments: Iterable[str]) -> int:
     if (args.format == "parquet") != (args.output is not None):
         raise _Refused("--format parquet and --output DIR go together")
+    if (args.input_format == "jsonl") != bool(args.text_fields) or (args.id_field and not args.text_fields):
+        raise _Refused("--input-format jsonl and --text-field go together (--id-field with them)")
     options = Options(
         profile=args.profile,
         naked=args.naked,
         invalid=args.invalid,
         schemes=KNOWN_SCHEMES if args.schemes is None else args.schemes.found(),
-        read=ReadOptions(args.input_format, args.max_expand, args.max_message),
+        read=ReadOptions(
+            args.input_format,
+            args.max_expand,
+            args.max_message,
+            tuple(args.text_fields or ()),
+            args.id_field,
+            args.zstd_window_log,
+        ),
         # --stats (or the hint on a terminal) tells a strict user how many rejections today's rules
         # would take: the rejected are judged again (a cost a terminal's reader does not see).
         second_opinion=MODERN.name if args.profile == STRICT.name and (args.stats or _stderr_tty()) else None,

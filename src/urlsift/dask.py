@@ -22,7 +22,7 @@ from .output import FIELDS, record
 from .results import Event, FileEvents, Joined, Options, Rendered, Report, scan_unit, walk
 from .scanner import KNOWN_SCHEMES
 from .sources import MAX_MESSAGE, ReadOptions
-from .sources.packed import MAX_EXPAND
+from .sources.packed import MAX_EXPAND, ZSTD_WINDOW_LOG
 from .units import SPLIT_BYTES, ClusterError, Unit, plan
 
 if TYPE_CHECKING:
@@ -144,6 +144,9 @@ def scan(
     input_format: str = "auto",
     max_expand: int = MAX_EXPAND,
     max_message: int = MAX_MESSAGE,
+    text_fields: Iterable[str] = (),
+    id_field: str | None = None,
+    zstd_window_log: int = ZSTD_WINDOW_LOG,
     split_size: int = SPLIT_BYTES,
 ) -> dask.bag.Bag:
     """The result records of ``paths`` (files and folders, read as the CLI reads them), one
@@ -160,7 +163,7 @@ def scan(
     import dask
     import dask.bag
 
-    read = ReadOptions(input_format, max_expand, max_message)
+    read = ReadOptions(input_format, max_expand, max_message, tuple(text_fields), id_field, zstd_window_log)
     options = Options(profile=profile, naked=naked, invalid=invalid, schemes=frozenset(schemes), read=read)
     parts: list[Any] = []
     joined: Any = None

@@ -103,7 +103,8 @@ class Tally:
     unpacked: int = 0
     """Come out of their compressed streams and zip members (``sources.Counter.unpacked``)."""
     lines: int = 0
-    """Lines of plain text scanned (line breaks read: a last line with none is not counted)."""
+    """Lines of plain text scanned (line breaks read: a last line with none is not counted); the
+    lines of a JSON-lines file read in pieces."""
     urls: int = 0
     rejected: int = 0
     rejected_valid_elsewhere: int = 0
@@ -157,7 +158,7 @@ def stream_results(
 def _events(
     path: str, items: Generator[Item, None, None], options: Options, tally: Tally, counter: Counter
 ) -> Iterator[Event]:
-    before, unpacked = counter.bytes, counter.unpacked
+    before, unpacked, lines = counter.bytes, counter.unpacked, counter.lines
     tally.files += 1
     failed = False
     item: Item | None = None
@@ -194,6 +195,7 @@ def _events(
         tally.files_failed += failed
         tally.bytes += counter.bytes - before
         tally.unpacked += counter.unpacked - unpacked
+        tally.lines += counter.lines - lines  # a JSON-lines piece's, for the pieces after it
 
 
 def _text(item: TextStream, options: Options, tally: Tally) -> Generator[Event, None, bool]:
@@ -231,7 +233,7 @@ def _extraction(options: Options) -> dict[str, Any]:
 
 
 def _message(message: MessageText, options: Options, tally: Tally) -> Iterator[Event]:
-    if not message.texts and any(defect.kind == "too-large" for defect in message.defects):
+    if not message.texts and any(defect.kind in ("too-large", "bad-record") for defect in message.defects):
         tally.messages_failed += 1
     tally.headers += message.headers
     tally.parts += len(message.texts) - message.headers
@@ -425,7 +427,7 @@ def _slot(unit: Unit) -> int | None:
     """The column whose numbers go on from the file's earlier pieces (``_renumbered``)."""
     if unit.start == 0:
         return None
-    return {"mbox": _MESSAGE_COLUMN, "text": _LINE_COLUMN}.get(unit.kind)
+    return {"mbox": _MESSAGE_COLUMN, "jsonl": _MESSAGE_COLUMN, "text": _LINE_COLUMN}.get(unit.kind)
 
 
 def lost(path: str, error: BaseException) -> FileEvents:
@@ -513,7 +515,8 @@ class Joined:
         if unit.last and long_line is not None:
             events.append(long_line)
         after = Joined(
-            self.messages + tally.messages * (unit.kind == "mbox"),
+            # An mbox's messages go on from its messages, a JSON-lines file's from its lines.
+            self.messages + tally.messages * (unit.kind == "mbox") + tally.lines * (unit.kind == "jsonl"),
             self.lines + tally.lines * (unit.kind == "text"),
             failed,
             long_line,

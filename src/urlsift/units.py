@@ -1,11 +1,11 @@
-"""Paths -> units of work, each read by one worker alone (``-j``, Dask): a big mbox or text file in
-byte ranges, a big zip or tar archive in groups of members, small files in batches.
+"""Paths -> units of work, each read by one worker alone (``-j``, Dask): a big mbox, text or
+JSON-lines file in byte ranges, a big zip or tar archive in groups of members, small files in batches.
 
 Units come in the order of the files and, in a file, of its bytes, so results put back in that
 order read as one pass over everything. A unit that is a piece of a file says so (``last`` marks its
 final piece) and the results stage joins the pieces (``results.join_pieces``).
 
-What cannot be cut is one unit: compressed files (``.gz``, ``.bz2``, ``.xz``), standard input, news
+What cannot be cut is one unit: compressed files (``.gz``, ``.bz2``, ``.xz``, ``.zst``), standard input, news
 batches, single messages, and any file whose listing or sniffing fails (reading it whole reports the
 problem, as ``-j 1`` does).
 """
@@ -32,13 +32,19 @@ BATCH_FILES = 512
 _TEXT_CUT = text_cutter(MAX_WRAPPER_CHARS + 128)  # 64 spaces may come between "<" and its scheme
 
 
-UnitKind = Literal["files", "mbox", "text", "zip", "tar"]
-_PIECE_KINDS: dict[str, UnitKind] = {"mbox": "mbox", "text": "text", "zip": "zip", "tar": "tar"}
+UnitKind = Literal["files", "mbox", "text", "jsonl", "zip", "tar"]
+_PIECE_KINDS: dict[str, UnitKind] = {
+    "mbox": "mbox",
+    "text": "text",
+    "jsonl": "jsonl",
+    "zip": "zip",
+    "tar": "tar",
+}
 """The kinds of file ``sources.cut_points`` cuts, as unit kinds."""
 
 
 class Unit(NamedTuple):
-    """One worker's work: ``kind`` "files" (whole files, ``names``), "mbox" or "text" (the bytes
+    """One worker's work: ``kind`` "files" (whole files, ``names``), "mbox", "text" or "jsonl" (the bytes
     ``[start, end)`` of ``path``), "zip" (its members ``start`` to ``end``, as listed) or "tar" (the
     members whose headers lie in the bytes ``[start, end)``)."""
 

@@ -1,10 +1,11 @@
 """Sources: a path -> what is in it to scan, each item with where it came from.
 
-A path is opened and looked at (its first bytes and its name): gzip, bzip2 and xz streams are read
-through (``packed``), zip and tar archives member by member, and what is left is an mbox, one
-message (``.eml``, a news article) or plain text. Mail gives one MessageText per message (its
-headers and decoded text parts); plain text is handed on as a TextStream, to be read in bounded
-windows (a 20 GB text is never held). Whatever goes wrong is a Defect, naming the file, member
+A path is opened and looked at (its first bytes and its name): gzip, bzip2, xz and Zstandard
+streams are read through (``packed``), zip and tar archives member by member, and what is left is
+an mbox, one message (``.eml``, a news article), a JSON-lines dump (``jsonl``, when asked for) or
+plain text. Mail gives one MessageText per message (its headers and decoded text parts), a dump one
+per record; plain text is handed on as a TextStream, to be read in bounded windows (a 20 GB text
+is never held). Whatever goes wrong is a Defect, naming the file, member
 and message; the items before and after it are still given.
 """
 
@@ -19,7 +20,7 @@ from collections.abc import Generator, Iterator
 from typing import IO, NamedTuple
 
 from .._model import Defect, MessageText, Provenance, Skipped, TextStream
-from . import archives, mime, warc
+from . import archives, jsonl, mime, warc
 from .archives import reason
 from .batch import BatchError, articles, is_batch
 from .mbox import HEAD_BYTES, is_separator, messages
@@ -28,6 +29,7 @@ from .packed import (
     MAX_DEPTH,
     MAX_EXPAND,
     STOPS,
+    ZSTD_WINDOW_LOG,
     Budget,
     DiskError,
     Salvaged,
@@ -37,7 +39,7 @@ from .packed import (
 )
 from .split import Finder, cuts, range_messages, range_reader
 
-FORMATS = ("auto", "text", "mbox", "eml", "batch", "warc")
+FORMATS = ("auto", "text", "mbox", "eml", "batch", "warc", "jsonl")
 SNIFF_BYTES = 4096
 MAX_MESSAGE = 100 * 10**6
 """Default cap on one message (bytes): a larger one is reported and skipped, not held."""
@@ -60,6 +62,12 @@ class ReadOptions(NamedTuple):
     """One of FORMATS; zip, tar and compressed files are recognised whatever it says."""
     max_expand: int = MAX_EXPAND
     max_message: int = MAX_MESSAGE
+    text_fields: tuple[str, ...] = ()
+    """"jsonl": the dotted paths of the fields to scan, each a part."""
+    id_field: str | None = None
+    """"jsonl": the dotted path of the field that is a record's ``message_id``."""
+    zstd_window_log: int = ZSTD_WINDOW_LOG
+    """The largest Zstandard window read (a power of two; zip members: the default)."""
 
 
 def sniff(head: bytes, name: str) -> str:
@@ -83,13 +91,15 @@ def sniff(head: bytes, name: str) -> str:
 class Counter:
     """Bytes read from the files on disk so far (compressed bytes, for a compressed file; a byte
     read again after a seek, as a zip's directory is, counts once), and what came out of their
-    compressed streams and zip members (``unpacked``: as the scanner got it, all layers in all)."""
+    compressed streams and zip members (``unpacked``: as the scanner got it, all layers in all), and
+    the lines of a piece of a JSON-lines file (``lines``: the next piece numbers its records on)."""
 
-    __slots__ = ("bytes", "unpacked")
+    __slots__ = ("bytes", "lines", "unpacked")
 
     def __init__(self) -> None:
         self.bytes = 0
         self.unpacked = 0
+        self.lines = 0
 
 
 def read_path(path: str, options: ReadOptions, counter: Counter | None = None) -> Generator[Item, None, None]:
@@ -259,8 +269,8 @@ def _read(
 ) -> Iterator[Item]:
     peek = getattr(file, "peek", None)
     head = peek(SNIFF_BYTES)[:SNIFF_BYTES] if peek is not None else b""
-    inner = unpacked(file, head, name, budget)
-    if inner is not None:  # gzip, bzip2, xz: read through, whatever they hold
+    inner = unpacked(file, head, name, budget, options.zstd_window_log)
+    if inner is not None:  # gzip, bzip2, xz, Zstandard: read through, whatever they hold
         stream, inner_name, ending = inner
         held: Defect | None = None  # a corrupt end of what it holds, said once its cause is known
         for item in _guarded(stream, inner_name, where, options, budget, depth + 1):
@@ -280,6 +290,9 @@ def _read(
         yield from archives.members(container, file, where, budget, _member_reader(options, depth))
         return
     fmt = sniff(head, name) if options.input_format == "auto" else options.input_format
+    if fmt == "jsonl":
+        yield from jsonl.Records(file, where, _fields(options), options.max_message)
+        return
     if fmt == "text":
         nul = head.find(b"\x00")
         if nul >= 0:  # as grep: a NUL in the first block means binary data, not text
@@ -321,6 +334,10 @@ def _read(
     yield _message(data, len(data), here, options, last_line_ended=True)
 
 
+def _fields(options: ReadOptions) -> jsonl.Fields:
+    return jsonl.Fields(options.text_fields, options.id_field)
+
+
 def _length(file: IO[bytes]) -> int | None:
     """The bytes left in ``file`` when it can tell without reading them (a file on disk, a tar
     member); None for a stream (a pipe, a decompressed stream, a zip member)."""
@@ -335,8 +352,8 @@ def _length(file: IO[bytes]) -> int | None:
 def cut_points(
     path: str, read: ReadOptions, split: int, text_cut: Finder
 ) -> tuple[str, list[int], int] | None:
-    """Where a file can be cut, for ``units.plan``: ("mbox" or "text", where each range of about
-    ``split`` bytes starts (``split.cuts``; ``text_cut`` finds a text's), the file's length);
+    """Where a file can be cut, for ``units.plan``: ("mbox", "text" or "jsonl", where each range of
+    about ``split`` bytes starts (``split.cuts``; ``text_cut`` finds a text's), the file's length);
     ("zip", each member's compressed size, 0); ("tar", where each member's header starts, the
     file's length); None for a file read from its start only (compressed, another format, one
     that cannot be read or listed: reading it whole reports the problem)."""
@@ -352,6 +369,8 @@ def cut_points(
             fmt = sniff(head, path) if read.input_format == "auto" else read.input_format
             if fmt == "mbox":
                 return "mbox", cuts(file, split, length), length
+            if fmt == "jsonl":
+                return "jsonl", cuts(file, split, length, jsonl.line_start), length
             if fmt == "text" and b"\x00" not in head:  # a NUL: binary, reported by a whole read
                 return "text", cuts(file, split, length, text_cut), length
     except (OSError, *CORRUPT):
@@ -359,9 +378,9 @@ def cut_points(
     return None
 
 
-PIECES = ("mbox", "text", "zip", "tar")
-"""What ``read_piece`` reads: a byte range of an mbox or a text, a group of members of a zip (by
-index) or of a tar (by where their headers lie)."""
+PIECES = ("mbox", "text", "jsonl", "zip", "tar")
+"""What ``read_piece`` reads: a byte range of an mbox, a text or a JSON-lines file, a group of
+members of a zip (by index) or of a tar (by where their headers lie)."""
 
 
 def read_piece(
@@ -387,6 +406,11 @@ def read_piece(
                 yield found._replace(pipermail=True) if message.pipermail else found
         elif kind == "text":
             yield from _text(range_reader(file, start, end), where)
+        elif kind == "jsonl":  # records numbered by their lines in the range, with offsets in the file
+            piece = range_reader(file, start, end)
+            records = jsonl.Records(piece, where, _fields(options), options.max_message, start)
+            yield from records
+            counter.lines += records.lines
         elif kind == "zip":
             size = os.fstat(raw.fileno()).st_size
             budget = Budget(options.max_expand, lambda: size)

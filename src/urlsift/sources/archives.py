@@ -31,7 +31,7 @@ from contextlib import ExitStack
 from typing import IO, Literal, NamedTuple, Protocol, cast
 
 from .._model import Defect, MessageText, Provenance, Skipped, TextStream
-from .packed import CORRUPT, Budget, Capped, Salvaged
+from .packed import CORRUPT, Budget, Capped, MissingLibrary, Salvaged, defect, zstd, zstd_options
 
 Item = MessageText | TextStream | Defect | Skipped
 Kind = Literal["zip", "tar"]
@@ -159,6 +159,9 @@ def _zip(
             except CORRUPT as error:
                 yield Defect("corrupt", here, reason(error))
                 continue
+            except MissingLibrary as error:  # a Zstandard member, and no library to read it
+                yield defect(error, here)
+                continue
             inner = budget.inner(entry.compress_size)
             yield from _read_member(Capped(stream, inner), entry.name, here, inner, read)
         if lost is not None:
@@ -277,6 +280,33 @@ def _lzma(raw: io.RawIOBase) -> _Decompressor:
     return lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=[{**lzma1, "dict_size": dictionary}])
 
 
+ZIP_ZSTANDARD = 93
+"""APPNOTE 4.4.5's method for Zstandard (``zipfile.ZIP_ZSTANDARD`` from Python 3.14): one frame."""
+
+
+class _Zstd:
+    """A Zstandard frame's decompressor, its ZstdError (a corrupt frame) a BadZipFile."""
+
+    def __init__(self) -> None:
+        module = zstd()
+        self._inner, self._error = module.ZstdDecompressor(options=zstd_options()), module.ZstdError
+
+    @property
+    def eof(self) -> bool:
+        return bool(self._inner.eof)
+
+    @property
+    def needs_input(self) -> bool:
+        return bool(self._inner.needs_input)
+
+    def decompress(self, data: bytes, max_length: int = -1, /) -> bytes:
+        try:
+            found: bytes = self._inner.decompress(data, max_length)
+        except self._error as error:
+            raise zipfile.BadZipFile(f"the member's Zstandard data: {error}") from error
+        return found
+
+
 class _Inflating(io.RawIOBase):
     """A zip member's data decompressed, at most the size of the caller's buffer per read."""
 
@@ -291,6 +321,8 @@ class _Inflating(io.RawIOBase):
             self._inner = bz2.BZ2Decompressor()
         elif entry.method == zipfile.ZIP_LZMA:
             self._inner = _lzma(raw)
+        elif entry.method == ZIP_ZSTANDARD:
+            self._inner = _Zstd()
         else:
             raise NotImplementedError(f"compression method {entry.method} is not one zip readers know")
 

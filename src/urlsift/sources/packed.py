@@ -1,5 +1,5 @@
-"""Compressed streams and the budget every reader keeps: gzip, bzip2 and xz are read through (never
-unpacked to disk), and what comes out of decompression is counted against a ``Budget``.
+"""Compressed streams and the budget every reader keeps: gzip, bzip2, xz and Zstandard are read
+through (never unpacked to disk), and what comes out of decompression is counted against a ``Budget``.
 
 Three limits hold for every file (``docs/hostile-input.md``): what comes out of decompression,
 through every layer (``.gz.gz``, a zip member in a zip, a sparse tar member), at most ``max_expand``
@@ -9,6 +9,11 @@ and compressed layers nested. Past one, the stream ends there (what came out bef
 scanned) and one report says why (``defect``): ``too-large`` or ``too-deep``. A stream that is cut or
 damaged ends the same way, as ``corrupt``; a read error of the disk or pipe under it, as
 ``unreadable``.
+
+Zstandard is read by the standard library's ``compression.zstd`` (Python 3.14+) or its backport,
+``backports.zstd`` (the ``zstd`` extra), imported when a Zstandard stream is first met: it reads
+across frames, reports a stream cut inside a frame (``zstandard``'s stream reader ends there as if
+the stream were whole), and bounds each step's output (zip members, ``archives``).
 """
 
 from __future__ import annotations
@@ -17,10 +22,12 @@ import bz2
 import gzip
 import io
 import lzma
+import sys
 import tarfile
 import zipfile
 import zlib
 from collections.abc import Callable
+from types import ModuleType
 from typing import IO, Protocol
 
 from .._model import Defect, Provenance
@@ -31,22 +38,91 @@ MAX_RATIO = 1000
 """What comes out of decompression may also not pass this many times the packed bytes it came from."""
 MAX_DEPTH = 16
 """How many containers and compressed layers may be nested (``a.zip!b.tar.gz!c.gz`` is 4)."""
+ZSTD_WINDOW_LOG = 27
+"""The largest Zstandard window read, as a power of two (``--zstd-window-log``): zstd's own default
+(128 MiB). The decoder holds a frame's window, filled as output comes: a 5 MB file that declares
+2 GiB (``zstd --long=31``, as the Reddit dumps are packed) took 2.1 GB of memory to read whole."""
+ZSTD_WINDOW_LOGS = range(10, 32)
+"""The windows the format has (1 KiB to 2 GiB)."""
 
 
 class _Readable(Protocol):
     def read(self, size: int = -1, /) -> bytes: ...
 
 
+class _Steps(_Readable, Protocol):
+    def read1(self, size: int = -1, /) -> bytes: ...
+
+
+class MissingLibrary(Exception):
+    """The optional library a format needs is not installed (its message says which extra)."""
+
+
+def zstd() -> ModuleType:
+    """``compression.zstd``, or its backport; MissingLibrary when neither is installed."""
+    try:
+        if sys.version_info >= (3, 14):
+            from compression import zstd as module
+        else:
+            from backports import zstd as module
+    except ImportError as error:
+        raise MissingLibrary("a Zstandard stream: install urlsift[zstd] to read it; not read") from error
+    return module
+
+
+def zstd_options(window_log: int = ZSTD_WINDOW_LOG) -> dict[object, int]:
+    """The decompression options of a Zstandard reader: frames whose window is over 2**window_log
+    bytes are refused (``_ZstdErrors`` says so)."""
+    return {zstd().DecompressionParameter.window_log_max: window_log}
+
+
+def _zstd_file(file: IO[bytes], window_log: int) -> _Readable:
+    reader: _Steps = zstd().ZstdFile(file, mode="rb", options=zstd_options(window_log))
+    return _ZstdErrors(reader, window_log)
+
+
+class _ZstdErrors:
+    """A Zstandard reader whose ZstdError is a CorruptData (a corrupt frame) or an OverBudget (a
+    window over the limit); the library's exception class is known only once it is imported, and a
+    cut frame is already an EOFError."""
+
+    def __init__(self, inner: _Steps, window_log: int) -> None:
+        self._inner, self._error, self._window_log = inner, zstd().ZstdError, window_log
+
+    def read(self, size: int = -1, /) -> bytes:
+        return self._call(self._inner.read, size)
+
+    def read1(self, size: int = -1, /) -> bytes:
+        return self._call(self._inner.read1, size)
+
+    def _call(self, read: Callable[[int], bytes], size: int) -> bytes:
+        try:
+            return read(size)
+        except self._error as error:
+            text = str(error).removeprefix("Unable to decompress Zstandard data: ")
+            if "too much memory" in text:  # zstd's words for a window over window_log_max
+                window = 1 << self._window_log
+                raise OverBudget(
+                    f"a Zstandard frame whose window is over {window:,} bytes (packed with zstd --long); "
+                    f"--zstd-window-log {ZSTD_WINDOW_LOGS[-1]} reads it, holding up to that much memory"
+                ) from error
+            raise CorruptData(text) from error
+
+
 # The decompressing readers close nothing of their own: the file under them is the caller's.
-_OPENERS: list[tuple[bytes, str, Callable[[IO[bytes]], _Readable]]] = [
-    (b"\x1f\x8b", ".gz", lambda f: gzip.GzipFile(fileobj=f, mode="rb")),
-    (b"BZh", ".bz2", lambda f: bz2.BZ2File(f, mode="rb")),
-    (b"\xfd7zXZ\x00", ".xz", lambda f: lzma.LZMAFile(f, mode="rb")),  # noqa: SIM115
+# Each opener takes the file and the Zstandard window limit (``ZSTD_WINDOW_LOG``).
+_OPENERS: list[tuple[bytes, str, Callable[[IO[bytes], int], _Readable]]] = [
+    (b"\x1f\x8b", ".gz", lambda f, _: gzip.GzipFile(fileobj=f, mode="rb")),
+    (b"BZh", ".bz2", lambda f, _: bz2.BZ2File(f, mode="rb")),
+    (b"\xfd7zXZ\x00", ".xz", lambda f, _: lzma.LZMAFile(f, mode="rb")),  # noqa: SIM115
+    (b"\x28\xb5\x2f\xfd", ".zst", _zstd_file),
+    # A Zstandard stream may start with a skippable frame (magic 0x184D2A50 to 0x184D2A5F).
+    *((bytes([0x50 + k]) + b"\x2a\x4d\x18", ".zst", _zstd_file) for k in range(16)),
 ]
 
 
 def is_packed(head: bytes) -> bool:
-    """Whether ``head`` starts a gzip, bzip2 or xz stream."""
+    """Whether ``head`` starts a gzip, bzip2, xz or Zstandard stream."""
     return any(head.startswith(magic) for magic, _, _ in _OPENERS)
 
 
@@ -74,7 +150,7 @@ CORRUPT = (
 )
 """What a corrupt or truncated compressed stream or archive raises while it is read. Not OSError:
 a disk's read error is a DiskError (``unreadable``), and a decompressor's OSError a CorruptData."""
-STOPS = (*CORRUPT, DiskError, OverBudget)
+STOPS = (*CORRUPT, DiskError, OverBudget, MissingLibrary)
 """Everything a stream of the input may end with: ``defect`` says which report it makes."""
 
 
@@ -86,6 +162,8 @@ def defect(error: BaseException, where: Provenance, out: int | None = None) -> D
         return Defect("unreadable", where, f"read error: {error.strerror or error}{kept}")
     if isinstance(error, OverBudget):
         return Defect("too-large", where, f"{error}{kept}")
+    if isinstance(error, MissingLibrary):
+        return Defect("unreadable", where, f"{error}{kept}")
     text = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
     return Defect("corrupt", where, f"{text or type(error).__name__}{kept}")
 
@@ -196,7 +274,7 @@ class Salvaged(io.RawIOBase):
 
 
 def unpacked(
-    file: IO[bytes], head: bytes, name: str, budget: Budget
+    file: IO[bytes], head: bytes, name: str, budget: Budget, zstd_window_log: int = ZSTD_WINDOW_LOG
 ) -> tuple[IO[bytes], str, Salvaged] | None:
     """The decompressed stream of ``file``, its name less the suffix and what ends it (the stream
     stops at damage or past ``budget``: ask it for its defect when read), or None when ``head`` (its
@@ -204,6 +282,6 @@ def unpacked(
     for magic, suffix, opener in _OPENERS:
         if head.startswith(magic):
             inner = name[: -len(suffix)] if name.lower().endswith(suffix) else name
-            salvaged = Salvaged(Capped(opener(file), budget))
+            salvaged = Salvaged(Capped(opener(file, zstd_window_log), budget))
             return io.BufferedReader(salvaged, buffer_size=1 << 16), inner, salvaged
     return None
