@@ -255,6 +255,7 @@ DefectKind = Literal[
     "undecodable-bytes",
     "unknown-charset",
     "malformed",
+    "not-mail",
 ]
 """What went wrong, in one word; README's table of kinds lists exactly these (a test compares)."""
 
@@ -270,10 +271,22 @@ class Defect(NamedTuple):
 
 
 ERROR_KINDS: frozenset[DefectKind] = frozenset(
-    {"unreadable", "corrupt", "too-large", "too-deep", "truncated", "binary", "long-line", "internal", "lost"}
+    {
+        "unreadable",
+        "corrupt",
+        "too-large",
+        "too-deep",
+        "truncated",
+        "binary",
+        "long-line",
+        "internal",
+        "lost",
+        "not-mail",
+    }
 )
 """Defects that lose input (a file, a member, a message or its end could not be scanned as it is;
-``internal``: a bug stopped a message or a file; ``lost``: a worker died reading a unit): the
+``internal``: a bug stopped a message or a file; ``lost``: a worker died reading a unit;
+``not-mail``: a public-inbox commit's message is empty or binary data): the
 command line exits 2 after any of them."""
 WARNING_KINDS: frozenset[DefectKind] = frozenset({"undecodable-bytes", "unknown-charset", "malformed"})
 """Defects worked around with nothing lost that could hold a URL: reported, counted, exit unchanged."""

@@ -19,7 +19,7 @@ from collections.abc import Generator, Iterator
 from typing import IO, NamedTuple
 
 from .._model import Defect, MessageText, Provenance, TextStream
-from . import archives, mime
+from . import archives, mime, publicinbox
 from .archives import reason
 from .batch import BatchError, articles, is_batch
 from .mbox import HEAD_BYTES, is_separator, messages
@@ -60,6 +60,17 @@ class ReadOptions(NamedTuple):
     """One of FORMATS; zip, tar and compressed files are recognised whatever it says."""
     max_expand: int = MAX_EXPAND
     max_message: int = MAX_MESSAGE
+    since: tuple[str, ...] = ()
+    """public-inbox: read only the commits after the one of these a repository holds ..."""
+    until: tuple[str, ...] = ()
+    """... up to the one of these it holds (else its HEAD) ..."""
+    since_skips_epochs: bool = True
+    """... and skip a v2 epoch before the one holding a ``since`` commit (``--since``; a state
+    file names each epoch's own)."""
+
+    def inbox(self) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+        """What ``publicinbox.read`` needs of these."""
+        return self.since, self.until, self.since_skips_epochs
 
 
 def sniff(head: bytes, name: str) -> str:
@@ -93,6 +104,9 @@ def read_path(path: str, options: ReadOptions, counter: Counter | None = None) -
     """The items of the file at ``path`` ("-": standard input), in order."""
     where = Provenance("<stdin>" if path == "-" else path)
     counter = Counter() if counter is None else counter
+    if path != "-" and publicinbox.is_repository(path):
+        yield from _inbox(path, options, counter)
+        return
     try:
         raw: IO[bytes] = sys.stdin.buffer if path == "-" else io.FileIO(path, "rb")
         status = os.fstat(raw.fileno())
@@ -305,7 +319,11 @@ def cut_points(
     ``split`` bytes starts (``split.cuts``; ``text_cut`` finds a text's), the file's length);
     ("zip", each member's compressed size, 0); ("tar", where each member's header starts, the
     file's length); None for a file read from its start only (compressed, another format, one
-    that cannot be read or listed: reading it whole reports the problem)."""
+    that cannot be read or listed: reading it whole reports the problem); ("inbox", where each
+    range of a public-inbox repository's commits to read starts, their end)."""
+    if publicinbox.is_repository(path):
+        starts = publicinbox.cut_points(path, *read.inbox(), split)
+        return ("inbox", starts[:-1], starts[-1]) if starts else None
     try:
         with open(path, "rb") as file:
             length = os.fstat(file.fileno()).st_size
@@ -325,9 +343,9 @@ def cut_points(
     return None
 
 
-PIECES = ("mbox", "text", "zip", "tar")
+PIECES = ("mbox", "text", "zip", "tar", "inbox")
 """What ``read_piece`` reads: a byte range of an mbox or a text, a group of members of a zip (by
-index) or of a tar (by where their headers lie)."""
+index) or of a tar (by where their headers lie), a range of a public-inbox repository's commits."""
 
 
 def read_piece(
@@ -339,6 +357,9 @@ def read_piece(
     them."""
     where = Provenance(path)
     counter = Counter() if counter is None else counter
+    if kind == "inbox":
+        yield from _inbox(path, options, counter, start, end)
+        return
     before = counter.bytes
     try:
         raw = io.FileIO(path, "rb")
@@ -370,6 +391,19 @@ def read_piece(
     # members count what was read, their directory with them).
     if kind != "zip":
         counter.bytes = before + end - start
+
+
+def _inbox(
+    path: str, options: ReadOptions, counter: Counter, start: int = 0, end: int | None = None
+) -> Iterator[Item]:
+    """The messages of a public-inbox repository (of its commits ``start`` to ``end``, counted
+    from the first to read), with the commit as ``member``, its number as ``message``."""
+    for found in publicinbox.read(path, Provenance(path), options.max_message, options.inbox(), start, end):
+        if isinstance(found, Defect):
+            yield found
+            continue
+        counter.bytes += found.size
+        yield _message(found.data, found.size, found.where, options, last_line_ended=True)
 
 
 def _message(
