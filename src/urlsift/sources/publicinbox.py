@@ -18,6 +18,7 @@ the repository where git stopped.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -362,3 +363,57 @@ class _CatFile:
         while left and (piece := stream.read(min(left, 1 << 20))):
             left -= len(piece)
         return count - left
+
+
+class State:
+    """``--state FILE``: the last commit read of each repository (JSON: its real path -> the
+    commit), so that a run reads only what came after. The heads are taken when the run starts
+    (what is added while it reads waits for the next run); a repository's is recorded once it has
+    been read with no loss of the whole (``done``), and the file is replaced when the run ends."""
+
+    def __init__(self, file: str, repositories: Iterable[str]) -> None:
+        self._file = file
+        try:
+            with open(file, encoding="utf-8") as text:
+                recorded = json.load(text)
+        except FileNotFoundError:
+            recorded = {}
+        except (OSError, ValueError) as error:  # a state file that is unreadable or no JSON
+            raise StateError(f"--state {file}: cannot be read: {error}") from error
+        if not isinstance(recorded, dict) or not all(isinstance(v, str) for v in recorded.values()):
+            raise StateError(f"--state {file}: not a state file (a JSON object of commits)")
+        self._recorded: dict[str, str] = recorded
+        self._heads = {path: found for path in repositories if (found := head(path)) is not None}
+
+    def since(self) -> tuple[str, ...]:
+        return tuple(
+            self._recorded[key] for path in self._heads if (key := os.path.realpath(path)) in self._recorded
+        )
+
+    def until(self) -> tuple[str, ...]:
+        return tuple(self._heads.values())
+
+    def done(self, path: str) -> None:
+        if path in self._heads:
+            self._recorded[os.path.realpath(path)] = self._heads[path]
+
+    def save(self) -> None:
+        """Replace the file (written beside it first, so a run stopped while writing loses nothing)."""
+        temporary = f"{self._file}.tmp"
+        with open(temporary, "w", encoding="utf-8") as text:
+            json.dump(self._recorded, text, indent=1, sort_keys=True)
+            text.write("\n")
+        os.replace(temporary, self._file)
+
+
+class StateError(ValueError):
+    """A state file that cannot be used (said before any work starts)."""
+
+
+def holds(path: str, commit: str) -> bool:
+    """Whether the repository at ``path`` holds ``commit`` (False when git cannot tell)."""
+    git = _git()
+    try:
+        return git is not None and bool(held(git, path, (commit,)))
+    except (GitError, OSError, subprocess.TimeoutExpired):
+        return False
