@@ -142,7 +142,9 @@ def span(
     tips = held(git, path, until)
     tip = tips[0] if tips else head(path)
     if tip is None:
-        return None
+        if _run(git, path, "for-each-ref", "--count=1", "--format=%(refname)").strip():
+            raise GitError("its HEAD names no commit that can be read")
+        return None  # a repository with no commit yet
     first = 0
     after = held(git, path, since)
     if after:
