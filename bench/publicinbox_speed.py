@@ -6,7 +6,8 @@ A v2 epoch is built from MBOX (default: r-devel-2000-May of the repository's cor
 per message, with ``git fast-import``, and packed (``git repack -a -d``, as a served inbox is).
 Three figures, in MB of messages a second (wall clock: git works in processes of its own), each
 the best of N rounds, interleaved: the floor (``git log --raw`` for the blobs, every blob read
-through one ``git cat-file --batch``: what any reader of this repository has to do), the reader
+through one ``git cat-file --batch`` asked for all at once: what any reader of this repository has
+to do), the reader
 alone (``publicinbox.read``: the same, and the checks), and the command line (``--format jsonl``
 to /dev/null: reading, decoding and scanning).
 """
@@ -20,6 +21,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -37,20 +39,26 @@ DEFAULT = REPO / "mail" / "r-devel-2000-May.mbox"
 
 
 def floor(repo: str) -> None:
-    """Every message's blob, found by ``git log --raw`` and read by ``git cat-file --batch``."""
+    """Every message's blob, found by ``git log --raw`` and read by ``git cat-file --batch``, all
+    the ids written at once by a thread of their own (no round trips: the fastest way to read them)."""
     argv = ["git", f"--git-dir={repo}", "log", "--first-parent", "--reverse", "--raw", "--no-abbrev"]
     log = subprocess.run([*argv, "--format=%H"], capture_output=True, check=True).stdout
-    blobs = [line.split()[3] for line in log.splitlines() if line.endswith(b"\tm")]
-    cat = subprocess.Popen(
-        ["git", f"--git-dir={repo}", "cat-file", "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE
-    )
+    blobs = b"".join(line.split()[3] + b"\n" for line in log.splitlines() if line.endswith(b"\tm"))
+    argv = ["git", f"--git-dir={repo}", "cat-file", "--batch"]
+    cat = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert cat.stdin is not None
     assert cat.stdout is not None
-    for blob in blobs:
-        cat.stdin.write(blob + b"\n")
-        cat.stdin.flush()
-        cat.stdout.read(int(cat.stdout.readline().split()[2]) + 1)
-    cat.stdin.close()
+    stdin = cat.stdin
+
+    def ask() -> None:
+        stdin.write(blobs)
+        stdin.close()
+
+    asking = threading.Thread(target=ask)
+    asking.start()
+    while header := cat.stdout.readline():
+        cat.stdout.read(int(header.split()[2]) + 1)
+    asking.join()
     cat.wait()
 
 

@@ -18,6 +18,8 @@ the repository where git stopped.
 
 from __future__ import annotations
 
+import collections
+import contextlib
 import json
 import os
 import re
@@ -222,6 +224,8 @@ def _messages(
         log = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=said)
         assert log.stdout is not None
         number, commit, changes = low - 1, "", 0
+        waiting: collections.deque[Provenance] = collections.deque()  # the messages asked for, in order
+        finished = False
         try:
             for line in _lines(log.stdout):
                 if _COMMIT.fullmatch(line):
@@ -231,18 +235,24 @@ def _messages(
                 if blob is None:
                     continue
                 changes += 1
-                if blob:
-                    here = where._replace(member=commit, message=number)
-                    yield _checked(blobs.get(blob, limit), here)
-                    if blobs.failures >= MAX_FAILURES:
-                        detail = (
-                            f"{MAX_FAILURES} blobs in a row could not be read; the commits after {commit} "
-                        )
-                        detail += "are not read"
-                        yield Defect("corrupt", where, detail)
-                        return
+                if not blob:
+                    continue
+                waiting.append(where._replace(member=commit, message=number))
+                blobs.ask(blob)
+                if blobs.full:
+                    yield _checked(blobs.answer(limit), waiting.popleft())
+                if blobs.failures >= MAX_FAILURES:
+                    yield _given_up(where, waiting[0] if waiting else None)
+                    return
+            while waiting:
+                yield _checked(blobs.answer(limit), waiting.popleft())
+                if blobs.failures >= MAX_FAILURES:
+                    yield _given_up(where, waiting[0] if waiting else None)
+                    return
+            finished = True
         finally:
-            log.kill()
+            if not finished:  # stopped early: its output is not read to its end, so it might wait for ever
+                log.kill()
             log.wait()
         if log.returncode != 0:
             after = f" after {commit}" if commit else ""
@@ -251,6 +261,11 @@ def _messages(
             read = number - low + 1
             detail = f"none of its {read:,} commits read holds a message: not a public-inbox repository?"
             yield Defect("not-mail", where, detail)
+
+
+def _given_up(where: Provenance, next_one: Provenance | None) -> Defect:
+    after = "" if next_one is None else f"; the messages from commit {next_one.member} on are not read"
+    return Defect("corrupt", where, f"{MAX_FAILURES} blobs in a row could not be read{after}")
 
 
 def _lines(stream: IO[bytes]) -> Iterator[bytes]:
@@ -298,12 +313,19 @@ def _last_line(file: IO[bytes]) -> str:
 
 
 class _CatFile:
-    """A ``git cat-file --batch`` process: blobs by id; started again when it dies on one."""
+    """A ``git cat-file --batch`` process: blobs by id, up to WINDOW asked for ahead of the answers
+    (a round trip to git per blob costs more than reading it); started again when it dies on one,
+    and asked again for those after it."""
+
+    WINDOW = 32
+    """Ids written ahead (65 bytes each at most: far less than a pipe holds, so writing one never
+    waits for git, which may be waiting for its answers to be read)."""
 
     def __init__(self, git: str, path: str) -> None:
         self._argv = [git, f"--git-dir={path}", "cat-file", "--batch"]
         self._said = tempfile.TemporaryFile()  # noqa: SIM115 (closed by __exit__)
         self._process: subprocess.Popen[bytes] | None = None
+        self._asked: collections.deque[bytes] = collections.deque()
         self.failures = 0
         """Blobs in a row that could not be read."""
 
@@ -320,24 +342,42 @@ class _CatFile:
             self._process.wait()
             self._process = None
 
-    def get(self, blob: bytes, limit: int) -> tuple[bytes, int] | str:
-        """The blob's bytes (its first ``limit`` + 1 only, when it is larger) and size; or why not."""
-        got = self._get(blob, limit)
-        self.failures = self.failures + 1 if isinstance(got, str) else 0
-        return got
+    @property
+    def full(self) -> bool:
+        return len(self._asked) >= self.WINDOW
 
-    def _get(self, blob: bytes, limit: int) -> tuple[bytes, int] | str:
+    def ask(self, blob: bytes) -> None:
+        self._asked.append(blob)
+        self._write(blob)
+
+    def _write(self, blob: bytes) -> None:
         if self._process is None:
             self._said.seek(0)
             self._said.truncate()
             self._process = subprocess.Popen(
                 self._argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._said
             )
+        assert self._process.stdin is not None
+        with contextlib.suppress(OSError):  # it died: said when the answer is read
+            self._process.stdin.write(blob + b"\n")
+
+    def answer(self, limit: int) -> tuple[bytes, int] | str:
+        """The oldest asked blob's bytes (its first ``limit`` + 1 only, when it is larger) and
+        size; or why not."""
+        blob = self._asked.popleft()
+        got = self._answer(blob, limit)
+        self.failures = self.failures + 1 if isinstance(got, str) else 0
+        if isinstance(got, str) and self._process is None:  # it died: the others are asked again
+            for later in self._asked:
+                self._write(later)
+        return got
+
+    def _answer(self, blob: bytes, limit: int) -> tuple[bytes, int] | str:
         process = self._process
+        assert process is not None
         assert process.stdin is not None
         assert process.stdout is not None
         try:
-            process.stdin.write(blob + b"\n")
             process.stdin.flush()
             header = process.stdout.readline(256).split()
         except OSError:  # it died before: a broken pipe
