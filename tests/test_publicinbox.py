@@ -3,6 +3,7 @@ the mbox, each with its commit; ``--since`` and ``--state``; ``-j``; what git ca
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import subprocess
@@ -11,8 +12,12 @@ from pathlib import Path
 
 import inbox
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from urlsift._model import Provenance
 from urlsift.cli import main
+from urlsift.sources import ReadOptions, publicinbox
 
 MBOX = Path(__file__).parents[1] / "corpora" / "mail" / "r-devel-2000-May.mbox"
 FIRST_EPOCH = 100
@@ -173,7 +178,10 @@ def test_a_damaged_repository_is_reported_and_other_files_read(tmp_path: Path) -
     text = tmp_path / "notes.txt"
     text.write_text("see http://example.org/text\n")
     done = subprocess.run(
-        [sys.executable, "-m", "urlsift", "-q", str(epoch), str(text)], capture_output=True, text=True
+        [sys.executable, "-m", "urlsift", "-q", str(epoch), str(text)],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 2
     assert done.stdout == "http://example.org/text\n"
@@ -191,3 +199,69 @@ def test_without_git_a_clear_error(tmp_path: Path) -> None:
     assert done.returncode == 2
     said = "reading a git repository needs the git command, which was not found: install git"
     assert done.stderr == f"urlsift: {epoch}: unreadable: {said}\n"
+
+
+def test_a_damaged_pack_costs_the_messages_in_the_damage_only(tmp_path: Path) -> None:
+    blobs = inbox.mbox_messages(MBOX)
+    epoch = inbox.init(tmp_path / "0.git")
+    inbox.commit(epoch, blobs)
+    git = [inbox.GIT, f"--git-dir={epoch}", "-c", "pack.threads=1"]
+    subprocess.run([*git, "repack", "-a", "-d", "-q"], check=True)
+    (pack,) = (epoch / "objects" / "pack").glob("*.pack")
+    data = bytearray(pack.read_bytes())
+    at = len(data) * 2 // 3  # among the blobs (a pack holds its commits and trees first)
+    data[at : at + 200] = bytes(200)
+    pack.chmod(0o644)
+    pack.write_bytes(bytes(data))
+    done = subprocess.run(
+        [sys.executable, "-m", "urlsift", "-q", "--format", "jsonl", str(epoch)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2
+    lost = [line for line in done.stderr.splitlines() if ": corrupt: the blob " in line]
+    assert 0 < len(lost) < len(blobs) // 4  # the blobs in the damage, and those stored as deltas of them
+    assert "Traceback" not in done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    read = {row["message"] for row in rows}
+    assert max(read) == 395 > len(blobs) - 5  # the last messages were read, after the damage
+
+
+@settings(max_examples=10, deadline=None)
+@given(cuts=st.lists(st.integers(min_value=1, max_value=FIRST_EPOCH - 1), max_size=4, unique=True))
+def test_pieces_of_commits_read_as_the_whole(built: tuple[Path, list[list[str]]], cuts: list[int]) -> None:
+    folder, _ = built
+    epoch = str(folder / "git" / "0.git")
+    reading = ReadOptions()
+
+    def commits(start: int, end: int | None) -> list[object]:
+        found = publicinbox.read(epoch, Provenance(epoch), 10**9, reading.inbox(), start, end)
+        return [
+            (item.where.member, item.where.message) for item in found if isinstance(item, publicinbox.Blob)
+        ]
+
+    edges = [0, *sorted(cuts), FIRST_EPOCH]
+    pieces = [commits(start, end) for start, end in itertools.pairwise(edges)]
+    assert [one for piece in pieces for one in piece] == commits(0, None)
+    assert all(
+        len(piece) == end - start
+        for piece, (start, end) in zip(pieces, itertools.pairwise(edges), strict=True)
+    )
+
+
+def test_a_folder_of_inboxes_is_read_as_their_repositories(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    message = b"From: a@b\nSubject: s\n\nsee http://example.org/%d\n"
+    mirror = tmp_path / "mirror"
+    inbox.v2_inbox(mirror / "list", [[message % 1], [message % 2]])
+    (mirror / "list" / "msgmap.sqlite3").write_bytes(b"SQLite format 3\x00 http://example.org/not-read\n")
+    inbox.commit(inbox.init(mirror / "old.git"), [message % 3], v1=True)
+    status, rows, err = _rows([str(mirror)], capsys)
+    assert status == 0
+    assert err == ""
+    assert [(row["source"], row["url"]) for row in rows] == [
+        (str(mirror / "list" / "git" / "0.git"), "http://example.org/1"),
+        (str(mirror / "list" / "git" / "1.git"), "http://example.org/2"),
+        (str(mirror / "old.git"), "http://example.org/3"),
+    ]
