@@ -194,7 +194,7 @@ def test_without_git_a_clear_error(tmp_path: Path) -> None:
     inbox.commit(epoch, [b"From: a@b\n\nhttp://example.org/a\n"])
     env = {**os.environ, "PATH": str(tmp_path / "nowhere")}
     done = subprocess.run(
-        [sys.executable, "-m", "urlsift", str(epoch)], capture_output=True, text=True, env=env
+        [sys.executable, "-m", "urlsift", str(epoch)], capture_output=True, text=True, env=env, timeout=120
     )
     assert done.returncode == 2
     said = "reading a git repository needs the git command, which was not found: install git"
@@ -217,6 +217,7 @@ def test_a_damaged_pack_costs_the_messages_in_the_damage_only(tmp_path: Path) ->
         [sys.executable, "-m", "urlsift", "-q", "--format", "jsonl", str(epoch)],
         capture_output=True,
         text=True,
+        timeout=120,
     )
     assert done.returncode == 2
     lost = [line for line in done.stderr.splitlines() if ": corrupt: the blob " in line]
