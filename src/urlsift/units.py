@@ -1,5 +1,6 @@
 """Paths -> units of work, each read by one worker alone (``-j``, Dask): a big mbox or text file in
-byte ranges, a big zip or tar archive in groups of members, small files in batches.
+byte ranges, a big zip or tar archive in groups of members, a big public-inbox repository in
+ranges of commits, small files in batches.
 
 Units come in the order of the files and, in a file, of its bytes, so results put back in that
 order read as one pass over everything. A unit that is a piece of a file says so (``last`` marks its

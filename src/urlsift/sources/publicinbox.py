@@ -217,7 +217,9 @@ def read(
 def _messages(
     git: str, path: str, where: Provenance, found: ReadSpan, low: int, high: int, limit: int
 ) -> Iterator[Blob | Defect]:
-    argv = [git, f"--git-dir={path}", "log", "--first-parent", "--reverse", "--no-renames"]
+    # Each option says what a user's configuration could change: log.showRoot, diff.renames ...
+    argv = [git, f"--git-dir={path}", "--no-replace-objects", "log", "--root", "--first-parent", "--reverse"]
+    argv += ["--no-renames"]
     argv += ["--diff-merges=first-parent", "--raw", "--no-abbrev", "--format=%H"]
     argv += [f"--skip={found.total - high}", f"--max-count={high - low}", found.tip, "--"]
     with tempfile.TemporaryFile() as said, _CatFile(git, path) as blobs:
