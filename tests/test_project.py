@@ -112,12 +112,14 @@ LATER_STAGES = {
             "page.py",
             "warc.py",
             "jsonl.py",
+            "publicinbox.py",
         )
     },
 }
 READS_FILES = {
     "sources/__init__.py",  # the I/O stage: it opens the files
     "sources/archives.py",  # and zip and tar members
+    "sources/publicinbox.py",  # and public-inbox repositories (through git), and --state's file
     "cli.py",  # the command line: it points stdout at os.devnull once the reader has gone
 }
 

@@ -266,6 +266,7 @@ DefectKind = Literal[
     "malformed",
     "bad-record",
     "missing-field",
+    "not-mail",
 ]
 """What went wrong, in one word; README's table of kinds lists exactly these (a test compares)."""
 
@@ -292,11 +293,13 @@ ERROR_KINDS: frozenset[DefectKind] = frozenset(
         "internal",
         "lost",
         "bad-record",
+        "not-mail",
     }
 )
 """Defects that lose input (a file, a member, a message or its end could not be scanned as it is;
 ``internal``: a bug stopped a message or a file; ``lost``: a worker died reading a unit;
-``bad-record``: a JSON line that is no object): the command line exits 2 after any of them."""
+``bad-record``: a JSON line that is no object; ``not-mail``: a public-inbox commit's message is
+empty or binary data): the command line exits 2 after any of them."""
 WARNING_KINDS: frozenset[DefectKind] = frozenset(
     {"undecodable-bytes", "unknown-charset", "malformed", "missing-field"}
 )

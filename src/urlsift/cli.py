@@ -44,7 +44,7 @@ from .results import (
 )
 from .scanner import KNOWN_SCHEMES, MAX_SCHEME_CHARS
 from .sources import FORMATS as INPUT_FORMATS
-from .sources import MAX_MESSAGE, Counter, ReadOptions
+from .sources import MAX_MESSAGE, Counter, ReadOptions, publicinbox
 from .sources.packed import MAX_EXPAND, ZSTD_WINDOW_LOG, ZSTD_WINDOW_LOGS
 from .units import SPLIT_BYTES, ClusterError, Unit, plan
 from .validate import validate
@@ -272,6 +272,17 @@ def _scan_parser() -> argparse.ArgumentParser:
         default=MAX_MESSAGE,
         metavar="SIZE",
         help="skip and report a message larger than SIZE (default 100M)",
+    )
+    read.add_argument(
+        "--since",
+        metavar="COMMIT",
+        help="public-inbox: read only the messages of the commits after COMMIT (and of the epochs after its)",
+    )
+    read.add_argument(
+        "--state",
+        metavar="FILE",
+        help="public-inbox: read only the messages after those the runs with this FILE read; FILE records "
+        "each repository's last commit read, updated at the end of the run",
     )
     read.add_argument(
         "-j",
@@ -653,12 +664,9 @@ def _scan(args: argparse.Namespace, arguments: Iterable[str]) -> int:
         raise _Refused("--format parquet and --output DIR go together")
     if (args.input_format == "jsonl") != bool(args.text_fields) or (args.id_field and not args.text_fields):
         raise _Refused("--input-format jsonl and --text-field go together (--id-field with them)")
-    options = Options(
-        profile=args.profile,
-        naked=args.naked,
-        invalid=args.invalid,
-        schemes=KNOWN_SCHEMES if args.schemes is None else args.schemes.found(),
-        read=ReadOptions(
+    read, state = _inbox_reading(
+        args,
+        ReadOptions(
             args.input_format,
             args.max_expand,
             args.max_message,
@@ -666,6 +674,13 @@ def _scan(args: argparse.Namespace, arguments: Iterable[str]) -> int:
             args.id_field,
             args.zstd_window_log,
         ),
+    )
+    options = Options(
+        profile=args.profile,
+        naked=args.naked,
+        invalid=args.invalid,
+        schemes=KNOWN_SCHEMES if args.schemes is None else args.schemes.found(),
+        read=read,
         # --stats (or the hint on a terminal) tells a strict user how many rejections today's rules
         # would take: the rejected are judged again (a cost a terminal's reader does not see).
         second_opinion=MODERN.name if args.profile == STRICT.name and (args.stats or _stderr_tty()) else None,
@@ -688,6 +703,8 @@ def _scan(args: argparse.Namespace, arguments: Iterable[str]) -> int:
                 if file_tally is not None:
                     tally.add(file_tally)
                     bar.done(file_tally)
+                    if state is not None and path is not None and not file_tally.files_failed:
+                        state.done(path)
                 if args.count and path is not None:
                     count = printer.printed - before
                     printer.out.write(f"{count if single else f'{escaped(path)}:{count}'}\n")
@@ -705,11 +722,34 @@ def _scan(args: argparse.Namespace, arguments: Iterable[str]) -> int:
             return INTERRUPTED
     printer.finish()
     printer.out.flush()
+    if state is not None:
+        state.save()
     if args.stats:
         _summary(tally, printer.printed)
     elif tally.rejected_valid_elsewhere and _stderr_tty():
         print(_hint(tally.rejected_valid_elsewhere), file=sys.stderr)
     return 2 if printer.failed else 0 if printer.found else 1
+
+
+def _inbox_reading(
+    args: argparse.Namespace, read: ReadOptions
+) -> tuple[ReadOptions, publicinbox.State | None]:
+    """``--since`` and ``--state``: the public-inbox repositories' commits to read, and the state."""
+    if args.since is None and args.state is None:
+        return read, None
+    if args.since is not None and args.state is not None:
+        raise _Refused("--since and --state do not go together")
+    found = walk(args.paths)
+    repositories = [path for path in found if isinstance(path, str) and publicinbox.is_repository(path)]
+    if args.since is not None:
+        if not any(publicinbox.holds(path, args.since) for path in repositories):
+            raise _Refused(f"--since {args.since}: no public-inbox repository given holds this commit")
+        return read._replace(since=(args.since,)), None
+    try:
+        state = publicinbox.State(args.state, repositories)
+    except publicinbox.StateError as error:
+        raise _Refused(str(error)) from error
+    return read._replace(since=state.since(), until=state.until(), since_skips_epochs=False), state
 
 
 def _summary(tally: Tally, printed: int) -> None:

@@ -1,5 +1,6 @@
 """Paths -> units of work, each read by one worker alone (``-j``, Dask): a big mbox, text or
-JSON-lines file in byte ranges, a big zip or tar archive in groups of members, small files in batches.
+JSON-lines file in byte ranges, a big zip or tar archive in groups of members, a big public-inbox
+repository in ranges of commits, small files in batches.
 
 Units come in the order of the files and, in a file, of its bytes, so results put back in that
 order read as one pass over everything. A unit that is a piece of a file says so (``last`` marks its
@@ -18,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from typing import Literal, NamedTuple, TypeVar
 
 from .scanner import MAX_WRAPPER_CHARS
-from .sources import ReadOptions, cut_points
+from .sources import ReadOptions, cut_points, publicinbox
 from .sources.split import text_cutter
 
 SPLIT_BYTES = 16 * 10**6
@@ -32,13 +33,14 @@ BATCH_FILES = 512
 _TEXT_CUT = text_cutter(MAX_WRAPPER_CHARS + 128)  # 64 spaces may come between "<" and its scheme
 
 
-UnitKind = Literal["files", "mbox", "text", "jsonl", "zip", "tar"]
+UnitKind = Literal["files", "mbox", "text", "jsonl", "zip", "tar", "inbox"]
 _PIECE_KINDS: dict[str, UnitKind] = {
     "mbox": "mbox",
     "text": "text",
     "jsonl": "jsonl",
     "zip": "zip",
     "tar": "tar",
+    "inbox": "inbox",
 }
 """The kinds of file ``sources.cut_points`` cuts, as unit kinds."""
 
@@ -46,7 +48,8 @@ _PIECE_KINDS: dict[str, UnitKind] = {
 class Unit(NamedTuple):
     """One worker's work: ``kind`` "files" (whole files, ``names``), "mbox", "text" or "jsonl" (the bytes
     ``[start, end)`` of ``path``), "zip" (its members ``start`` to ``end``, as listed) or "tar" (the
-    members whose headers lie in the bytes ``[start, end)``)."""
+    members whose headers lie in the bytes ``[start, end)``) or "inbox" (the commits ``start`` to
+    ``end`` of a public-inbox repository, counted from the first to read)."""
 
     kind: UnitKind
     path: str
@@ -92,14 +95,16 @@ def plan(
 
 
 def _size(path: str) -> int | None:
-    """A regular file's size; None for standard input and what cannot be stat'ed (reading it
-    reports why)."""
+    """A regular file's size (a public-inbox repository's: its objects'); None for standard input
+    and what cannot be stat'ed (reading it reports why)."""
     if path == "-":
         return None
     try:
         status = os.stat(path)
     except OSError:
         return None
+    if stat.S_ISDIR(status.st_mode) and publicinbox.is_repository(path):
+        return publicinbox.size(path)
     return status.st_size if stat.S_ISREG(status.st_mode) else None
 
 

@@ -20,7 +20,7 @@ from collections.abc import Generator, Iterator
 from typing import IO, NamedTuple
 
 from .._model import Defect, MessageText, Provenance, Skipped, TextStream
-from . import archives, jsonl, mime, warc
+from . import archives, jsonl, mime, publicinbox, warc
 from .archives import reason
 from .batch import BatchError, articles, is_batch
 from .mbox import HEAD_BYTES, is_separator, messages
@@ -68,6 +68,17 @@ class ReadOptions(NamedTuple):
     """"jsonl": the dotted path of the field that is a record's ``message_id``."""
     zstd_window_log: int = ZSTD_WINDOW_LOG
     """The largest Zstandard window read (a power of two; zip members: the default)."""
+    since: tuple[str, ...] = ()
+    """public-inbox: read only the commits after the one of these a repository holds ..."""
+    until: tuple[str, ...] = ()
+    """... up to the one of these it holds (else its HEAD) ..."""
+    since_skips_epochs: bool = True
+    """... and skip a v2 epoch before the one holding a ``since`` commit (``--since``; a state
+    file names each epoch's own)."""
+
+    def inbox(self) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+        """What ``publicinbox.read`` needs of these."""
+        return self.since, self.until, self.since_skips_epochs
 
 
 def sniff(head: bytes, name: str) -> str:
@@ -106,6 +117,9 @@ def read_path(path: str, options: ReadOptions, counter: Counter | None = None) -
     """The items of the file at ``path`` ("-": standard input), in order."""
     where = Provenance("<stdin>" if path == "-" else path)
     counter = Counter() if counter is None else counter
+    if path != "-" and publicinbox.is_repository(path):
+        yield from _inbox(path, options, counter)
+        return
     try:
         raw: IO[bytes] = sys.stdin.buffer if path == "-" else io.FileIO(path, "rb")
         status = os.fstat(raw.fileno())
@@ -356,7 +370,11 @@ def cut_points(
     about ``split`` bytes starts (``split.cuts``; ``text_cut`` finds a text's), the file's length);
     ("zip", each member's compressed size, 0); ("tar", where each member's header starts, the
     file's length); None for a file read from its start only (compressed, another format, one
-    that cannot be read or listed: reading it whole reports the problem)."""
+    that cannot be read or listed: reading it whole reports the problem); ("inbox", where each
+    range of a public-inbox repository's commits to read starts, their end)."""
+    if publicinbox.is_repository(path):
+        starts = publicinbox.cut_points(path, *read.inbox(), split)
+        return ("inbox", starts[:-1], starts[-1]) if starts else None
     try:
         with open(path, "rb") as file:
             length = os.fstat(file.fileno()).st_size
@@ -378,9 +396,10 @@ def cut_points(
     return None
 
 
-PIECES = ("mbox", "text", "jsonl", "zip", "tar")
+PIECES = ("mbox", "text", "jsonl", "zip", "tar", "inbox")
 """What ``read_piece`` reads: a byte range of an mbox, a text or a JSON-lines file, a group of
-members of a zip (by index) or of a tar (by where their headers lie)."""
+members of a zip (by index) or of a tar (by where their headers lie), a range of a public-inbox
+repository's commits."""
 
 
 def read_piece(
@@ -392,6 +411,9 @@ def read_piece(
     them."""
     where = Provenance(path)
     counter = Counter() if counter is None else counter
+    if kind == "inbox":
+        yield from _inbox(path, options, counter, start, end)
+        return
     before = counter.bytes
     try:
         raw = io.FileIO(path, "rb")
@@ -428,6 +450,19 @@ def read_piece(
     # members count what was read, their directory with them).
     if kind != "zip":
         counter.bytes = before + end - start
+
+
+def _inbox(
+    path: str, options: ReadOptions, counter: Counter, start: int = 0, end: int | None = None
+) -> Iterator[Item]:
+    """The messages of a public-inbox repository (of its commits ``start`` to ``end``, counted
+    from the first to read), with the commit as ``member``, its number as ``message``."""
+    for found in publicinbox.read(path, Provenance(path), options.max_message, options.inbox(), start, end):
+        if isinstance(found, Defect):
+            yield found
+            continue
+        counter.bytes += found.size
+        yield _message(found.data, found.size, found.where, options, last_line_ended=True)
 
 
 def _message(

@@ -1,5 +1,7 @@
 """Folders -> the files to read, in a stable order: Maildir (``new`` then ``cur``), MH folders and
-news spools (INN tradspool: one article per file, named by its number), or any tree of files.
+news spools (INN tradspool: one article per file, named by its number), or any tree of files. A
+public-inbox is read as its repositories (``publicinbox``): a v2 inbox's epochs in order, a bare
+repository (a v1 inbox, an epoch) as itself; nothing else in them is read.
 
 Numeric names sort as numbers (article 9 before 10), others by name. Links to folders are
 followed, but a folder already visited (a link loop) is reported, not entered again; so are a
@@ -12,6 +14,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+
+from . import publicinbox
 
 
 def _order(name: str) -> tuple[int, int, str]:
@@ -35,6 +39,13 @@ def _walk(folder: str, seen: set[tuple[int, int]]) -> Iterator[str | tuple[str, 
         yield folder, "a link loop: this folder was read already"
         return
     seen.add((status.st_dev, status.st_ino))
+    if publicinbox.is_repository(folder):
+        yield folder
+        return
+    inbox = publicinbox.epochs(folder)
+    if inbox is not None:
+        yield from inbox
+        return
     names = {entry.name for entry in entries}
     if {"cur", "new", "tmp"} <= names:  # Maildir: tmp holds messages still being delivered
         entries = [entry for entry in entries if entry.name in ("new", "cur")]
