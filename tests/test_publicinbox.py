@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import inbox
 import pytest
@@ -32,7 +33,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[list[str
     return folder, inbox.v2_inbox(folder, [blobs[:FIRST_EPOCH], blobs[FIRST_EPOCH:]])
 
 
-def _rows(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[dict[str, object]], str]:
+def _rows(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[dict[str, Any]], str]:
     status = main(["--format", "jsonl", "-q", *argv])
     out, err = capsys.readouterr()
     return status, [json.loads(line) for line in out.splitlines()], err
@@ -57,8 +58,8 @@ def test_a_v2_inbox_gives_the_mbox_urls_with_commit_ids(
         same = ("url", "line", "column", "message_id", "date", "part")
         assert {key: row[key] for key in same} == {key: mbox_row[key] for key in same}
     # By hand: the first URL of the second epoch.
-    later = next(row for row in rows if row["source"].endswith("1.git"))  # type: ignore[union-attr]
-    assert later["member"] == commits[1][later["message"]]  # type: ignore[index]
+    later = next(row for row in rows if row["source"].endswith("1.git"))
+    assert later["member"] == commits[1][later["message"]]
     assert "undecodable-bytes" in err
     assert "1.git[" in err
 
