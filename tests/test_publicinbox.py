@@ -76,7 +76,7 @@ def test_a_v1_repository(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     expected = [row for row in plain if row["message"] in kept]
     assert [row["url"] for row in rows] == [row["url"] for row in expected]
     assert len(rows) > 20
-    assert [commits[kept.index(row["message"])] for row in expected] == [row["member"] for row in rows]  # type: ignore[arg-type]
+    assert [commits[kept.index(row["message"])] for row in expected] == [row["member"] for row in rows]
 
 
 def test_j2_equals_j1(
