@@ -1,5 +1,6 @@
 """The command line on a mailing-list mbox, beside a bare loop of ``email.message_from_bytes`` over
-the same messages, measured in the same run (issue 5's target: at least 80% of the bare loop).
+the same messages, measured in the same run (issue 5's target was 0.8 of the bare loop's speed;
+issue 22's is 1.5x on blinux-list, a list of big messages, and 1.0x on the small-message lists).
 
     python bench/archive_speed.py [MBOX | --shared] [--rounds N] [--jobs]
 
@@ -88,7 +89,8 @@ def main_bench() -> None:
     print(f"{Path(args.mbox).name}: {megabytes:.1f} MB, {len(split)} messages, best of {args.rounds}")
     print(f"  bare email.message_from_bytes loop  {megabytes / times['bare']:6.1f} MB/s")
     print(f"  urlsift --format jsonl              {megabytes / times['cli']:6.1f} MB/s")
-    print(f"  ratio                               {times['bare'] / times['cli']:6.2f}  (target >= 0.80)")
+    target = "1.5, issue 22" if Path(args.mbox).name == SHARED_DEFAULT.name else "1.0 for small messages"
+    print(f"  ratio                               {times['bare'] / times['cli']:6.2f}  (target >= {target})")
     if args.jobs:
         with tempfile.TemporaryDirectory() as folder:
             copies = []

@@ -1,7 +1,8 @@
 """Scaling out (issue 8): one archive of 1 GB or more, made by repeating the mboxes of the corpora,
 read by ``urlsift -j 1``, ``-j 2`` ... and a local Dask cluster of 2 ... workers, in the same run.
 
-    python bench/scale.py [--size 1G] [--jobs 1,2] [--rounds 2] [--dir /tmp] [--shared | --corpora DIR]
+    python bench/scale.py [--size 1G] [--jobs 1,2] [--rounds 2] [--startup 5] [--dir /tmp]
+                          [--shared | --corpora DIR]
 
 The mboxes repeated: those of the corpora's mail/ folder (the repository's by default; README's
 figures are from the shared corpora, --shared).
@@ -13,7 +14,8 @@ sides of a ratio; the median and each round's), the scaling efficiency (speed-up
 peak resident memory of the printing process and of the busiest worker, sampled every 0.1 s from
 /proc over the whole process tree, and the machine's idle and stolen CPU time during the run
 (median): on a shared virtual machine, time stolen by its neighbours slows runs that need every
-core, and idle time shows a core the run left unused.
+core, and idle time shows a core the run left unused. First, each way's start-up: its wall time on
+an empty file, beside ``-j 1``'s (a local Dask cluster imports Dask and starts its processes).
 """
 
 from __future__ import annotations
@@ -119,6 +121,25 @@ def run(argv: list[str]) -> Run:
     return Run(seconds, main_peak, max(peaks.values(), default=0), spent[3] / total, spent[7] / total)
 
 
+def startup(folder: Path, counts: list[int], rounds: int, *, dask: bool) -> None:
+    """What each way of running costs before any work: its wall time on an empty file (the median
+    of ``rounds``, interleaved), and that less the time of ``-j 1`` (one process, no workers)."""
+    empty = folder / "scale-empty.txt"
+    empty.write_bytes(b"")
+    configs = {"-j 1": ["-j", "1"]}
+    configs.update({f"-j {n}": ["-j", str(n)] for n in counts if n > 1})
+    if dask:
+        configs.update({f"dask local:{n}": ["--scheduler", f"local:{n}"] for n in counts if n > 1})
+    times: dict[str, list[float]] = {name: [] for name in configs}
+    for _ in range(rounds):
+        for name, argv in configs.items():
+            times[name].append(run([*argv, "--quiet", str(empty)]).seconds)
+    base = statistics.median(times["-j 1"])
+    print(f"start-up on an empty file, median of {rounds} rounds (wall s; beyond -j 1):")
+    for name, found in times.items():
+        print(f"  {name:14} {statistics.median(found):.2f}  {statistics.median(found) - base:+.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", default="1G", help="archive size (1G, 200M ...)")
@@ -126,6 +147,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--dir", default=tempfile.gettempdir())
     parser.add_argument("--no-dask", action="store_true")
+    parser.add_argument(
+        "--startup", type=int, default=5, metavar="N", help="start-up rounds on an empty file (0: none)"
+    )
     add_options(parser)
     args = parser.parse_args()
     size = _size(args.size)
@@ -141,6 +165,8 @@ def main() -> None:
         for name, argv in configs.items():
             runs[name].append(run(argv))
     cores = os.cpu_count()
+    if args.startup:
+        startup(Path(args.dir), counts, args.startup, dask=not args.no_dask)
     print(f"archive: {archive} ({megabytes:,.0f} MB); {args.rounds} interleaved rounds; {cores} cores")
     print(
         "| run | wall s (best) | MB/s (best) | speed-up (median of rounds) | rounds | efficiency "

@@ -339,10 +339,10 @@ def test_a_bug_in_the_message_reader_ends_only_its_message(
 ) -> None:
     real_read = mime.read
 
-    def read(data: bytes, where: Provenance) -> object:
+    def read(data: bytes, where: Provenance, *more: bool) -> object:
         if b"boom" in data:
             raise RecursionError("a bug")
-        return real_read(data, where)
+        return real_read(data, where, *more)
 
     monkeypatch.setattr(mime, "read", read)
     path = tmp_path / "bug.mbox"

@@ -282,30 +282,29 @@ def _scanned(texts: list[str], message: MessageText, options: Options) -> Iterat
         for k, text in enumerate(texts[:headers])
         if len(text) <= _HEADER_CACHE_CHARS and (hit := cache.get(text)) is not None
     }
-    todo = [k for k in range(len(texts)) if k not in known]
+    todo = [k for k in range(len(texts)) if k not in known] if known else range(len(texts))
     fresh: dict[int, list[Match]] = {}  # the header values' matches, to remember
-    remembered = False
+    scanned_headers = [k for k in todo if k < headers]
+    remembered = not scanned_headers
     given = 0  # the texts before this one have all been given
-
-    def known_before(stop: int) -> Iterator[tuple[int, Match]]:
-        nonlocal given
-        for k in range(given, stop):
-            for match in known.get(k, ()):
-                yield k, match
-        given = max(given, stop)
-
-    for j, match in extract_each([texts[k] for k in todo], **extraction):
+    for j, match in extract_each([texts[k] for k in todo] if known else texts, **extraction):
         k = todo[j]
         if k < headers:
             fresh.setdefault(k, []).append(match)
         elif not remembered:
-            _remember(cache, texts, [k for k in todo if k < headers], fresh)
+            _remember(cache, texts, scanned_headers, fresh)
             remembered = True
-        yield from known_before(k)
+        while given < k:  # the known texts before this one
+            for cached in known.get(given, ()):
+                yield given, cached
+            given += 1
         yield k, match
     if not remembered:
-        _remember(cache, texts, [k for k in todo if k < headers], fresh)
-    yield from known_before(len(texts))
+        _remember(cache, texts, scanned_headers, fresh)
+    for k, hits in known.items():  # in order, as they were found
+        if k >= given:
+            for cached in hits:
+                yield k, cached
 
 
 def _remember(

@@ -27,6 +27,7 @@ import email.quoprimime
 import email.utils
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import repeat
 from operator import itemgetter
 from typing import NamedTuple
@@ -86,8 +87,9 @@ class _Entity(NamedTuple):
         )
 
 
-def read(data: bytes, where: Provenance) -> MessageText:
-    """The headers and text parts of the message ``data``, named, and its defects."""
+def read(data: bytes, where: Provenance, pipermail: bool = False) -> MessageText:
+    """The headers and text parts of the message ``data``, named, and its defects; ``pipermail``:
+    it comes from a pipermail archive (D32, ``MessageText.pipermail``)."""
     message = _entity(data)
     # No colon, no URL (an RFC 2047 word may hide one: "=3A").
     named = [
@@ -104,7 +106,7 @@ def read(data: bytes, where: Provenance) -> MessageText:
         named = [(name, value) for name, (value, _) in decoded if ":" in value]
     names = [name for name, _ in named]
     texts = [value for _, value in named]
-    found = MessageText(_identified(message, where), texts, names, len(texts), [], {})
+    found = MessageText(_identified(message, where), texts, names, len(texts), [], {}, pipermail)
     for name, problem in problems:  # the header is still scanned, as written
         _defect(found, "malformed", name, problem)
     _walk(message, found, [0], "text/plain", 0)
@@ -117,11 +119,11 @@ def identified(data: bytes, where: Provenance) -> Provenance:
 
 
 def _identified(message: _Entity, where: Provenance) -> Provenance:
-    return where._replace(
-        message_id=_header_text(message.get("message-id")),
-        date=_header_text(message.get("date")),
-        newsgroups=_header_text(message.get("newsgroups")),
-    )
+    message_id = _header_text(message.get("message-id"))
+    date = _header_text(message.get("date"))
+    newsgroups = _header_text(message.get("newsgroups"))
+    # Built whole: _replace costs more, and this runs once a message.
+    return Provenance(where[0], where[1], where[2], where[3], message_id, date, newsgroups, where[7])
 
 
 def _entity(data: bytes, start: int = 0, end: int | None = None) -> _Entity:
@@ -139,13 +141,13 @@ def _entity(data: bytes, start: int = 0, end: int | None = None) -> _Entity:
     chunks = _HEADER_START.split(head)
     if chunks[-1] == "":
         chunks.pop()  # after the line feed that ends the block
-    if all(map(str.__contains__, chunks, repeat(":"))):
-        named = list(map(str.partition, chunks, repeat(":")))
-        names = list(map(itemgetter(0), named))
-        joined = "\n".join(names)
-        if _BAD_NAME.search(joined) is None and "" not in names:
-            headers = list(zip(names, map(itemgetter(2), named), strict=True))
-            return _Entity(headers, joined.lower().split("\n") if names else [], data, body_start, end, [])
+    named = list(map(str.partition, chunks, repeat(":")))
+    names = list(map(itemgetter(0), named))
+    joined = "\n".join(names)
+    # Every line a header: each has a colon (no separator "" after the partition), and a name.
+    if _BAD_NAME.search(joined) is None and "" not in names and "" not in map(itemgetter(1), named):
+        headers = list(zip(names, map(itemgetter(2), named), strict=True))
+        return _Entity(headers, joined.lower().split("\n") if names else [], data, body_start, end, [])
     # As the stdlib: the headers end at the first line that is none; it and the rest are body.
     # Matched in bytes (lines and names are the same as in the text), each value decoded alone.
     headers, at = [], start
@@ -286,7 +288,8 @@ def _text_part(entity: _Entity, found: MessageText, part: str, params: dict[str,
         _defect(found, "unknown-charset", part, f"{problem}, read as UTF-8")
         charset = "utf-8"
         text = payload.decode(charset, "replace")
-    replaced = text.count("\ufffd") - payload.count("\ufffd".encode())
+    # U+FFFD the payload did not hold; most parts have none at all (one pass, not two).
+    replaced = text.count("\ufffd") - payload.count("\ufffd".encode()) if "\ufffd" in text else 0
     if replaced > 0:
         _defect(found, "undecodable-bytes", part, f"{replaced} undecodable byte sequences ({charset})")
     found.texts.append(_html_text(text) if kind == "text/html" else text)
@@ -296,6 +299,7 @@ def _text_part(entity: _Entity, found: MessageText, part: str, params: dict[str,
         found.flowed[len(found.texts) - 1] = delsp
 
 
+@lru_cache(maxsize=256)  # a codec lookup per part cost more than decoding a short one
 def _not_text_codec(charset: str) -> str | None:
     """Why ``charset`` may not decode text (None when it may): an unknown name, or a codec that is
     no text encoding (hex, rot13, base64, zlib: ``bytes.decode`` refuses them, and a lookup alone
@@ -420,6 +424,7 @@ def _has_encoded_word(header: str) -> bool:
     return False
 
 
+@lru_cache(maxsize=256)
 def _no_text_encoding(charset: str) -> bool:
     """Whether ``charset`` names a codec that is no text encoding (hex, rot13, base64, zlib: a
     lookup alone does not refuse them; unknown names are left to the decoder to refuse)."""

@@ -1,0 +1,173 @@
+"""Where the mbox command line's time goes, stage by stage, per message and per row (issue 22).
+
+    python bench/mail_stages.py [MBOX ...] [--rounds N]
+
+Each stage is timed alone on what the stage before it gave (process time, the best of N rounds,
+the stages interleaved), beside the whole command line (``--format jsonl`` to /dev/null, caches
+cleared as a fresh process has them) and the bare ``email.message_from_bytes`` loop:
+
+- split: ``mbox.messages`` over the file's bytes;
+- sources: ``read_path`` without the MIME reading (opening, counting, provenance of the index);
+- MIME: ``mime.read`` (header block, parts, decoding), less the two next lines, which it includes;
+- headers: RFC 2047 decoding of the header values that have an encoded word;
+- provenance: Message-ID, Date and Newsgroups looked up and decoded, the Provenance built;
+- flowed: ``unflow`` of the format=flowed parts (D31);
+- scanning: ``results._matches`` (header cache, ``extract_each``: scanner, rejoin, validation),
+  less flowed, with the verdicts of earlier rounds cached;
+- validation: what the same costs more with no verdict cached (each distinct URL judged once);
+- rows: ``results._message`` less ``_matches`` (tally, row tuples);
+- output: the jsonl writer over the rows (``Printing.selected`` first, as the printer does);
+- other: what the command line costs beyond the sum (events, printer, reports).
+
+The default mboxes: blinux-list (big messages) and the small-message r-help and r-devel of the
+shared corpora.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import email
+import gc
+import io
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from _corpora import SHARED
+
+from urlsift._model import Provenance
+from urlsift.cli import main
+from urlsift.extract import _judge
+from urlsift.flowed import unflow
+from urlsift.output import Printing, writer
+from urlsift.results import _HEADER_MATCHES, Options, Tally, _matches
+from urlsift.results import _message as message_rows
+from urlsift.sources import ReadOptions, mime, read_path
+from urlsift.sources import _message as read_message
+from urlsift.sources.mbox import messages
+
+DEFAULTS = [
+    SHARED / "mail" / f"{name}.mbox" for name in ("blinux-list", "r-help-2003-February", "r-devel-2000-May")
+]
+
+
+def best(rounds: int, runs: dict[str, Callable[[], Any]]) -> dict[str, float]:
+    times = dict.fromkeys(runs, float("inf"))
+    for _ in range(rounds):
+        for name, run in runs.items():
+            gc.collect()
+            started = time.process_time()
+            run()
+            times[name] = min(times[name], time.process_time() - started)
+    return times
+
+
+def stages(path: Path, rounds: int) -> None:
+    data = path.read_bytes()
+    raw = list(messages(io.BytesIO(data)))
+    where = Provenance(str(path))
+    read = ReadOptions()
+    found = [
+        read_message(
+            m.data, m.size, where._replace(message=m.number, offset=m.offset), read, m.complete, m.pipermail
+        )
+        for m in raw
+    ]
+    entities = [mime._entity(m.data) for m in raw]
+    encoded = [value for e in entities for (_, value) in e.headers if "=?" in value]
+    flowed = [(text.texts[k], delsp) for text in found for k, delsp in (text.flowed or {}).items()]
+    options = Options()
+    rows = [row for text in found for row in message_rows(text, options, Tally()) if isinstance(row, tuple)]
+    rows = [row for row in rows if not hasattr(row, "place")]  # not the reports
+    printing = Printing("jsonl")
+
+    def scanned(cold: bool = False) -> None:
+        _HEADER_MATCHES.clear()
+        if cold:  # as the command line starts: no URL judged yet
+            _judge.cache_clear()
+        for text in found:
+            for _ in _matches(text, options):
+                pass
+
+    def with_rows() -> None:
+        _HEADER_MATCHES.clear()
+        tally = Tally()
+        for text in found:
+            for _ in message_rows(text, options, tally):
+                pass
+
+    def output() -> None:
+        with open(os.devnull, "w") as null:
+            write = writer("jsonl", null)
+            for row in rows:
+                selected = printing.selected(row)
+                if selected is not None:
+                    write((*selected, None))
+
+    def cli() -> None:
+        _judge.cache_clear()
+        _HEADER_MATCHES.clear()
+        with (
+            open(os.devnull, "w") as null,
+            contextlib.redirect_stdout(null),
+            contextlib.redirect_stderr(null),
+        ):
+            main(["--quiet", "--format", "jsonl", str(path)])
+
+    runs: dict[str, Callable[[], Any]] = {
+        "bare": lambda: [email.message_from_bytes(m.data) for m in raw],
+        "cli": cli,
+        "split": lambda: [None for _ in messages(io.BytesIO(data))],
+        "read_path": lambda: [None for _ in read_path(str(path), read)],
+        "mime": lambda: [mime.read(m.data, where) for m in raw],
+        "headers": lambda: [mime._header_decoded(value) for value in encoded],
+        "provenance": lambda: [mime._identified(e, where) for e in entities],
+        "flowed": lambda: [unflow(text, delsp) for text, delsp in flowed],
+        "matches": scanned,
+        "cold": lambda: scanned(cold=True),
+        "message": with_rows,
+        "output": output,
+    }
+    t = best(rounds, runs)
+    shown = {
+        "split": t["split"],
+        "sources": t["read_path"] - t["split"] - t["mime"],
+        "MIME": t["mime"] - t["headers"] - t["provenance"],
+        "headers": t["headers"],
+        "provenance": t["provenance"],
+        "flowed": t["flowed"],
+        "scanning": t["matches"] - t["flowed"],
+        "validation": t["cold"] - t["matches"],
+        "rows": t["message"] - t["matches"],
+        "output": t["output"],
+    }
+    shown["other"] = t["cli"] - sum(shown.values())
+    n, urls = len(raw), max(1, len(rows))
+    print(f"{path.name}: {len(data) / 1e6:.1f} MB, {n:,} messages, {len(rows):,} rows, best of {rounds}")
+    print(f"  {'stage':12} {'us/message':>10} {'us/row':>8} {'share':>6}")
+    for name, seconds in shown.items():
+        share = seconds / t["cli"]
+        print(f"  {name:12} {seconds / n * 1e6:10.1f} {seconds / urls * 1e6:8.1f} {share:6.0%}")
+    megabytes = len(data) / 1e6
+    per_message, per_row = t["cli"] / n * 1e6, t["cli"] / urls * 1e6
+    print(f"  {'cli':12} {per_message:10.1f} {per_row:8.1f}  {megabytes / t['cli']:.1f} MB/s")
+    print(f"  {'bare loop':12} {t['bare'] / n * 1e6:10.1f} {'':8}  {megabytes / t['bare']:.1f} MB/s")
+    print(f"  ratio (bare / cli) {t['bare'] / t['cli']:.2f}")
+
+
+def main_bench() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("mbox", nargs="*", type=Path)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    for path in args.mbox or DEFAULTS:
+        if not path.is_file():
+            parser.error(f"no mbox at {path}")
+        stages(path, args.rounds)
+
+
+if __name__ == "__main__":
+    main_bench()
