@@ -15,8 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from urlsift.cli import main
-from urlsift.output import Printing, writer
-from urlsift.results import Options, Render, Rendered, Report, Tally, in_files, scan_file, scan_unit
+from urlsift.output import Format, Printing, writer
+from urlsift.pieces import in_files
+from urlsift.results import scan_file, scan_unit
+from urlsift.rows import Event, Options, Render, Report, Row, Tally
 from urlsift.sources import ReadOptions
 from urlsift.sources.split import cuts
 from urlsift.units import _TEXT_CUT, Unit, plan
@@ -49,10 +51,10 @@ texts = st.lists(text_lines, max_size=60).map(lambda lines: "\n".join(lines).enc
 
 def _events_of(
     path: Path, units: list[Unit], options: Options, render: Render | None = None
-) -> tuple[list[object], Tally]:
+) -> tuple[list[Event], Tally]:
     """The events of ``units`` joined as -j joins them, and the tally of the file."""
     found = in_files(iter([(unit, scan_unit(unit, options, render)) for unit in units]))
-    events: list[object] = []
+    events: list[Event] = []
     tally = Tally()
     for item in found:
         assert not isinstance(item, Report)
@@ -70,18 +72,18 @@ def _text_units(factory: pytest.TempPathFactory, data: bytes, size: int) -> tupl
     return path, [unit for unit in units if isinstance(unit, Unit)]
 
 
-def _printed(events: list[object], fmt: str) -> tuple[str, list[object]]:
-    """What the printer prints of ``events`` (rows and ``Rendered``), and the other events."""
+def _printed(events: list[Event], fmt: Format) -> tuple[str, list[object]]:
+    """What the printer prints of ``events`` (rows, and rows a worker printed), and the other events."""
     out = io.StringIO()
     write = writer(fmt, out, header=False)
     others: list[object] = []
     for event in events:
-        if isinstance(event, Rendered):
-            out.write(event.text())
+        if isinstance(event, Row):
+            write(event)
         elif isinstance(event, Report):
             others.append(event)
         else:
-            write((*event, None, None))  # type: ignore[misc]
+            out.write(event.text())
     return out.getvalue(), others
 
 
@@ -99,7 +101,7 @@ def test_a_text_cut_anywhere_gives_what_one_read_gives(
     assert _events_of(path, units, options) == (whole, whole_tally)
     for fmt in ("jsonl", "csv"):
         events, _ = _events_of(path, units, options, Printing(fmt).render)
-        assert _printed(events, fmt) == _printed(whole, fmt)  # type: ignore[arg-type]
+        assert _printed(events, fmt) == _printed(whole, fmt)
 
 
 @given(data=texts, size=st.integers(1, 500))

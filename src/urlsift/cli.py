@@ -18,7 +18,7 @@ import os
 import stat
 import sys
 from collections.abc import Generator, Iterable, Iterator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import IO, Any
 
@@ -28,20 +28,10 @@ from ._model import Verdict
 from ._version import __version__
 from .grammar import MODERN, PROFILES, STRICT
 from .output import FORMATS, Printing, Writer, escaped, writer
+from .pieces import in_files
 from .progress import Progress
-from .results import (
-    Event,
-    Options,
-    Render,
-    Rendered,
-    Report,
-    Tally,
-    in_files,
-    results,
-    scan_unit,
-    walk,
-    walked,
-)
+from .results import results, scan_unit, walk, walked
+from .rows import Event, Options, Render, Report, Row, Tally
 from .sources import FORMATS as INPUT_FORMATS
 from .sources import MAX_MESSAGE, Counter, ReadOptions
 from .sources.packed import MAX_EXPAND
@@ -344,7 +334,7 @@ class _Printer:
         self.printing = Printing(args.format, args.schemes, args.canonical or args.unique, args.profile)
         # --unique: the first row of each URL (by canonical form; a rejected one as written), and
         # how often it came; written at the end, when the counts are known.
-        self.unique: dict[str | tuple[str], list[Any]] | None = {} if args.unique else None
+        self.unique: dict[str | tuple[str], _Seen] | None = {} if args.unique else None
         self.counting: bool = args.count
         self.bar = bar
         self.found = self.failed = False
@@ -360,10 +350,10 @@ class _Printer:
     def events(self, events: Iterable[Event]) -> None:
         for event in events:
             if isinstance(event, Report):
-                self.failed = self.failed or event.error
+                self.failed = self.failed or event.lost_input
                 self.bar.say(f"urlsift: {escaped(event.place)}: {event.kind}: {escaped(event.detail)}")
                 continue
-            if isinstance(event, Rendered):
+            if not isinstance(event, Row):  # rows a worker printed
                 self.out.write(event.text())
                 self.found = self.found or event.valid
                 self.printed += event.rows
@@ -372,19 +362,18 @@ class _Printer:
             if row is None:
                 continue
             if self.unique is not None:
-                form = row[-1]
-                key = (row[0],) if form is None else form
+                key = (row.url,) if row.canonical is None else row.canonical
                 kept = self.unique.get(key)
                 if kept is not None:
-                    kept[1] += 1
+                    kept.count += 1
                     continue
-                self.unique[key] = [row, 1]
-            self.found = self.found or row[2]
+                self.unique[key] = _Seen(row)
+            self.found = self.found or row.valid
             self.printed += 1
             if not self.counting and self.unique is None:
-                self.write((*row, None))
+                self.write(row)
 
-    def _to_parquet(self, row: tuple[Any, ...]) -> None:
+    def _to_parquet(self, row: Row) -> None:
         try:
             self.sink.write(row)
         except OSError as error:  # pyarrow's write errors are OSErrors (a full disk)
@@ -393,8 +382,8 @@ class _Printer:
     def finish(self) -> None:
         """With --unique: each URL's first row, with how many times it came, in the order found."""
         if self.unique is not None and not self.counting:
-            for row, count in self.unique.values():
-                self.write((*row, count))
+            for seen in self.unique.values():
+                self.write(seen.row._replace(count=seen.count))
         self.close()
 
     def close(self) -> None:
@@ -404,6 +393,14 @@ class _Printer:
                 self.sink.close()
             except OSError as error:
                 raise _OutputError(f"{self.sink.directory}: {error.strerror or error}") from None
+
+
+@dataclass
+class _Seen:
+    """``--unique``: the first row of a URL, and how many times it came."""
+
+    row: Row
+    count: int = 1
 
 
 _Scanned = tuple[str | None, Iterable[Event], Tally | None]

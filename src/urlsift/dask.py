@@ -17,8 +17,9 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from .grammar import STRICT
-from .output import FIELDS, record
-from .results import Event, FileEvents, Joined, Options, Rendered, Report, scan_unit, walk
+from .pieces import Joined
+from .results import scan_unit, walk
+from .rows import FIELDS, Event, FileEvents, Options, Report, Row
 from .scanner import KNOWN_SCHEMES
 from .sources import MAX_MESSAGE, ReadOptions
 from .sources.packed import MAX_EXPAND
@@ -184,10 +185,10 @@ def _piece(unit: Unit, found: list[FileEvents], before: Joined) -> tuple[list[di
 
 def _record(event: Event) -> dict[str, Any]:
     if isinstance(event, Report):
-        return {"report": event.place, "kind": event.kind, "detail": event.detail, "error": event.error}
-    if isinstance(event, Rendered):  # ``scan`` has its workers send rows
+        return {"report": event.place, "kind": event.kind, "detail": event.detail, "error": event.lost_input}
+    if not isinstance(event, Row):  # ``scan`` has its workers send rows
         raise TypeError("urlsift.dask.scan's workers sent printed text, not rows")
-    return record((*event, None, None))
+    return event._asdict()
 
 
 def _report_records(reports: list[Report]) -> list[dict[str, Any]]:
