@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from urlsift._model import ProfileName
 from urlsift.cli import main
 from urlsift.output import Format, Printing, writer
 from urlsift.pieces import in_files
@@ -91,7 +92,7 @@ def _printed(events: list[Event], fmt: Format) -> tuple[str, list[object]]:
 @given(data=texts, size=st.integers(1, 3000))
 @settings(deadline=None)
 def test_a_text_cut_anywhere_gives_what_one_read_gives(
-    tmp_path_factory: pytest.TempPathFactory, profile: str, data: bytes, size: int
+    tmp_path_factory: pytest.TempPathFactory, profile: ProfileName, data: bytes, size: int
 ) -> None:
     """The same events and counts; and printed by the workers (their pieces' line numbers filled
     in when joined), the same text."""

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from ._model import ProfileName
 from .grammar import STRICT
 from .pieces import Joined
 from .results import scan_unit, walk
@@ -137,7 +138,7 @@ def _unreadable(paths: list[str]) -> list[str]:
 def scan(
     paths: str | Iterable[str],
     *,
-    profile: str = STRICT.name,
+    profile: ProfileName = STRICT.name,
     naked: bool = True,
     invalid: bool = False,
     schemes: Iterable[str] = KNOWN_SCHEMES,

@@ -23,7 +23,7 @@ from typing import Any, Literal, Protocol, cast
 
 import regex
 
-from ._model import WWW_STANDS_FOR
+from ._model import WWW_STANDS_FOR, ProfileName
 from .canonical import canonical as canonical_form
 from .grammar import STRICT
 from .rows import FIELDS, Event, Renumbered, Row
@@ -190,7 +190,7 @@ class Printing:
     """Print only the rows of these schemes (a ``www.`` host with no scheme has none)."""
     canonical: bool = False
     """Fill in each valid URL's canonical form (the text format prints it instead of the URL)."""
-    profile: str = STRICT.name
+    profile: ProfileName = STRICT.name
 
     def selected(self, row: Row) -> Row | None:
         """The row with its canonical form filled in (when asked), or None when ``schemes``

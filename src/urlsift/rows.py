@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, NamedTuple, Protocol
 
-from ._model import DefectKind, Provenance, Wrapper
+from ._model import DefectKind, ProfileName, Provenance, Wrapper
 from .grammar import STRICT
 from .scanner import KNOWN_SCHEMES
 from .sources import ReadOptions
@@ -138,13 +138,13 @@ class Tally:
 
 @dataclass(frozen=True)
 class Options:
-    profile: str = STRICT.name
+    profile: ProfileName = STRICT.name
     naked: bool = True
     invalid: bool = False
     """Yield the rejected candidates as rows too (they are counted either way)."""
     schemes: frozenset[str] = KNOWN_SCHEMES
     read: ReadOptions = field(default_factory=ReadOptions)
-    second_opinion: str | None = None
+    second_opinion: ProfileName | None = None
     """A profile that judges every rejected candidate again, to count those it would take."""
 
 
