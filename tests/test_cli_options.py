@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from urlsift.cli import main
 from urlsift.output import FORMATS, Format, Printing, writer
-from urlsift.rows import FIELDS, Event, Renumbered, Report, Row
+from urlsift.rows import FIELDS, RENUMBERED, Before, Event, Renumbered, Report, Row
 
 CORPORA = Path(__file__).parents[1] / "corpora"
 HARD_CASES = CORPORA / "mail" / "mail-url-hard-cases.mbox"
@@ -161,6 +161,11 @@ rows = st.builds(
     error=st.none() | row_text,
     canonical=st.none() | row_text,
     count=st.none() | st.integers(1, 10**6),
+    start=st.integers(0, 10**9),
+    end=st.integers(0, 10**9),
+    quote_depth=st.integers(0, 16),
+    context=st.none() | row_text,
+    wayback=st.none() | row_text,
 )
 
 
@@ -177,28 +182,28 @@ def test_the_jsonl_writer_writes_what_json_dumps_writes(found: list[Row]) -> Non
     assert all(list(json.loads(line)) == list(FIELDS) for line in out.getvalue().split("\n")[:-1])
 
 
-def _shifted(row: Row, renumbered: Renumbered | None, shift: int) -> Row:
-    if renumbered == "message" and row.message is not None:
-        return row._replace(message=row.message + shift)
-    if renumbered == "line":
-        return row._replace(line=row.line + shift)
+def _shifted(row: Row, renumbered: tuple[Renumbered, ...], before: Before) -> Row:
+    if "message" in renumbered and row.message is not None:
+        return row._replace(message=row.message + before.messages)
+    if "line" in renumbered:
+        start, end = row.start + before.characters, row.end + before.characters
+        return row._replace(line=row.line + before.lines, start=start, end=end)
     return row
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-@pytest.mark.parametrize("renumbered", [None, "line", "message"])  # none, a text's lines, an mbox's messages
+@pytest.mark.parametrize("renumbered", [(), RENUMBERED["text"], RENUMBERED["mbox"]])
 @given(
     # A rejected candidate's row says why, a valid URL's does not.
     found=st.lists(
         rows.map(lambda row: row._replace(error=None if row.valid else row.error or "bad", count=None)),
         max_size=6,
     ),
-    messages=st.integers(0, 10**6),
-    lines=st.integers(0, 10**6),
+    before=st.builds(Before, st.integers(0, 10**6), st.integers(0, 10**6), st.integers(0, 10**9)),
     cut=st.integers(0, 6),
 )
 def test_rows_a_worker_prints_are_those_the_printer_prints(
-    fmt: Format, renumbered: Renumbered | None, found: list[Row], messages: int, lines: int, cut: int
+    fmt: Format, renumbered: tuple[Renumbered, ...], found: list[Row], before: Before, cut: int
 ) -> None:
     """A worker's ``Printing.render`` (a report among the rows, the numbers of ``renumbered`` filled
     in later, shifted on by the file's earlier pieces) prints what the printing process prints from
@@ -210,10 +215,9 @@ def test_rows_a_worker_prints_are_those_the_printer_prints(
     printed = [event for event in rendered if not isinstance(event, Report | Row)]
     expected = io.StringIO()
     write = writer(fmt, expected, header=False)
-    shift = {"message": messages, "line": lines, None: 0}[renumbered] if fmt != "text" else 0
     for row in found:
-        write(_shifted(row, renumbered, shift))
-    assert "".join(event.renumbered(messages, lines).text() for event in printed) == expected.getvalue()
+        write(_shifted(row, renumbered, before) if fmt != "text" else row)
+    assert "".join(event.renumbered(before).text() for event in printed) == expected.getvalue()
     assert sum(event.rows for event in printed) == len(found)
 
 

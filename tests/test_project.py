@@ -62,7 +62,7 @@ STAGES = frozenset(path.stem for path in PACKAGE.glob("*.py")) | {"grammar", "so
 NOTHING = STAGES
 """For the modules that import nothing of urlsift (the records every stage shares)."""
 
-RESULTS = {"results", "rows", "matches", "pieces"}
+RESULTS = {"results", "rows", "matches", "pieces", "around"}
 """The results stage's modules."""
 PRINTING = {"cli", "output", "progress", "dask", "parquet", "workers"}
 """What comes after the results stage."""
@@ -103,7 +103,10 @@ LATER_STAGES = {
     },
     "stream.py": {"cli", *RESULTS, "output", "units", "workers", "dask", "parquet", "progress"},
     # The results stage: its records (rows), a message's matches, a file's or unit's results, pieces joined.
-    "rows.py": PRINTING | RESULTS - {"rows"} | {"units"},
+    "rows.py": PRINTING | RESULTS - {"rows"} | {"units", "around", "dates"},
+    "around.py": PRINTING | RESULTS | {"units", "extract", "stream", "sources"},
+    "dates.py": NOTHING,
+    "escaping.py": NOTHING,
     "matches.py": PRINTING | RESULTS - {"matches", "rows"} | {"units"},
     "results.py": PRINTING | {"pieces"},
     "pieces.py": PRINTING | {"results", "matches"},

@@ -187,6 +187,18 @@ def _scan_parser() -> argparse.ArgumentParser:
         " the canonical column",
     )
     shown.add_argument(
+        "--context",
+        type=_context_size,
+        metavar="N",
+        help="jsonl/csv/parquet: fill the context column with N characters each side of the URL",
+    )
+    shown.add_argument(
+        "--wayback",
+        action="store_true",
+        help="jsonl/csv/parquet: fill the wayback column (the Web Archive's address of a valid URL at"
+        " the time of its message's Date)",
+    )
+    shown.add_argument(
         "--count",
         action="store_true",
         help="print how many URLs each file holds instead (PATH:N; N alone for a single file)",
@@ -248,6 +260,12 @@ def _scheme_list(text: str) -> frozenset[str]:
     if not schemes:
         raise argparse.ArgumentTypeError("no scheme given (say http,ftp)")
     return schemes
+
+
+def _context_size(text: str) -> int:
+    if not regex.fullmatch(r"[0-9]{1,4}", text):
+        raise argparse.ArgumentTypeError(f"not a number of characters up to 9999: {text!r}")
+    return int(text)
 
 
 def _jobs(text: str) -> int:
@@ -425,6 +443,8 @@ def _scanned(
             yield path, bar.watch(results(path, options, tally, counter), counter, tally), tally
         return
     units = plan(paths, options.read, args.split)
+    if options.context:
+        units = _texts_whole(units)
     jobs = args.jobs
     if args.scheduler is None:
         # No more processes than units (-j 40 on 2 files starts 2): the first -j units tell
@@ -436,6 +456,17 @@ def _scanned(
         work = partial(scan_unit, options=options, render=render)
         for found in in_files(in_order(units, work, submit, 2 * count)):
             yield (None, [found], walked()) if isinstance(found, Report) else found
+
+
+def _texts_whole(units: Iterator[Unit | Report]) -> Iterator[Unit | Report]:
+    """``units`` with each plain text cut in pieces read whole instead: the context of a URL near
+    a cut would lack the other piece's characters (an mbox is cut between messages: no matter)."""
+    for unit in units:
+        if isinstance(unit, Unit) and unit.kind == "text":
+            if unit.start == 0:
+                yield Unit("files", unit.path, names=(unit.path,))
+            continue
+        yield unit
 
 
 def _first_units(units: Iterator[Unit | Report], wanted: int) -> Iterator[Unit | Report]:
@@ -480,6 +511,8 @@ def _run_scan(args: argparse.Namespace) -> int:
         read=ReadOptions(args.input_format, args.max_expand, args.max_message),
         # --stats tells a strict user how many rejections today's rules would take.
         second_opinion=MODERN.name if args.stats and args.profile == STRICT.name else None,
+        context=args.context,
+        wayback=args.wayback,
     )
     if args.jobs > _cores() and args.scheduler is None:
         print(f"urlsift: -j {args.jobs}: more processes than the {_cores()} cores here", file=sys.stderr)

@@ -21,12 +21,11 @@ from json.encoder import encode_basestring
 from operator import itemgetter
 from typing import Any, Literal, Protocol, cast
 
-import regex
-
 from ._model import WWW_STANDS_FOR, ProfileName
 from .canonical import canonical as canonical_form
+from .escaping import escaped as escaped
 from .grammar import STRICT
-from .rows import FIELDS, Event, Renumbered, Row
+from .rows import FIELDS, Before, Event, Renumbered, Row
 
 Format = Literal["text", "jsonl", "csv"]
 FORMATS: tuple[Format, ...] = ("text", "jsonl", "csv")
@@ -40,9 +39,6 @@ _match_of: Callable[[Row], tuple[Any, ...]] = itemgetter(slice(FIELDS.index("sou
 _MATCH_CACHE_SIZE = 4096
 _WRAPPERS = {None: "null", "URL:": '"URL:"', "<>": '"<>"', '"': '"\\""'}
 
-# Cc and Cf (controls; bidi, zero-width and other invisible formatting), Cs (a lone surrogate, which
-# cannot even be encoded), Zl and Zp (U+2028, U+2029: line breaks to some readers, not to others).
-_UNSAFE = regex.compile(r"[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]")
 _FORMULA_START = frozenset("=+-@\t\r")
 """What makes a spreadsheet read a CSV cell as a formula (OWASP, "CSV Injection")."""
 NUMBER_SLOT = "\x00"
@@ -62,19 +58,6 @@ class _Slot:
 _SLOT = _Slot()
 _SLOT_NUMBER = cast(int, _SLOT)
 """The slot where a row's number field has it: such a row goes only to the writers below."""
-
-
-def escaped(text: str) -> str:
-    """Control and invisible formatting characters as ``\\xNN``, ``\\uNNNN`` or ``\\UNNNNNNNN``
-    (Python's notation), so that they cannot act on a terminal or hide what a line says."""
-    if text.isascii() and text.isprintable():  # most text: nothing to look for
-        return text
-    return _UNSAFE.sub(_escape, text)
-
-
-def _escape(found: regex.Match[str]) -> str:
-    code = ord(found.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 Writer = Callable[[Row], None]
@@ -156,12 +139,16 @@ def _jsonl_writer(out: TextOut) -> Writer:
                 heads.clear()
             head = heads[match] = _match_fields(match)
         part, error, canonical, count = row.part, row.error, row.canonical, row.count
+        context, wayback = row.context, row.wayback
         out.write(
             f"{head}, {last[1]}, "
             f'"part": {"null" if part is None else encode_basestring(part)}, '
             f'"error": {"null" if error is None else encode_basestring(error)}, '
             f'"canonical": {"null" if canonical is None else encode_basestring(canonical)}, '
-            f'"count": {"null" if count is None else count}}}\n'
+            f'"count": {"null" if count is None else count}, '
+            f'"start": {row.start}, "end": {row.end}, "quote_depth": {row.quote_depth}, '
+            f'"context": {"null" if context is None else encode_basestring(context)}, '
+            f'"wayback": {"null" if wayback is None else encode_basestring(wayback)}}}\n'
         )
 
     return write_object
@@ -201,11 +188,11 @@ class Printing:
             return row
         return row._replace(canonical=_canonical(row.url, row.valid, row.scheme is not None, self.profile))
 
-    def render(self, events: list[Event], renumbered: Renumbered | None) -> list[Event]:
+    def render(self, events: list[Event], renumbered: tuple[Renumbered, ...]) -> list[Event]:
         """``events`` with each run of rows printed into one ``PrintedRows``; the numbers of the
-        field ``renumbered`` are left to fill in."""
+        fields ``renumbered`` are left to fill in."""
         if self.format == "text":
-            renumbered = None  # the text format prints neither lines nor messages
+            renumbered = ()  # the text format prints no numbers
         done: list[Event] = []
         rows: list[Row] = []
         for event in events:
@@ -220,28 +207,41 @@ class Printing:
             done.append(self._printed(rows, renumbered))
         return done
 
-    def _printed(self, rows: Iterable[Row], renumbered: Renumbered | None) -> PrintedRows:
+    def _printed(self, rows: Iterable[Row], renumbered: tuple[Renumbered, ...]) -> PrintedRows:
         if self.format == "parquet":
             raise ValueError("Parquet files are written by the printing process, not by workers")
         text = io.StringIO()
         write = writer(self.format, text, canonical=self.canonical, header=False)
         numbers: list[int] = []
+        numbered: list[Renumbered] = []
         count = valid = 0
         for row in rows:
             count += 1
             valid |= row.valid
-            number = None if renumbered is None else getattr(row, renumbered)
-            if number is not None:
-                numbers.append(number)
-                if renumbered == "message":
-                    row = row._replace(message=_SLOT_NUMBER)
-                else:
-                    row = row._replace(line=_SLOT_NUMBER)
+            for name in renumbered:  # in the order of the columns, as the slots are written
+                number = getattr(row, name)
+                if number is not None:
+                    numbers.append(number)
+                    numbered.append(name)
+                    row = _SLOTTED[name](row)
             write(row)
         texts = tuple(text.getvalue().split(NUMBER_SLOT)) if numbers else (text.getvalue(),)
         if len(texts) != len(numbers) + 1:
             raise RuntimeError("a row's own text held the number slot")
-        return PrintedRows(texts, tuple(numbers), renumbered, count, bool(valid))
+        return PrintedRows(texts, tuple(numbers), tuple(numbered), count, bool(valid))
+
+
+_SLOTTED: dict[Renumbered, Callable[[Row], Row]] = {
+    "message": lambda row: row._replace(message=_SLOT_NUMBER),
+    "line": lambda row: row._replace(line=_SLOT_NUMBER),
+    "start": lambda row: row._replace(start=_SLOT_NUMBER),
+    "end": lambda row: row._replace(end=_SLOT_NUMBER),
+}
+"""A row with the slot in place of one of its numbers (such a row goes only to the writers)."""
+
+
+_FIRST = Before()
+"""A file's first piece: nothing came before it."""
 
 
 @dataclass(frozen=True)
@@ -252,22 +252,22 @@ class PrintedRows:
 
     texts: tuple[str, ...]
     numbers: tuple[int, ...]
-    numbered: Renumbered | None
-    """The field the numbers are of."""
+    numbered: tuple[Renumbered, ...]
+    """The field each number is of."""
     rows: int
     valid: bool
-    shift: int = 0
+    before: Before = _FIRST
 
-    def renumbered(self, messages: int, lines: int) -> PrintedRows:
-        shift = {"message": messages, "line": lines, None: 0}[self.numbered]
-        return replace(self, shift=self.shift + shift) if shift else self
+    def renumbered(self, before: Before) -> PrintedRows:
+        return replace(self, before=before) if self.numbers else self
 
     def text(self) -> str:
         if not self.numbers:
             return self.texts[0]
+        shift = {name: self.before.shift(name) for name in set(self.numbered)}
         pieces = [self.texts[0]]
-        for number, text in zip(self.numbers, self.texts[1:], strict=True):
-            pieces += (str(number + self.shift), text)
+        for number, name, text in zip(self.numbers, self.numbered, self.texts[1:], strict=True):
+            pieces += (str(number + shift[name]), text)
         return "".join(pieces)
 
 

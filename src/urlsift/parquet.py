@@ -6,13 +6,11 @@ when it is used.
 
 from __future__ import annotations
 
-import email.utils
 import os
 from collections.abc import Sequence
-from datetime import UTC, datetime
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from .dates import timestamp
 from .rows import FIELDS, Row
 
 if TYPE_CHECKING:
@@ -45,6 +43,11 @@ SCHEMA = pa.schema(
         ("error", pa.string()),
         ("canonical", pa.string()),
         ("count", pa.int64()),
+        ("start", pa.int64()),
+        ("end", pa.int64()),
+        ("quote_depth", pa.int64()),
+        ("context", pa.string()),
+        ("wayback", pa.string()),
     ]
 )
 if tuple(SCHEMA.names) != FIELDS:  # one column list, the jsonl's
@@ -53,19 +56,6 @@ _DATE = FIELDS.index("date")
 ROW_GROUP = 1 << 16
 FILE_ROWS = 1 << 20
 """Rows per file: a file is closed and the next begun after this many (``part-00000.parquet`` ...)."""
-
-
-@lru_cache(maxsize=4096)
-def timestamp(date: str | None) -> datetime | None:
-    """A Date header as a UTC time (RFC 5322 and the forms before it; no zone: UTC); None when it
-    cannot be read (the jsonl output keeps the header's text)."""
-    if not date:
-        return None
-    try:
-        found = email.utils.parsedate_to_datetime(date)
-    except (ValueError, TypeError, IndexError, OverflowError):
-        return None
-    return found.replace(tzinfo=UTC) if found.tzinfo is None else found.astimezone(UTC)
 
 
 def table(rows: Sequence[Row]) -> pa.Table:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from .rows import Event, FileEvents, Report, Row, Tally
+from .rows import Before, Event, FileEvents, Report, Row, Tally
 from .sources import long_line as long_line_detail
 from .units import Unit
 
@@ -62,6 +62,7 @@ class Joined:
 
     messages: int = 0
     lines: int = 0
+    characters: int = 0
     failed: bool = False
     long_line: Report | None = None
 
@@ -93,6 +94,7 @@ class Joined:
         after = Joined(
             self.messages + tally.messages * (unit.kind == "mbox"),
             self.lines + tally.lines * (unit.kind == "text"),
+            self.characters + tally.characters * (unit.kind == "text"),
             failed,
             long_line,
         )
@@ -100,8 +102,9 @@ class Joined:
 
     def _renumbered(self, event: Event) -> Event:
         """An event of a piece, numbered as in the whole file: its message's index goes on from
-        the earlier pieces' messages, a plain text's line from their lines."""
-        messages, lines = self.messages, self.lines
+        the earlier pieces' messages, a plain text's line and offsets from their lines and
+        characters."""
+        messages, lines, characters = self.messages, self.lines, self.characters
         if isinstance(event, Report):
             if not messages or event.message is None:
                 return event
@@ -110,5 +113,10 @@ class Joined:
         if isinstance(event, Row):
             if event.message is not None:
                 return event._replace(message=event.message + messages) if messages else event
-            return event._replace(line=event.line + lines) if lines else event  # a plain text's row
-        return event.renumbered(messages, lines) if messages or lines else event
+            if not lines and not characters:
+                return event
+            start, end = event.start + characters, event.end + characters  # a plain text's row
+            return event._replace(line=event.line + lines, start=start, end=end)
+        if not (messages or lines or characters):
+            return event
+        return event.renumbered(Before(messages, lines, characters))

@@ -11,11 +11,12 @@ from __future__ import annotations
 import os
 from collections.abc import Generator, Iterable, Iterator
 from functools import lru_cache
-from typing import IO
 
-from ._model import ERROR_KINDS, Defect, DefectKind, Match, MessageText, Provenance, TextStream
+from ._model import ERROR_KINDS, Defect, DefectKind, Match, MessageText, Provenance, TextStream, www_url
+from .around import StreamText, Text, context, quote_depth
+from .dates import wayback
 from .matches import extraction, matches
-from .rows import Event, FileEvents, Options, Render, Renumbered, Report, Row, Tally, place
+from .rows import RENUMBERED, Event, FileEvents, Options, Render, Renumbered, Report, Row, Tally, place
 from .sources import Counter, Item, dirs, read_path, read_piece, reason
 from .sources.packed import CORRUPT
 from .stream import extract_stream
@@ -95,10 +96,11 @@ def _text(item: TextStream, options: Options, tally: Tally) -> Generator[Event, 
     """The rows of a plain text; returns whether it was cut short (compressed data cut or damaged)."""
     try:
         tally.parts += 1
-        text = _LineCount(item.file)
-        matches = extract_stream(text, **extraction(options))  # type: ignore[arg-type]
-        yield from _rows(matches, item.provenance, options, tally)
+        text = StreamText(item.file, options.context or 0)
+        found = extract_stream(text, **extraction(options))  # type: ignore[arg-type]
+        yield from _rows(found, text, item.provenance, options, tally)
         tally.lines += text.lines
+        tally.characters += text.characters
     except CORRUPT as error:
         yield _report(Defect("corrupt", item.provenance, reason(error)), tally)
         return True
@@ -109,18 +111,6 @@ def _internal(error: Exception) -> str:
     return f"internal error, please report it: {type(error).__name__}: {error}"
 
 
-class _LineCount:
-    """A binary file that counts the line breaks read from it."""
-
-    def __init__(self, file: IO[bytes]) -> None:
-        self.file, self.lines = file, 0
-
-    def read(self, size: int = -1) -> bytes:
-        data = self.file.read(size)
-        self.lines += data.count(b"\n")
-        return data
-
-
 def _message(message: MessageText, options: Options, tally: Tally) -> Iterator[Event]:
     if not message.texts and any(defect.kind == "too-large" for defect in message.defects):
         tally.messages_failed += 1
@@ -128,21 +118,26 @@ def _message(message: MessageText, options: Options, tally: Tally) -> Iterator[E
     tally.parts += len(message.texts) - message.headers
     for defect in message.defects:
         yield _report(defect, tally)
-    parts, where = message.parts, message.provenance
+    parts, texts, where = message.parts, message.texts, message.provenance
     for k, match in matches(message, options):
-        row = _row(match, where, parts[k], options, tally)
+        row = _row(match, texts[k], where, parts[k], options, tally)
         if row is not None:
             yield row
 
 
-def _rows(found: Iterable[Match], where: Provenance, options: Options, tally: Tally) -> Iterator[Row]:
+def _rows(
+    found: Iterable[Match], text: StreamText, where: Provenance, options: Options, tally: Tally
+) -> Iterator[Row]:
     for match in found:
-        row = _row(match, where, where.part, options, tally)
+        row = _row(match, text, where, where.part, options, tally)
         if row is not None:
             yield row
 
 
-def _row(match: Match, where: Provenance, part: str | None, options: Options, tally: Tally) -> Row | None:
+def _row(
+    match: Match, text: Text, where: Provenance, part: str | None, options: Options, tally: Tally
+) -> Row | None:
+    """The row of ``match``, found in ``text`` (None when it is rejected and not asked for)."""
     verdict = match.verdict
     if verdict.valid:
         tally.urls += 1
@@ -160,27 +155,44 @@ def _row(match: Match, where: Provenance, part: str | None, options: Options, ta
         if not options.invalid:
             return None
         error = str(verdict.error)
-    return Row(
-        match.url,
-        match.alternatives,
-        verdict.valid,
-        verdict.scheme,
-        match.wrapper,
-        match.wrapper is None,
-        match.line,
-        match.column,
-        where.source,
-        where.member,
-        where.message,
-        where.offset,
-        where.message_id,
-        where.date,
-        where.newsgroups,
-        part,
-        error,
-        canonical=None,
-        count=None,
+    pieces = match.pieces
+    start, end = (pieces[0][0], pieces[-1][1]) if pieces else (match.span[0], match.span[0])
+    return _make_row(
+        (
+            match.url,
+            match.alternatives,
+            verdict.valid,
+            verdict.scheme,
+            match.wrapper,
+            match.wrapper is None,
+            match.line,
+            match.column,
+            where.source,
+            where.member,
+            where.message,
+            where.offset,
+            where.message_id,
+            where.date,
+            where.newsgroups,
+            part,
+            error,
+            None,  # canonical, count: the printer's to fill in
+            None,
+            start,
+            end,
+            quote_depth(text, match),
+            None if options.context is None else context(text, start, end, options.context),
+            _wayback(match, where.date) if options.wayback and verdict.valid else None,
+        )
     )
+
+
+_make_row = Row._make  # from a tuple: quicker than Row(...) with its 24 arguments, once per row
+
+
+def _wayback(match: Match, date: str | None) -> str | None:
+    # A "www." host with no scheme (modern) is the http URL it stands for.
+    return wayback(match.url if match.verdict.scheme is not None else www_url(match.url), date)
 
 
 def _report(defect: Defect, tally: Tally) -> Report:
@@ -227,7 +239,7 @@ def scan_unit(unit: Unit, options: Options, render: Render | None = None) -> lis
         found = [(path, *scan_file(path, options)) for path in unit.names]
         if render is None:
             return found
-        return [(path, render(events, None), tally) for path, events, tally in found]
+        return [(path, render(events, ()), tally) for path, events, tally in found]
     tally, counter = Tally(), Counter()
     items = read_piece(unit.kind, unit.path, unit.start, unit.end, options.read, counter)
     events = list(_events(unit.path, items, options, tally, counter))
@@ -236,14 +248,9 @@ def scan_unit(unit: Unit, options: Options, render: Render | None = None) -> lis
     return [(unit.path, events, tally)]
 
 
-def _renumbered(unit: Unit) -> Renumbered | None:
-    """The field whose numbers go on from the file's earlier pieces (``pieces.Joined``)."""
-    if unit.start == 0:
-        return None
-    return _RENUMBERED.get(unit.kind)
-
-
-_RENUMBERED: dict[str, Renumbered] = {"mbox": "message", "text": "line"}
+def _renumbered(unit: Unit) -> tuple[Renumbered, ...]:
+    """The fields whose numbers go on from the file's earlier pieces (``pieces.Joined``)."""
+    return () if unit.start == 0 else RENUMBERED.get(unit.kind, ())
 
 
 def lost(path: str, error: BaseException) -> FileEvents:

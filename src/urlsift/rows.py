@@ -35,12 +35,19 @@ class _Columns(NamedTuple):
     error: str | None
     canonical: str | None
     count: int | None  # type: ignore[assignment]  # the column's name; tuple.count is hidden
+    start: int
+    end: int
+    quote_depth: int
+    context: str | None
+    wayback: str | None
 
 
 class Row(_Columns):
     """One URL found (or, with ``invalid``, one rejected candidate) and where it came from: the
     columns of the jsonl and csv output, in their order (README's table says what each holds).
-    ``canonical`` and ``count`` are filled by the printer (``--canonical``, ``--unique``)."""
+    ``canonical`` and ``count`` are filled by the printer (``--canonical``, ``--unique``); ``start``
+    and ``end`` are character offsets in the part's text (a plain text's: the whole file's), from
+    the URL's first piece to its last (a URL rejoined across lines spans the line breaks)."""
 
     __slots__ = ()
 
@@ -71,9 +78,11 @@ class Report(NamedTuple):
     """The line of a plain text it is about (``Defect.line``)."""
 
 
-Renumbered = Literal["message", "line"]
+Renumbered = Literal["message", "line", "start", "end"]
 """A field whose numbers go on from a file's earlier pieces: an mbox piece numbers its messages
-from 0, a text piece its lines from 1."""
+from 0, a text piece its lines from 1 and its characters from 0."""
+RENUMBERED: dict[str, tuple[Renumbered, ...]] = {"mbox": ("message",), "text": ("line", "start", "end")}
+"""The fields renumbered, by the kind of piece (``units.Unit.kind``)."""
 
 
 class Printed(Protocol):
@@ -88,17 +97,29 @@ class Printed(Protocol):
         """Whether any of the rows is a valid URL (what the exit status needs)."""
         ...
 
-    def renumbered(self, messages: int, lines: int) -> Printed:
-        """The same rows numbered as in the whole file: ``messages`` and ``lines`` came before."""
+    def renumbered(self, before: Before) -> Printed:
+        """The same rows numbered as in the whole file, after what came ``before``."""
         ...
 
     def text(self) -> str: ...
 
 
+class Before(NamedTuple):
+    """What a file's earlier pieces held: a piece's numbers go on from them."""
+
+    messages: int = 0
+    lines: int = 0
+    characters: int = 0
+
+    def shift(self, field: Renumbered) -> int:
+        """What a piece's numbers of ``field`` go on from."""
+        return self.messages if field == "message" else self.lines if field == "line" else self.characters
+
+
 Event = Row | Report | Printed
-Render = Callable[[list[Event], "Renumbered | None"], list[Event]]
-"""Rows -> ``Printed``, the other events kept; the field named is the one whose numbers the
-``Printed`` leaves to fill in, if any."""
+Render = Callable[[list[Event], tuple[Renumbered, ...]], list[Event]]
+"""Rows -> ``Printed``, the other events kept; the fields named are those whose numbers the
+``Printed`` leaves to fill in."""
 FileEvents = tuple[str, list[Event], "Tally"]
 """A path, the events of all or one piece of it, and their tally (what a worker sends back)."""
 
@@ -121,6 +142,8 @@ class Tally:
     """Come out of their compressed streams and zip members (``sources.Counter.unpacked``)."""
     lines: int = 0
     """Lines of plain text scanned (line breaks read: a last line with none is not counted)."""
+    characters: int = 0
+    """Characters of plain text scanned (decoded)."""
     urls: int = 0
     rejected: int = 0
     rejected_valid_elsewhere: int = 0
@@ -146,6 +169,10 @@ class Options:
     read: ReadOptions = field(default_factory=ReadOptions)
     second_opinion: ProfileName | None = None
     """A profile that judges every rejected candidate again, to count those it would take."""
+    context: int | None = None
+    """Fill in ``Row.context``: this many characters each side of the URL (``--context N``)."""
+    wayback: bool = False
+    """Fill in ``Row.wayback`` for valid URLs of messages with a Date (``--wayback``)."""
 
 
 def place(where: Provenance) -> str:
