@@ -147,11 +147,18 @@ def _jsonl_writer(out: TextOut) -> Writer:
             f'"canonical": {"null" if canonical is None else encode_basestring(canonical)}, '
             f'"count": {"null" if count is None else count}, '
             f'"start": {row.start}, "end": {row.end}, "quote_depth": {row.quote_depth}, '
-            f'"context": {"null" if context is None else encode_basestring(context)}, '
-            f'"wayback": {"null" if wayback is None else encode_basestring(wayback)}}}\n'
+            + (
+                _NO_CONTEXT_NOR_WAYBACK
+                if context is None and wayback is None
+                else f'"context": {"null" if context is None else encode_basestring(context)}, '
+                f'"wayback": {"null" if wayback is None else encode_basestring(wayback)}}}\n'
+            )
         )
 
     return write_object
+
+
+_NO_CONTEXT_NOR_WAYBACK = '"context": null, "wayback": null}\n'
 
 
 def _match_fields(match: tuple[Any, ...]) -> str:

@@ -167,20 +167,14 @@ def _row(
             match.wrapper is None,
             match.line,
             match.column,
-            where.source,
-            where.member,
-            where.message,
-            where.offset,
-            where.message_id,
-            where.date,
-            where.newsgroups,
+            *where[:_PART],  # source ... newsgroups
             part,
             error,
             None,  # canonical, count: the printer's to fill in
             None,
             start,
             end,
-            quote_depth(text, match),
+            quote_depth(text, match) if match.column else 0,  # (nothing before it on its line: 0)
             None if options.context is None else context(text, start, end, options.context),
             _wayback(match, where.date) if options.wayback and verdict.valid else None,
         )
@@ -188,6 +182,7 @@ def _row(
 
 
 _make_row = Row._make  # from a tuple: quicker than Row(...) with its 24 arguments, once per row
+_PART = Provenance._fields.index("part")
 
 
 def _wayback(match: Match, date: str | None) -> str | None:
