@@ -149,7 +149,7 @@ def scan(
 ) -> dask.bag.Bag:
     """The result records of ``paths`` (files and folders, read as the CLI reads them), one
     partition per unit of work: each row a dict with the columns of the CLI's jsonl
-    (``output.FIELDS``), each problem a dict ``{"report": place, "kind", "detail", "error"}``
+    (``rows.FIELDS``), each problem a dict ``{"report": place, "kind", "detail", "error"}``
     (``reports`` picks them out). Units are planned here, so the paths must be readable both here
     and by the workers. Records come in the order ``urlsift -j 1`` prints them."""
     _dask()

@@ -227,9 +227,10 @@ def scan_file(path: str, options: Options) -> tuple[list[Event], Tally]:
 
 def scan_unit(unit: Unit, options: Options, render: Render | None = None) -> list[FileEvents]:
     """The events of one unit of work (``units.plan``): of each of its files, or of its piece of
-    one file (messages numbered from 0 and lines from 1 in the piece; ``pieces.join_pieces``
-    numbers them on). The one function a worker runs, in a process pool or on a Dask cluster; with ``render``,
-    it prints the rows too (the printing process then only copies text)."""
+    one file (messages numbered from 0, lines from 1 and characters from 0 in the piece;
+    ``pieces.join_pieces`` numbers them on). The one function a worker runs, in a process pool or
+    on a Dask cluster; with ``render``, it prints the rows too (the printing process then only
+    copies text)."""
     if unit.kind == "files":
         found = [(path, *scan_file(path, options)) for path in unit.names]
         if render is None:

@@ -3,7 +3,7 @@ byte ranges, a big zip or tar archive in groups of members, small files in batch
 
 Units come in the order of the files and, in a file, of its bytes, so results put back in that
 order read as one pass over everything. A unit that is a piece of a file says so (``last`` marks its
-final piece) and the results stage joins the pieces (``results.join_pieces``).
+final piece) and the results stage joins the pieces (``pieces.join_pieces``).
 
 What cannot be cut is one unit: compressed files (``.gz``, ``.bz2``, ``.xz``), standard input, news
 batches, single messages, and any file whose listing or sniffing fails (reading it whole reports the
