@@ -31,7 +31,7 @@ from _corpora import REPO, SHARED
 
 from urlsift.cli import main
 from urlsift.extract import _judge
-from urlsift.results import _HEADER_MATCHES
+from urlsift.matches import _HEADER_MATCHES
 from urlsift.sources.mbox import messages
 
 DEFAULT = REPO / "mail" / "r-devel-2000-May.mbox"

@@ -13,7 +13,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from urlsift.results import Options, Rendered, Report, Tally, results
+from urlsift.results import results
+from urlsift.rows import Options, Row, Tally
 
 ROOT = Path(__file__).parents[1]
 
@@ -22,9 +23,10 @@ def reasons(path: Path) -> Counter[str]:
     """The productions named by urlsift's reasons for the candidates it rejected in ``path``."""
     counted: Counter[str] = Counter()
     for row in results(str(path), Options(invalid=True), Tally()):
-        if not isinstance(row, Report | Rendered) and not row[2]:
-            production = re.match(r"at \d+ \(([^)]*)\): (.*)", row[-1])
-            text = row[-1] if production is None else production.group(1)
+        if isinstance(row, Row) and not row.valid:
+            error = row.error or ""
+            production = re.match(r"at \d+ \(([^)]*)\): (.*)", error)
+            text = error if production is None else production.group(1)
             if production is not None and production.group(1) == "wrapper":
                 text = "wrapper: " + production.group(2).split(": ", 1)[-1].split(" (")[0]
             counted[text] += 1
@@ -34,7 +36,7 @@ def reasons(path: Path) -> Counter[str]:
 def found_by_modern(path: Path) -> set[str]:
     """The valid URLs of a scan of ``path`` with the modern profile."""
     rows = results(str(path), Options(profile="modern"), Tally())
-    return {row[0] for row in rows if not isinstance(row, Report | Rendered) and row[2]}
+    return {row.url for row in rows if isinstance(row, Row) and row.valid}
 
 
 def main() -> None:

@@ -15,7 +15,7 @@ cleared as a fresh process has them) and the bare ``email.message_from_bytes`` l
 - scanning: ``results._matches`` (header cache, ``extract_each``: scanner, rejoin, validation),
   less flowed, with the verdicts of earlier rounds cached;
 - validation: what the same costs more with no verdict cached (each distinct URL judged once);
-- rows: ``results._message`` less ``_matches`` (tally, row tuples);
+- rows: ``results._message`` less ``matches.matches`` (tally, rows);
 - output: the jsonl writer over the rows (``Printing.selected`` first, as the printer does);
 - other: what the command line costs beyond the sum (events, printer, reports).
 
@@ -42,9 +42,11 @@ from urlsift._model import Provenance
 from urlsift.cli import main
 from urlsift.extract import _judge
 from urlsift.flowed import unflow
+from urlsift.matches import _HEADER_MATCHES
+from urlsift.matches import matches as _matches
 from urlsift.output import Printing, writer
-from urlsift.results import _HEADER_MATCHES, Options, Tally, _matches
 from urlsift.results import _message as message_rows
+from urlsift.rows import Options, Row, Tally
 from urlsift.sources import ReadOptions, mime, read_path
 from urlsift.sources import _message as read_message
 from urlsift.sources.mbox import messages
@@ -80,8 +82,7 @@ def stages(path: Path, rounds: int) -> None:
     encoded = [value for e in entities for (_, value) in e.headers if "=?" in value]
     flowed = [(text.texts[k], delsp) for text in found for k, delsp in (text.flowed or {}).items()]
     options = Options()
-    rows = [row for text in found for row in message_rows(text, options, Tally()) if isinstance(row, tuple)]
-    rows = [row for row in rows if not hasattr(row, "place")]  # not the reports
+    rows = [row for text in found for row in message_rows(text, options, Tally()) if isinstance(row, Row)]
     printing = Printing("jsonl")
 
     def scanned(cold: bool = False) -> None:
@@ -105,7 +106,7 @@ def stages(path: Path, rounds: int) -> None:
             for row in rows:
                 selected = printing.selected(row)
                 if selected is not None:
-                    write((*selected, None))
+                    write(selected)
 
     def cli() -> None:
         _judge.cache_clear()

@@ -21,7 +21,7 @@ import pytest
 import urlsift
 from urlsift.cli import main
 from urlsift.library import MESSAGE_NAME, STREAM_NAME
-from urlsift.output import FIELDS
+from urlsift.rows import FIELDS
 from urlsift.sources.mbox import messages
 
 CORPORA = Path(__file__).parents[1] / "corpora"

@@ -14,7 +14,6 @@ import subprocess
 import sys
 import tarfile
 import zipfile
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -22,8 +21,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from urlsift.cli import MAX_LISTED_PATH, _listed, main
-from urlsift.output import FIELDS, FORMATS, Printing, escaped, record, writer
-from urlsift.results import Rendered, Report
+from urlsift.output import FORMATS, Format, Printing, escaped, writer
+from urlsift.rows import FIELDS, RENUMBERED, Before, Event, Renumbered, Report, Row
 
 CORPORA = Path(__file__).parents[1] / "corpora"
 HARD_CASES = CORPORA / "mail" / "mail-url-hard-cases.mbox"
@@ -147,73 +146,85 @@ def test_stats_add_up(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 
 
 row_text = st.text(st.characters(codec="utf-8"), max_size=12)
-rows = st.tuples(
-    row_text,
-    st.lists(row_text, max_size=2).map(tuple),
-    st.booleans(),
-    st.none() | row_text,
-    st.sampled_from([None, "URL:", "<>", '"']),
-    st.booleans(),
-    st.integers(1, 10**6),
-    st.integers(0, 10**6),
-    row_text,
-    st.none() | row_text,
-    st.none() | st.integers(0, 10**6),
-    st.none() | st.integers(0, 10**9),
-    st.none() | row_text,
-    st.none() | row_text,
-    st.none() | row_text,
-    st.none() | row_text,
-    st.none() | row_text,
-    st.none() | row_text,
-    st.none() | st.integers(1, 10**6),
+rows = st.builds(
+    Row,
+    url=row_text,
+    alternatives=st.lists(row_text, max_size=2).map(tuple),
+    valid=st.booleans(),
+    scheme=st.none() | row_text,
+    wrapper=st.sampled_from([None, "URL:", "<>", '"']),
+    naked=st.booleans(),
+    line=st.integers(1, 10**6),
+    column=st.integers(0, 10**6),
+    source=row_text,
+    member=st.none() | row_text,
+    message=st.none() | st.integers(0, 10**6),
+    offset=st.none() | st.integers(0, 10**9),
+    message_id=st.none() | row_text,
+    date=st.none() | row_text,
+    newsgroups=st.none() | row_text,
+    part=st.none() | row_text,
+    error=st.none() | row_text,
+    canonical=st.none() | row_text,
+    count=st.none() | st.integers(1, 10**6),
+    start=st.integers(0, 10**9),
+    end=st.integers(0, 10**9),
+    quote_depth=st.integers(0, 16),
+    context=st.none() | row_text,
+    wayback=st.none() | row_text,
 )
 
 
 @given(st.lists(rows, max_size=4))
-def test_the_jsonl_writer_writes_what_json_dumps_writes(found: list[tuple[object, ...]]) -> None:
+def test_the_jsonl_writer_writes_what_json_dumps_writes(found: list[Row]) -> None:
     # Each match again in another row's message: the writer encodes a repeated match once.
-    found += [mine[:8] + other[8:] for mine, other in zip(found, reversed(found), strict=True)]
+    found += [Row._make((*mine[:8], *other[8:])) for mine, other in zip(found, reversed(found), strict=True)]
     out = io.StringIO()
     write = writer("jsonl", out)
     for row in found:
         write(row)
-    expected = "".join(json.dumps(record(row), ensure_ascii=False) + "\n" for row in found)
+    expected = "".join(json.dumps(row._asdict(), ensure_ascii=False) + "\n" for row in found)
     assert out.getvalue() == expected
     assert all(list(json.loads(line)) == list(FIELDS) for line in out.getvalue().split("\n")[:-1])
 
 
-def _shifted(row: tuple[object, ...], slot: int | None, shift: int) -> tuple[object, ...]:
-    if slot is None or row[slot] is None:
-        return row
-    return (*row[:slot], row[slot] + shift, *row[slot + 1 :])  # type: ignore[operator]
+def _shifted(row: Row, renumbered: tuple[Renumbered, ...], before: Before) -> Row:
+    if "message" in renumbered and row.message is not None:
+        return row._replace(message=row.message + before.messages)
+    if "line" in renumbered:
+        start, end = row.start + before.characters, row.end + before.characters
+        return row._replace(line=row.line + before.lines, start=start, end=end)
+    return row
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-@pytest.mark.parametrize("slot", [None, 6, 10])  # none, a text's lines, an mbox's messages
+@pytest.mark.parametrize("renumbered", [(), RENUMBERED["text"], RENUMBERED["mbox"]])
 @given(
     # A rejected candidate's row says why, a valid URL's does not.
-    found=st.lists(rows.map(lambda row: (*row[:16], None if row[2] else row[16] or "bad")), max_size=6),
-    shift=st.integers(0, 10**6),
+    found=st.lists(
+        rows.map(lambda row: row._replace(error=None if row.valid else row.error or "bad", count=None)),
+        max_size=6,
+    ),
+    before=st.builds(Before, st.integers(0, 10**6), st.integers(0, 10**6), st.integers(0, 10**9)),
     cut=st.integers(0, 6),
 )
 def test_rows_a_worker_prints_are_those_the_printer_prints(
-    fmt: str, slot: int | None, found: list[tuple[object, ...]], shift: int, cut: int
+    fmt: Format, renumbered: tuple[Renumbered, ...], found: list[Row], before: Before, cut: int
 ) -> None:
-    """A worker's ``Printing.render`` (a report among the rows, the numbers of ``slot`` filled in
-    later, shifted on by the file's earlier pieces) prints what the printing process prints from the
-    rows: whatever the rows hold, control characters (the slot's own mark) included."""
+    """A worker's ``Printing.render`` (a report among the rows, the numbers of ``renumbered`` filled
+    in later, shifted on by the file's earlier pieces) prints what the printing process prints from
+    the rows: whatever the rows hold, control characters (the slot's own mark) included."""
     report = Report("a.mbox#3", "malformed", "x", False, 3)
-    events: list[object] = [*found[:cut], report, *found[cut:]]
-    rendered = Printing(fmt).render(events, slot)  # type: ignore[arg-type]
+    events: list[Event] = [*found[:cut], report, *found[cut:]]
+    rendered = Printing(fmt).render(events, renumbered)
     assert [event for event in rendered if isinstance(event, Report)] == [report]
-    printed = "".join(replace(event, shift=shift).text() for event in rendered if isinstance(event, Rendered))
+    printed = [event for event in rendered if not isinstance(event, Report | Row)]
     expected = io.StringIO()
     write = writer(fmt, expected, header=False)
     for row in found:
-        write((*_shifted(row, slot, shift), None, None))
-    assert printed == expected.getvalue()
-    assert sum(event.rows for event in rendered if isinstance(event, Rendered)) == len(found)
+        write(_shifted(row, renumbered, before) if fmt != "text" else row)
+    assert "".join(event.renumbered(before).text() for event in printed) == expected.getvalue()
+    assert sum(event.rows for event in printed) == len(found)
 
 
 class _Terminal(io.StringIO):

@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 from pictures import check_consistent
 
 import urlsift
-from urlsift.results import Options, Rendered, Report, Tally, results
+from urlsift.results import results
+from urlsift.rows import Options, Report, Row, Tally
 from urlsift.sources.mbox import messages
 
 PIECES = [
@@ -178,7 +179,7 @@ def _read_and_check(data: bytes) -> None:
         events = list(results(str(path), Options(invalid=True), tally))
     reports = [event for event in events if isinstance(event, Report)]
     assert [r for r in reports if r.kind == "internal"] == []
-    rows = [event for event in events if not isinstance(event, Report | Rendered)]
+    rows = [event for event in events if isinstance(event, Row)]
     assert tally.files == 1
     assert tally.messages >= 1
     assert tally.urls + tally.rejected == len(rows)

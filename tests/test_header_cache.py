@@ -1,4 +1,4 @@
-"""The header values a list archive repeats are scanned once (``results._scanned``): the matches
+"""The header values a list archive repeats are scanned once (``matches._scanned``): the matches
 of a message must be those of one scan of its texts, in the same order, whether its header values
 are cached, fresh, or some of each."""
 
@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from urlsift._model import MessageText, Provenance
 from urlsift.extract import extract_each
-from urlsift.results import _HEADER_MATCHES, Options, _extraction, _matches
+from urlsift.matches import _HEADER_MATCHES, extraction, matches
+from urlsift.rows import Options
 
 HEADER_VALUES = [
     "<https://lists.example.org/listinfo/x>, <mailto:x-request@example.org?subject=unsubscribe>",
@@ -45,5 +46,5 @@ def test_matches_are_one_scans_whatever_the_cache_holds(
             texts = [*headers, *bodies]
             names = [f"x-{k}" for k in range(len(headers))] + [f"{k} text/plain" for k in range(len(bodies))]
             message = MessageText(Provenance("m"), texts, names, len(headers), [], {}, pipermail)
-            expected = list(extract_each(texts, **{**_extraction(options), "pipermail": pipermail}))
-            assert list(_matches(message, options)) == expected
+            expected = list(extract_each(texts, **{**extraction(options), "pipermail": pipermail}))
+            assert list(matches(message, options)) == expected

@@ -25,7 +25,8 @@ from test_fuzz import SEEDS, mutate
 
 from urlsift import sources
 from urlsift._model import Provenance
-from urlsift.results import Options, Rendered, Report, Tally, results
+from urlsift.results import results
+from urlsift.rows import Options, Report, Row, Tally
 from urlsift.sources import mime
 from urlsift.sources.mbox import MAX_SEPARATOR_BYTES, is_separator, messages
 
@@ -304,7 +305,7 @@ def _outer_events(data: bytes) -> list[tuple[object, ...]]:
         if isinstance(event, Report):
             assert event.kind != "internal", event
             if event.message in (0, 2):
-                kept.append((event.kind, event.message, event.detail, event.error))
+                kept.append((event.kind, event.message, event.detail, event.lost_input))
         elif isinstance(event, tuple) and event[10] in (0, 2):
             kept.append((*event[:8], *event[9:11], *event[12:]))  # (not the folder's name either)
     return kept
@@ -350,9 +351,7 @@ def test_a_bug_in_the_message_reader_ends_only_its_message(
     events = list(results(str(path), Options(), Tally()))
     reports = [(event.kind, event.message) for event in events if isinstance(event, Report)]
     assert reports == [("internal", 0)]
-    assert [event[0] for event in events if not isinstance(event, Report | Rendered)] == [
-        "http://after.example/"
-    ]
+    assert [event.url for event in events if isinstance(event, Row)] == ["http://after.example/"]
 
 
 def test_a_message_of_many_candidates_is_not_held_as_matches(tmp_path: Path) -> None:

@@ -16,7 +16,8 @@ import growth
 import pytest
 
 import urlsift
-from urlsift.results import Options, Tally, results
+from urlsift.results import results
+from urlsift.rows import Options, Tally
 
 COUNTED_SIZES = (10_000, 100_000)
 """Steps are exact: a 10x step anywhere shows growth, and 100 KB keeps a traced run under a second."""

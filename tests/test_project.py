@@ -62,6 +62,11 @@ STAGES = frozenset(path.stem for path in PACKAGE.glob("*.py")) | {"grammar", "so
 NOTHING = STAGES
 """For the modules that import nothing of urlsift (the records every stage shares)."""
 
+RESULTS = {"results", "rows", "matches", "pieces", "around"}
+"""The results stage's modules."""
+PRINTING = {"cli", "output", "progress", "dask", "parquet", "workers"}
+"""What comes after the results stage."""
+
 LATER_STAGES = {
     # module: the stages it must not import (it would reach forward, or back past its input)
     "_model.py": NOTHING,
@@ -79,33 +84,52 @@ LATER_STAGES = {
         "canonical",
         "stream",
         "results",
+        "rows",
+        "matches",
+        "pieces",
         "output",
         "units",
     },
     "rejoin.py": {"scanner", "validate", "extract", "cli", "grammar"},
     "validate.py": STAGES - {"_model", "grammar"},
-    "extract.py": {"cli", "canonical", "stream", "sources", "results", "output", "units", "workers", "dask"},
+    "extract.py": {
+        *("cli", "canonical", "stream", "sources", "results", "rows", "matches", "pieces", "output"),
+        *("units", "workers", "dask"),
+    },
     "shapes.py": STAGES - {"_model", "_iana", "grammar"},
     "flowed.py": STAGES - {"_model", "_lines"},
     "_iana.py": NOTHING,
     "_version.py": NOTHING,
-    "canonical.py": {"scanner", "rejoin", "extract", "stream", "cli", "sources", "results", "output"},
-    "stream.py": {"cli", "results", "output", "units", "workers", "dask", "parquet", "progress"},
-    "output.py": {"cli", "scanner", "rejoin", "validate", "extract", "sources"},
-    "results.py": {"cli", "output", "progress", "dask", "parquet", "workers"},
-    "units.py": {"cli", "output", "progress", "results", "dask", "parquet", "extract", "validate", "workers"},
-    "parquet.py": {"cli", "scanner", "rejoin", "validate", "extract", "sources", "results", "units"},
+    "canonical.py": {
+        *("scanner", "rejoin", "extract", "stream", "cli", "sources", "results", "rows", "matches"),
+        *("pieces", "output"),
+    },
+    "stream.py": {"cli", *RESULTS, "output", "units", "workers", "dask", "parquet", "progress"},
+    # The results stage: its records (rows), a message's matches, a file's or unit's results, pieces joined.
+    "rows.py": PRINTING | RESULTS - {"rows"} | {"units", "around", "dates"},
+    "around.py": PRINTING | RESULTS | {"units", "extract", "stream", "sources"},
+    "dates.py": NOTHING,
+    "escaping.py": NOTHING,
+    "matches.py": PRINTING | RESULTS - {"matches", "rows"} | {"units"},
+    "results.py": PRINTING | {"pieces"},
+    "pieces.py": PRINTING | {"results", "matches"},
+    "output.py": {"cli", "scanner", "rejoin", "validate", "extract", "sources", "units", "workers", "dask"}
+    | RESULTS - {"rows"},
+    "units.py": {"cli", "output", "progress", *RESULTS, "dask", "parquet", "extract", "validate", "workers"},
+    "parquet.py": {"cli", "scanner", "rejoin", "validate", "extract", "sources", "units"}
+    | RESULTS - {"rows"},
     "_work.py": {"cli", "output", "progress", "parquet", "workers", "dask"},
     "workers.py": {"cli", "output", "progress", "parquet", "scanner", "rejoin", "extract", "sources"},
     # workers imports dask (for a cluster): dask may not import it back
     "dask.py": {"cli", "progress", "workers"},
-    "progress.py": {"cli", "output", "parquet", "workers", "dask"},
+    "progress.py": {"cli", "output", "parquet", "workers", "dask", "results", "matches", "pieces"},
     "cli.py": {"__main__"},
     # The grammar knows the records and itself only.
     **{f"grammar/{path.name}": STAGES - {"_model", "grammar"} for path in (PACKAGE / "grammar").glob("*.py")},
     # Sources come first in the flow: they hand text on and know nothing of what is done with it.
     **{
         f"sources/{name}": {"cli", "scanner", "rejoin", "validate", "extract", "stream", "output", "results"}
+        | {"rows", "matches", "pieces"}
         for name in (
             *("__init__.py", "mbox.py", "batch.py", "mime.py", "packed.py", "dirs.py", "split.py"),
             "archives.py",

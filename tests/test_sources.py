@@ -108,7 +108,7 @@ def test_jsonl_carries_every_field_and_the_provenance(capsys: pytest.CaptureFixt
     assert main(["--format", "jsonl", str(HARD_CASES)]) == 0
     out, err = capsys.readouterr()
     rows = [json.loads(line) for line in out.splitlines()]
-    assert list(rows[0]) == list(urlsift.output.FIELDS)
+    assert list(rows[0]) == list(urlsift.rows.FIELDS)
     data = HARD_CASES.read_bytes()
     assert all(data[row["offset"] : row["offset"] + 5] == b"From " for row in rows)
     debian = [row for row in rows if row["url"] == "https://wiki.debian.org/accessibility"]
@@ -131,7 +131,7 @@ def test_csv_has_a_header_and_escapes_control_characters(
     (tmp_path / "t.txt").write_bytes(b"see <URL:http://a/\x1b[31m> and <URL:http://ok/>\n")
     assert main(["--format", "csv", "--invalid", str(tmp_path / "t.txt")]) == 0
     rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))
-    assert rows[0] == list(urlsift.output.FIELDS)
+    assert rows[0] == list(urlsift.rows.FIELDS)
     assert rows[1][0] == "http://a/\\x1b[31m"
     assert rows[1][2] == "False"
     assert rows[2][0] == "http://ok/"

@@ -14,9 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from urlsift._model import ProfileName
 from urlsift.cli import main
-from urlsift.output import Printing, writer
-from urlsift.results import Options, Render, Rendered, Report, Tally, in_files, scan_file, scan_unit
+from urlsift.output import Format, Printing, writer
+from urlsift.pieces import in_files
+from urlsift.results import scan_file, scan_unit
+from urlsift.rows import Event, Options, Render, Report, Row, Tally
 from urlsift.sources import ReadOptions
 from urlsift.sources.split import cuts
 from urlsift.units import _TEXT_CUT, Unit, plan
@@ -49,10 +52,10 @@ texts = st.lists(text_lines, max_size=60).map(lambda lines: "\n".join(lines).enc
 
 def _events_of(
     path: Path, units: list[Unit], options: Options, render: Render | None = None
-) -> tuple[list[object], Tally]:
+) -> tuple[list[Event], Tally]:
     """The events of ``units`` joined as -j joins them, and the tally of the file."""
     found = in_files(iter([(unit, scan_unit(unit, options, render)) for unit in units]))
-    events: list[object] = []
+    events: list[Event] = []
     tally = Tally()
     for item in found:
         assert not isinstance(item, Report)
@@ -70,18 +73,18 @@ def _text_units(factory: pytest.TempPathFactory, data: bytes, size: int) -> tupl
     return path, [unit for unit in units if isinstance(unit, Unit)]
 
 
-def _printed(events: list[object], fmt: str) -> tuple[str, list[object]]:
-    """What the printer prints of ``events`` (rows and ``Rendered``), and the other events."""
+def _printed(events: list[Event], fmt: Format) -> tuple[str, list[object]]:
+    """What the printer prints of ``events`` (rows, and rows a worker printed), and the other events."""
     out = io.StringIO()
     write = writer(fmt, out, header=False)
     others: list[object] = []
     for event in events:
-        if isinstance(event, Rendered):
-            out.write(event.text())
+        if isinstance(event, Row):
+            write(event)
         elif isinstance(event, Report):
             others.append(event)
         else:
-            write((*event, None, None))  # type: ignore[misc]
+            out.write(event.text())
     return out.getvalue(), others
 
 
@@ -89,7 +92,7 @@ def _printed(events: list[object], fmt: str) -> tuple[str, list[object]]:
 @given(data=texts, size=st.integers(1, 3000))
 @settings(deadline=None)
 def test_a_text_cut_anywhere_gives_what_one_read_gives(
-    tmp_path_factory: pytest.TempPathFactory, profile: str, data: bytes, size: int
+    tmp_path_factory: pytest.TempPathFactory, profile: ProfileName, data: bytes, size: int
 ) -> None:
     """The same events and counts; and printed by the workers (their pieces' line numbers filled
     in when joined), the same text."""
@@ -99,7 +102,7 @@ def test_a_text_cut_anywhere_gives_what_one_read_gives(
     assert _events_of(path, units, options) == (whole, whole_tally)
     for fmt in ("jsonl", "csv"):
         events, _ = _events_of(path, units, options, Printing(fmt).render)
-        assert _printed(events, fmt) == _printed(whole, fmt)  # type: ignore[arg-type]
+        assert _printed(events, fmt) == _printed(whole, fmt)
 
 
 @given(data=texts, size=st.integers(1, 500))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import IO, Literal, NamedTuple, get_args
+from typing import IO, Any, Literal, NamedTuple, get_args
 
 Part = str | int | tuple[str, ...] | tuple[tuple[str, str], ...] | None
 """A component of a URL: text, a number (port, article number), decoded segments or fields; None
@@ -121,6 +121,30 @@ class Verdict:
     profile: ProfileName
     """The name of the profile that judged it."""
 
+    def as_dict(self) -> dict[str, Any]:
+        """The verdict as plain JSON values (lists, str, int, bool, None): the problem and the
+        warnings as objects, the parts with their tuples as lists."""
+        error = self.error
+        return {
+            "url": self.url,
+            "valid": self.valid,
+            "scheme": self.scheme,
+            "parts": {name: _plain(part) for name, part in self.parts.items()},
+            "error": None
+            if error is None
+            else {
+                "position": error.position,
+                "production": error.production,
+                "message": error.message,
+                "reason": None if error.reason is None else error.reason.name.lower(),
+            },
+            "warnings": [
+                {"kind": caveat.kind.value, "position": caveat.position, "message": caveat.message}
+                for caveat in self.warnings
+            ],
+            "profile": self.profile,
+        }
+
     @property
     def uri(self) -> str | None:
         """The URI form of a valid IRI (RFC 3987 3.1: host through IDNA, the rest's non-ASCII
@@ -128,6 +152,13 @@ class Verdict:
         if LATER.uri is None:
             raise _unset("grammar.iri")
         return LATER.uri(self)
+
+
+def _plain(part: Part) -> Any:
+    """A part as a JSON value: its tuples (segments, fields) as lists."""
+    if isinstance(part, tuple):
+        return [list(item) if isinstance(item, tuple) else item for item in part]
+    return part
 
 
 # --- the scanner's and the extractor's records ---------------------------------------------------
@@ -209,6 +240,25 @@ class Match(NamedTuple):
         """The fragment identifier that came inside the brackets (appendix), without its "#"."""
         hash_at = self.url.find("#")
         return None if hash_at < 0 else self.url[hash_at + 1 :]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The match as plain JSON values (lists, str, int, bool, None), for ``json.dumps``: its
+        fields, spans as ``[start, end]`` lists, ``naked``, ``valid``, ``fragment``, ``canonical``
+        (worked out now), and the verdict's ``as_dict``."""
+        return {
+            "url": self.url,
+            "alternatives": list(self.alternatives),
+            "wrapper": self.wrapper,
+            "naked": self.naked,
+            "span": list(self.span),
+            "pieces": [list(piece) for piece in self.pieces],
+            "line": self.line,
+            "column": self.column,
+            "valid": self.valid,
+            "fragment": self.fragment,
+            "canonical": self.canonical,
+            "verdict": self.verdict.as_dict(),
+        }
 
 
 # --- where a text came from (sources) --------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import Future
 
-from .results import FileEvents
+from .rows import FileEvents
 from .units import Unit
 
 Work = Callable[[Unit], list[FileEvents]]

@@ -18,7 +18,7 @@ import os
 import stat
 import sys
 from collections.abc import Generator, Iterable, Iterator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import IO, Any, NamedTuple
 
@@ -28,20 +28,10 @@ from ._model import Verdict
 from ._version import __version__
 from .grammar import MODERN, PROFILES, STRICT
 from .output import FORMATS, Printing, Writer, escaped, writer
+from .pieces import in_files
 from .progress import Progress
-from .results import (
-    Event,
-    Options,
-    Render,
-    Rendered,
-    Report,
-    Tally,
-    in_files,
-    results,
-    scan_unit,
-    walk,
-    walked,
-)
+from .results import results, scan_unit, walk, walked
+from .rows import Event, Options, Render, Report, Row, Tally
 from .scanner import KNOWN_SCHEMES, MAX_SCHEME_CHARS
 from .sources import FORMATS as INPUT_FORMATS
 from .sources import MAX_MESSAGE, Counter, ReadOptions, publicinbox
@@ -201,6 +191,18 @@ def _scan_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print canonical forms (scheme and host lower-cased, default port dropped ...); jsonl/csv fill"
         " the canonical column",
+    )
+    shown.add_argument(
+        "--context",
+        type=_context_size,
+        metavar="N",
+        help="jsonl/csv/parquet: fill the context column with N characters each side of the URL",
+    )
+    shown.add_argument(
+        "--wayback",
+        action="store_true",
+        help="jsonl/csv/parquet: fill the wayback column (the Web Archive's address of a valid URL at"
+        " the time of its message's Date)",
     )
     shown.add_argument(
         "--count",
@@ -423,6 +425,12 @@ def _scheme_list(text: str) -> _Schemes:
     return _Schemes(schemes, added)
 
 
+def _context_size(text: str) -> int:
+    if not regex.fullmatch(r"[0-9]{1,4}", text):
+        raise argparse.ArgumentTypeError(f"not a number of characters up to 9999: {text!r}")
+    return int(text)
+
+
 def _jobs(text: str) -> int:
     # [0-9], not str.isdigit: that takes "²", which int() then refuses.
     if not regex.fullmatch(r"[0-9]{1,6}", text) or int(text) < 1:
@@ -522,7 +530,7 @@ class _Printer:
         self.printing = Printing(args.format, printed, args.canonical or args.unique, args.profile)
         # --unique: the first row of each URL (by canonical form; a rejected one as written), and
         # how often it came; written at the end, when the counts are known.
-        self.unique: dict[str | tuple[str], list[Any]] | None = {} if args.unique else None
+        self.unique: dict[str | tuple[str], _Seen] | None = {} if args.unique else None
         self.counting: bool = args.count
         self.bar = bar
         self.found = self.failed = False
@@ -538,10 +546,10 @@ class _Printer:
     def events(self, events: Iterable[Event]) -> None:
         for event in events:
             if isinstance(event, Report):
-                self.failed = self.failed or event.error
+                self.failed = self.failed or event.lost_input
                 self.bar.say(f"urlsift: {escaped(event.place)}: {event.kind}: {escaped(event.detail)}")
                 continue
-            if isinstance(event, Rendered):
+            if not isinstance(event, Row):  # rows a worker printed
                 self.out.write(event.text())
                 self.found = self.found or event.valid
                 self.printed += event.rows
@@ -550,19 +558,18 @@ class _Printer:
             if row is None:
                 continue
             if self.unique is not None:
-                form = row[-1]
-                key = (row[0],) if form is None else form
+                key = (row.url,) if row.canonical is None else row.canonical
                 kept = self.unique.get(key)
                 if kept is not None:
-                    kept[1] += 1
+                    kept.count += 1
                     continue
-                self.unique[key] = [row, 1]
-            self.found = self.found or row[2]
+                self.unique[key] = _Seen(row)
+            self.found = self.found or row.valid
             self.printed += 1
             if not self.counting and self.unique is None:
-                self.write((*row, None))
+                self.write(row)
 
-    def _to_parquet(self, row: tuple[Any, ...]) -> None:
+    def _to_parquet(self, row: Row) -> None:
         try:
             self.sink.write(row)
         except OSError as error:  # pyarrow's write errors are OSErrors (a full disk)
@@ -571,8 +578,8 @@ class _Printer:
     def finish(self) -> None:
         """With --unique: each URL's first row, with how many times it came, in the order found."""
         if self.unique is not None and not self.counting:
-            for row, count in self.unique.values():
-                self.write((*row, count))
+            for seen in self.unique.values():
+                self.write(seen.row._replace(count=seen.count))
         self.close()
 
     def close(self) -> None:
@@ -582,6 +589,14 @@ class _Printer:
                 self.sink.close()
             except OSError as error:
                 raise _OutputError(f"{self.sink.directory}: {error.strerror or error}") from None
+
+
+@dataclass
+class _Seen:
+    """``--unique``: the first row of a URL, and how many times it came."""
+
+    row: Row
+    count: int = 1
 
 
 _Scanned = tuple[str | None, Iterable[Event], Tally | None]
@@ -609,6 +624,8 @@ def _scanned(
             yield path, bar.watch(results(path, options, tally, counter), counter, tally), tally
         return
     units = plan(paths, options.read, args.split)
+    if options.context:
+        units = _texts_whole(units)
     jobs = args.jobs
     if args.scheduler is None:
         # No more processes than units (-j 40 on 2 files starts 2): the first -j units tell
@@ -620,6 +637,17 @@ def _scanned(
         work = partial(scan_unit, options=options, render=render)
         for found in in_files(in_order(units, work, submit, 2 * count)):
             yield (None, [found], walked()) if isinstance(found, Report) else found
+
+
+def _texts_whole(units: Iterator[Unit | Report]) -> Iterator[Unit | Report]:
+    """``units`` with each plain text cut in pieces read whole instead: the context of a URL near
+    a cut would lack the other piece's characters (an mbox is cut between messages: no matter)."""
+    for unit in units:
+        if isinstance(unit, Unit) and unit.kind == "text":
+            if unit.start == 0:
+                yield Unit("files", unit.path, names=(unit.path,))
+            continue
+        yield unit
 
 
 def _first_units(units: Iterator[Unit | Report], wanted: int) -> Iterator[Unit | Report]:
@@ -684,6 +712,8 @@ def _scan(args: argparse.Namespace, arguments: Iterable[str]) -> int:
         # --stats (or the hint on a terminal) tells a strict user how many rejections today's rules
         # would take: the rejected are judged again (a cost a terminal's reader does not see).
         second_opinion=MODERN.name if args.profile == STRICT.name and (args.stats or _stderr_tty()) else None,
+        context=args.context,
+        wayback=args.wayback,
     )
     if args.jobs > _cores() and args.scheduler is None:
         print(f"urlsift: -j {args.jobs}: more processes than the {_cores()} cores here", file=sys.stderr)

@@ -17,9 +17,11 @@ from contextlib import contextmanager
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from ._model import ProfileName
 from .grammar import STRICT
-from .output import FIELDS, record
-from .results import Event, FileEvents, Joined, Options, Rendered, Report, scan_unit, walk
+from .pieces import Joined
+from .results import scan_unit, walk
+from .rows import FIELDS, Event, FileEvents, Options, Report, Row
 from .scanner import KNOWN_SCHEMES
 from .sources import MAX_MESSAGE, ReadOptions
 from .sources.packed import MAX_EXPAND, ZSTD_WINDOW_LOG
@@ -137,7 +139,7 @@ def _unreadable(paths: list[str]) -> list[str]:
 def scan(
     paths: str | Iterable[str],
     *,
-    profile: str = STRICT.name,
+    profile: ProfileName = STRICT.name,
     naked: bool = True,
     invalid: bool = False,
     schemes: Iterable[str] = KNOWN_SCHEMES,
@@ -151,7 +153,7 @@ def scan(
 ) -> dask.bag.Bag:
     """The result records of ``paths`` (files and folders, read as the CLI reads them), one
     partition per unit of work: each row a dict with the columns of the CLI's jsonl
-    (``output.FIELDS``), each problem a dict ``{"report": place, "kind", "detail", "error"}``
+    (``rows.FIELDS``), each problem a dict ``{"report": place, "kind", "detail", "error"}``
     (``reports`` picks them out). Units are planned here, so the paths must be readable both here
     and by the workers. Records come in the order ``urlsift -j 1`` prints them.
 
@@ -225,10 +227,10 @@ def _piece(unit: Unit, found: list[FileEvents], before: Joined) -> tuple[list[di
 
 def _record(event: Event) -> dict[str, Any]:
     if isinstance(event, Report):
-        return {"report": event.place, "kind": event.kind, "detail": event.detail, "error": event.error}
-    if isinstance(event, Rendered):  # ``scan`` has its workers send rows
+        return {"report": event.place, "kind": event.kind, "detail": event.detail, "error": event.lost_input}
+    if not isinstance(event, Row):  # ``scan`` has its workers send rows
         raise TypeError("urlsift.dask.scan's workers sent printed text, not rows")
-    return record((*event, None, None))
+    return event._asdict()
 
 
 def _report_records(reports: list[Report]) -> list[dict[str, Any]]:

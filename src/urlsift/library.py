@@ -16,23 +16,14 @@ from collections.abc import Generator, Iterable, Iterator
 from email.message import Message
 from email.policy import Policy
 from functools import partial
-from typing import IO, TypeGuard, Union
+from typing import IO, TypeGuard, Union, cast
 
+from ._model import ProfileName
 from .grammar import PROFILES, Profile
 from .output import Printing
-from .results import (
-    Event,
-    Options,
-    Rendered,
-    Report,
-    Row,
-    Tally,
-    in_files,
-    results,
-    scan_unit,
-    stream_results,
-    walk,
-)
+from .pieces import in_files
+from .results import results, scan_unit, stream_results, walk
+from .rows import Event, Options, Report, Row, Tally
 from .scanner import KNOWN_SCHEMES
 from .sources import FORMATS, MAX_MESSAGE, ReadOptions
 from .sources.mbox import is_separator
@@ -138,6 +129,7 @@ def _options(
     name = profile.name if isinstance(profile, Profile) else profile
     if name not in PROFILES:
         raise ValueError(f"not a profile: {profile!r} (one of {', '.join(sorted(PROFILES))})")
+    name = cast(ProfileName, name)
     if isinstance(known, str):
         raise TypeError(f"known_schemes is a set of schemes, not the string {known!r}")
     schemes = frozenset(scheme.lower() for scheme in known)
@@ -263,7 +255,7 @@ def _selected(events: Iterable[Event], printing: Printing) -> Generator[Row | Re
     for event in events:
         if isinstance(event, Report):
             yield event
-        elif isinstance(event, Rendered):  # workers print only when asked to (``render``)
+        elif not isinstance(event, Row):  # workers print only when asked to (``render``)
             raise TypeError("a worker sent printed text, not rows")
         elif (row := printing.selected(event)) is not None:
             yield row

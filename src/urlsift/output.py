@@ -1,4 +1,4 @@
-"""Rows (``results.Row``) -> lines of text, JSON Lines or CSV, through one field list.
+"""Rows (``rows.Row``) -> lines of text, JSON Lines or CSV, through one field list.
 
 The columns are documented in README and stay stable: a column added later goes at the end.
 Text and CSV escape control and invisible formatting characters (Unicode Cc and Cf: ESC, BEL,
@@ -15,89 +15,52 @@ import csv
 import io
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from json.encoder import encode_basestring
-from typing import Any, Protocol
+from operator import itemgetter
+from typing import Any, Literal, Protocol, cast
 
-import regex
-
-from ._model import www_url
+from ._model import ProfileName, www_url
 from .canonical import canonical as canonical_form
+from .escaping import escaped as escaped
 from .grammar import STRICT
-from .results import Event, Rendered, Report, Row
+from .rows import FIELDS, Before, Event, Renumbered, Row
 
-FIELDS = (
-    "url",
-    "alternatives",
-    "valid",
-    "scheme",
-    "wrapper",
-    "naked",
-    "line",
-    "column",
-    "source",
-    "member",
-    "message",
-    "offset",
-    "message_id",
-    "date",
-    "newsgroups",
-    "part",
-    "error",
-    "canonical",
-    "count",
-)
-FORMATS = ("text", "jsonl", "csv")
-_URL, _VALID, _SCHEME, _PART, _ERROR, _CANONICAL = 0, 2, 3, 15, 16, 17
-_MESSAGE = slice(8, 15)  # source ... newsgroups: the same for every row of a message
+Format = Literal["text", "jsonl", "csv"]
+FORMATS: tuple[Format, ...] = ("text", "jsonl", "csv")
+# The writers' hot loop reads rows by position; the positions come from the field names.
+_PART = FIELDS.index("part")
+_MESSAGE = slice(FIELDS.index("source"), _PART)  # source ... newsgroups: the same for a message's rows
 _MESSAGE_FIELDS = FIELDS[_MESSAGE]
-_MATCH_END = 8  # url ... column: the same for a header value that every message repeats
+_message_of: Callable[[Row], tuple[Any, ...]] = itemgetter(_MESSAGE)
+_match_of: Callable[[Row], tuple[Any, ...]] = itemgetter(slice(FIELDS.index("source")))
+"""url ... column: the same for a header value that every message repeats."""
 _MATCH_CACHE_SIZE = 4096
 _WRAPPERS = {None: "null", "URL:": '"URL:"', "<>": '"<>"', '"': '"\\""'}
 
-# Cc and Cf (controls; bidi, zero-width and other invisible formatting), Cs (a lone surrogate, which
-# cannot even be encoded), Zl and Zp (U+2028, U+2029: line breaks to some readers, not to others).
-_UNSAFE = regex.compile(r"[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]")
 _FORMULA_START = frozenset("=+-@\t\r")
 """What makes a spreadsheet read a CSV cell as a formula (OWASP, "CSV Injection")."""
 NUMBER_SLOT = "\x00"
-"""Written in place of a number a worker cannot know (``results.Rendered``): raw, where no row's
-own text can put it, since every format escapes control characters."""
+"""Written in place of a number a worker cannot know (``PrintedRows``): raw, where no row's own
+text can put it, since every format escapes control characters."""
 
 
 class _Slot:
     """Stands in a row for the number left to fill in (not the string itself: a row's text may be
-    a NUL, the very object, since Python keeps one of each one-character string)."""
+    a NUL, the very object, since Python keeps one of each one-character string). Only the
+    writers below ever see it in a row's number field."""
 
     def __str__(self) -> str:  # what f"{line}" writes (``_match_fields``)
         return NUMBER_SLOT
 
 
 _SLOT = _Slot()
+_SLOT_NUMBER = cast(int, _SLOT)
+"""The slot where a row's number field has it: such a row goes only to the writers below."""
 
 
-def escaped(text: str) -> str:
-    """Control and invisible formatting characters as ``\\xNN``, ``\\uNNNN`` or ``\\UNNNNNNNN``
-    (Python's notation), so that they cannot act on a terminal or hide what a line says."""
-    if text.isascii() and text.isprintable():  # most text: nothing to look for
-        return text
-    return _UNSAFE.sub(_escape, text)
-
-
-def _escape(found: regex.Match[str]) -> str:
-    code = ord(found.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
-
-
-def record(row: tuple[Any, ...]) -> dict[str, Any]:
-    """A row as the JSON object its jsonl line holds."""
-    found = dict(zip(FIELDS, row, strict=True))
-    found["alternatives"] = list(found["alternatives"])
-    return found
-
-
-Writer = Callable[[tuple[Any, ...]], None]
+Writer = Callable[[Row], None]
 
 
 class TextOut(Protocol):
@@ -116,7 +79,7 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def writer(fmt: str, out: TextOut, *, canonical: bool = False, header: bool = True) -> Writer:
+def writer(fmt: Format, out: TextOut, *, canonical: bool = False, header: bool = True) -> Writer:
     """A function that writes one row in the format ``fmt`` (a header first, for CSV, unless not
     ``header``); the text format prints a valid URL's canonical form when ``canonical`` (the row
     must carry it)."""
@@ -127,19 +90,19 @@ def writer(fmt: str, out: TextOut, *, canonical: bool = False, header: bool = Tr
         if header:
             table.writerow(FIELDS)
 
-        def write_row(row: tuple[Any, ...]) -> None:
-            cells = list(row)
-            cells[1] = " ".join(cells[1])
+        def write_row(row: Row) -> None:
+            cells: list[Any] = list(row)
+            cells[1] = " ".join(row.alternatives)
             table.writerow([_cell(cell) for cell in cells])
 
         return write_row
 
-    def write_line(row: tuple[Any, ...]) -> None:
-        if row[_VALID]:  # an ASCII valid URL has no control character in it (section 2.2); an IRI may
-            url = row[_CANONICAL] if canonical else row[_URL]
+    def write_line(row: Row) -> None:
+        if row.valid:  # an ASCII valid URL has no control character in it (section 2.2); an IRI may
+            url = row.canonical if canonical and row.canonical is not None else row.url
             out.write((url if url.isascii() else escaped(url)) + "\n")
         else:
-            out.write(f"{escaped(row[_URL])}\t{escaped(row[_ERROR])}\n")
+            out.write(f"{escaped(row.url)}\t{escaped(row.error or '')}\n")
 
     return write_line
 
@@ -155,36 +118,47 @@ def _cell(value: Any) -> str:
 
 
 def _jsonl_writer(out: TextOut) -> Writer:
-    """``json.dumps(record(row), ensure_ascii=False)`` per row, by hand: the message's part of the
+    """``json.dumps(row._asdict(), ensure_ascii=False)`` per row, by hand: the message's part of the
     line is encoded once for all its rows, the match's part once for all the messages that repeat
     it (the List-* headers of an archive), and strings by the json module's own C encoder (a third
     of the cost of a json.dumps per row; tests/test_output.py checks the two agree)."""
     last: list[Any] = [None, ""]
     heads: dict[tuple[Any, ...], str] = {}
 
-    def write_object(row: tuple[Any, ...]) -> None:
-        where = row[_MESSAGE]
+    def write_object(row: Row) -> None:
+        where = _message_of(row)
         if where != last[0]:
             last[0] = where
             last[1] = ", ".join(
                 f'"{name}": {_json(value)}' for name, value in zip(_MESSAGE_FIELDS, where, strict=True)
             )
-        match = row[:_MATCH_END]
+        match = _match_of(row)
         head = heads.get(match)
         if head is None:
             if len(heads) >= _MATCH_CACHE_SIZE:
                 heads.clear()
             head = heads[match] = _match_fields(match)
-        part, error, canonical, count = row[_PART:]
+        part, error, canonical, count = row.part, row.error, row.canonical, row.count
+        context, wayback = row.context, row.wayback
         out.write(
             f"{head}, {last[1]}, "
             f'"part": {"null" if part is None else encode_basestring(part)}, '
             f'"error": {"null" if error is None else encode_basestring(error)}, '
             f'"canonical": {"null" if canonical is None else encode_basestring(canonical)}, '
-            f'"count": {"null" if count is None else count}}}\n'
+            f'"count": {"null" if count is None else count}, '
+            f'"start": {row.start}, "end": {row.end}, "quote_depth": {row.quote_depth}, '
+            + (
+                _NO_CONTEXT_NOR_WAYBACK
+                if context is None and wayback is None
+                else f'"context": {"null" if context is None else encode_basestring(context)}, '
+                f'"wayback": {"null" if wayback is None else encode_basestring(wayback)}}}\n'
+            )
         )
 
     return write_object
+
+
+_NO_CONTEXT_NOR_WAYBACK = '"context": null, "wayback": null}\n'
 
 
 def _match_fields(match: tuple[Any, ...]) -> str:
@@ -205,57 +179,103 @@ class Printing:
     """What decides how rows are printed: the format, ``--schemes`` and ``--canonical``. A worker
     that holds it prints its unit's rows itself (``render``), as the printing process would."""
 
-    format: str
+    format: Format | Literal["parquet"]
     schemes: frozenset[str] | None = None
     """Print only the rows of these schemes (a ``www.`` host with no scheme has none)."""
     canonical: bool = False
     """Fill in each valid URL's canonical form (the text format prints it instead of the URL)."""
-    profile: str = STRICT.name
+    profile: ProfileName = STRICT.name
 
     def selected(self, row: Row) -> Row | None:
-        """The row with its canonical form (or None) after it, or None when ``schemes`` leaves
-        it out."""
-        if self.schemes is not None and row[_SCHEME] not in self.schemes:
+        """The row with its canonical form filled in (when asked), or None when ``schemes``
+        leaves it out."""
+        if self.schemes is not None and row.scheme not in self.schemes:
             return None
         if not self.canonical:
-            return (*row, None)
-        return (*row, _canonical(row[_URL], row[_VALID], row[_SCHEME] is not None, self.profile))
+            return row
+        return row._replace(canonical=_canonical(row.url, row.valid, row.scheme is not None, self.profile))
 
-    def render(self, events: list[Event], slot: int | None) -> list[Event]:
-        """``events`` with each run of rows printed into one ``results.Rendered``; the numbers of
-        column ``slot`` are left to fill in."""
+    def render(self, events: list[Event], renumbered: tuple[Renumbered, ...]) -> list[Event]:
+        """``events`` with each run of rows printed into one ``PrintedRows``; the numbers of the
+        fields ``renumbered`` are left to fill in."""
         if self.format == "text":
-            slot = None  # the text format prints neither lines nor messages
+            renumbered = ()  # the text format prints no numbers
         done: list[Event] = []
         rows: list[Row] = []
         for event in events:
-            if isinstance(event, (Report, Rendered)):
+            if not isinstance(event, Row):
                 if rows:
-                    done.append(self._rendered(rows, slot))
+                    done.append(self._printed(rows, renumbered))
                     rows = []
                 done.append(event)
             elif (row := self.selected(event)) is not None:
                 rows.append(row)
         if rows:
-            done.append(self._rendered(rows, slot))
+            done.append(self._printed(rows, renumbered))
         return done
 
-    def _rendered(self, rows: Iterable[Row], slot: int | None) -> Rendered:
+    def _printed(self, rows: Iterable[Row], renumbered: tuple[Renumbered, ...]) -> PrintedRows:
+        if self.format == "parquet":
+            raise ValueError("Parquet files are written by the printing process, not by workers")
         text = io.StringIO()
         write = writer(self.format, text, canonical=self.canonical, header=False)
         numbers: list[int] = []
+        numbered: list[Renumbered] = []
         count = valid = 0
         for row in rows:
             count += 1
-            valid |= row[_VALID]
-            if slot is not None and row[slot] is not None:
-                numbers.append(row[slot])
-                row = (*row[:slot], _SLOT, *row[slot + 1 :])
-            write((*row, None))
+            valid |= row.valid
+            for name in renumbered:  # in the order of the columns, as the slots are written
+                number = getattr(row, name)
+                if number is not None:
+                    numbers.append(number)
+                    numbered.append(name)
+                    row = _SLOTTED[name](row)
+            write(row)
         texts = tuple(text.getvalue().split(NUMBER_SLOT)) if numbers else (text.getvalue(),)
         if len(texts) != len(numbers) + 1:
             raise RuntimeError("a row's own text held the number slot")
-        return Rendered(texts, tuple(numbers), count, bool(valid))
+        return PrintedRows(texts, tuple(numbers), tuple(numbered), count, bool(valid))
+
+
+_SLOTTED: dict[Renumbered, Callable[[Row], Row]] = {
+    "message": lambda row: row._replace(message=_SLOT_NUMBER),
+    "line": lambda row: row._replace(line=_SLOT_NUMBER),
+    "start": lambda row: row._replace(start=_SLOT_NUMBER),
+    "end": lambda row: row._replace(end=_SLOT_NUMBER),
+}
+"""A row with the slot in place of one of its numbers (such a row goes only to the writers)."""
+
+
+_FIRST = Before()
+"""A file's first piece: nothing came before it."""
+
+
+@dataclass(frozen=True)
+class PrintedRows:
+    """Rows printed by a worker (``rows.Printed``). The text is cut where a number goes on from
+    the earlier pieces of the file (a piece's messages and lines are numbered from its start):
+    ``texts[0]``, ``numbers[0] + shift``, ``texts[1]`` ..."""
+
+    texts: tuple[str, ...]
+    numbers: tuple[int, ...]
+    numbered: tuple[Renumbered, ...]
+    """The field each number is of."""
+    rows: int
+    valid: bool
+    before: Before = _FIRST
+
+    def renumbered(self, before: Before) -> PrintedRows:
+        return replace(self, before=before) if self.numbers else self
+
+    def text(self) -> str:
+        if not self.numbers:
+            return self.texts[0]
+        shift = {name: self.before.shift(name) for name in set(self.numbered)}
+        pieces = [self.texts[0]]
+        for number, name, text in zip(self.numbers, self.numbered, self.texts[1:], strict=True):
+            pieces += (str(number + shift[name]), text)
+        return "".join(pieces)
 
 
 @lru_cache(maxsize=8192)

@@ -1,19 +1,17 @@
 """Rows -> Parquet files (``--format parquet --output DIR``), typed for DuckDB, pandas and Spark:
-the jsonl columns (``output.FIELDS``) with ``date`` a UTC timestamp and ``alternatives`` a list.
+the jsonl columns (``rows.FIELDS``) with ``date`` a UTC timestamp and ``alternatives`` a list.
 ``pyarrow`` is an optional extra (``pip install urlsift[parquet]``); this module is imported only
 when it is used.
 """
 
 from __future__ import annotations
 
-import email.utils
 import os
 from collections.abc import Sequence
-from datetime import UTC, datetime
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from .output import FIELDS
+from .dates import timestamp
+from .rows import FIELDS, Row
 
 if TYPE_CHECKING:
     import pandas
@@ -45,34 +43,23 @@ SCHEMA = pa.schema(
         ("error", pa.string()),
         ("canonical", pa.string()),
         ("count", pa.int64()),
+        ("start", pa.int64()),
+        ("end", pa.int64()),
+        ("quote_depth", pa.int64()),
+        ("context", pa.string()),
+        ("wayback", pa.string()),
     ]
 )
 if tuple(SCHEMA.names) != FIELDS:  # one column list, the jsonl's
-    raise ImportError("urlsift.parquet's columns are not output.FIELDS")
+    raise ImportError("urlsift.parquet's columns are not rows.FIELDS")
 _DATE = FIELDS.index("date")
 ROW_GROUP = 1 << 16
 FILE_ROWS = 1 << 20
 """Rows per file: a file is closed and the next begun after this many (``part-00000.parquet`` ...)."""
 
 
-@lru_cache(maxsize=4096)
-def timestamp(date: str | None) -> datetime | None:
-    """A Date header (RFC 5322 and the forms before it) or a WARC-Date (ISO 8601) as a UTC time
-    (no zone: UTC); None when it cannot be read (the jsonl output keeps the header's text)."""
-    if not date:
-        return None
-    try:
-        found = email.utils.parsedate_to_datetime(date)
-    except (ValueError, TypeError, IndexError, OverflowError):
-        try:  # a WARC-Date: ISO 8601 (sources/warc.py)
-            found = datetime.fromisoformat(date)
-        except ValueError:
-            return None
-    return found.replace(tzinfo=UTC) if found.tzinfo is None else found.astimezone(UTC)
-
-
-def table(rows: Sequence[Sequence[Any]]) -> pa.Table:
-    """Rows (``output.FIELDS`` order) as an Arrow table of SCHEMA."""
+def table(rows: Sequence[Row]) -> pa.Table:
+    """Rows as an Arrow table of SCHEMA."""
     columns = [list(column) for column in zip(*rows, strict=True)] if rows else [[] for _ in FIELDS]
     columns[_DATE] = [timestamp(date) for date in columns[_DATE]]
     return pa.Table.from_arrays(
@@ -82,10 +69,10 @@ def table(rows: Sequence[Sequence[Any]]) -> pa.Table:
 
 
 def frame(records: Sequence[dict[str, Any]]) -> pandas.DataFrame:
-    """Row records (``output.record``) as a pandas DataFrame with SCHEMA's types (Arrow-backed)."""
+    """Row records (``Row._asdict``) as a pandas DataFrame with SCHEMA's types (Arrow-backed)."""
     import pandas
 
-    rows = [tuple(found[name] for name in FIELDS) for found in records]
+    rows = [Row(**{**found, "alternatives": tuple(found["alternatives"])}) for found in records]
     return table(rows).to_pandas(types_mapper=pandas.ArrowDtype)
 
 
@@ -105,11 +92,11 @@ class ParquetSink:
         os.makedirs(directory, exist_ok=True)
         self.directory = directory
         self.files = 0
-        self._rows: list[Sequence[Any]] = []
+        self._rows: list[Row] = []
         self._in_file = 0
         self._writer: pq.ParquetWriter | None = None
 
-    def write(self, row: Sequence[Any]) -> None:
+    def write(self, row: Row) -> None:
         self._rows.append(row)
         if len(self._rows) >= ROW_GROUP:
             self._flush()

@@ -11,7 +11,7 @@ from typing import TypeVar
 
 from tqdm import tqdm
 
-from .results import Tally
+from .rows import Tally
 from .sources import Counter
 
 T = TypeVar("T")

@@ -4,7 +4,7 @@ repository in ranges of commits, small files in batches.
 
 Units come in the order of the files and, in a file, of its bytes, so results put back in that
 order read as one pass over everything. A unit that is a piece of a file says so (``last`` marks its
-final piece) and the results stage joins the pieces (``results.join_pieces``).
+final piece) and the results stage joins the pieces (``pieces.join_pieces``).
 
 What cannot be cut is one unit: compressed files (``.gz``, ``.bz2``, ``.xz``, ``.zst``), standard input, news
 batches, single messages, and any file whose listing or sniffing fails (reading it whole reports the

@@ -26,7 +26,8 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 
 from ._work import Submit, Work
-from .results import FileEvents, Report, lost
+from .results import lost
+from .rows import FileEvents, Report
 from .units import Unit
 
 Done = tuple[Unit, list[FileEvents]] | Report

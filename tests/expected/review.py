@@ -17,7 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from urlsift.results import Options, Rendered, Report, Tally, results
+from urlsift.results import results
+from urlsift.rows import Options, Row, Tally
 
 _URLISH = re.compile(r"(?i)[a-z][a-z0-9+.-]*://|\b(?:mailto|news|telnet|wais|prospero|file):|<URL:")
 
@@ -26,16 +27,15 @@ def rows(path: str) -> list[dict[str, Any]]:
     """urlsift's candidates in ``path`` (valid and rejected), as expected-file entries."""
     found = []
     for row in results(path, Options(invalid=True), Tally()):
-        if isinstance(row, Report | Rendered):
+        if not isinstance(row, Row):
             continue
-        url, alternatives, valid, _, wrapper, _, line, _, *_, message, _, _, _, _, part, error = row
         entry: dict[str, Any] = {}
-        if message is not None:
-            entry.update(message=message, part=part)
-        entry.update(line=line, wrapper=wrapper, url=url, alternatives=list(alternatives))
-        entry.update(strict="valid" if valid else "rejected")
-        if error is not None:
-            entry["error"] = error
+        if row.message is not None:
+            entry.update(message=row.message, part=row.part)
+        entry.update(line=row.line, wrapper=row.wrapper, url=row.url, alternatives=list(row.alternatives))
+        entry.update(strict="valid" if row.valid else "rejected")
+        if row.error is not None:
+            entry["error"] = row.error
         found.append(entry)
     return found
 

@@ -1,0 +1,39 @@
+"""A message's Date header as a UTC time, and the Wayback Machine's address of a URL as it was then
+(``--wayback``): worked out here, offline."""
+
+from __future__ import annotations
+
+import email.utils
+from datetime import UTC, datetime
+from functools import lru_cache
+
+WAYBACK = "https://web.archive.org/web/"
+
+
+@lru_cache(maxsize=4096)
+def timestamp(date: str | None) -> datetime | None:
+    """A Date header (RFC 5322 and the forms before it) or a WARC-Date (ISO 8601) as a UTC time (no
+    zone: UTC); None when it cannot be read."""
+    if not date:
+        return None
+    try:
+        found = email.utils.parsedate_to_datetime(date)
+    except (ValueError, TypeError, IndexError, OverflowError):
+        try:  # a WARC-Date: ISO 8601 (sources/warc.py)
+            found = datetime.fromisoformat(date)
+        except ValueError:
+            return None
+    try:
+        return found.replace(tzinfo=UTC) if found.tzinfo is None else found.astimezone(UTC)
+    except (ValueError, OverflowError):  # a zone that takes the time out of datetime's years
+        return None
+
+
+def wayback(url: str, date: str | None) -> str | None:
+    """``https://web.archive.org/web/YYYYMMDDhhmmss/URL``: the Wayback Machine's copy of ``url``
+    nearest the time ``date`` says (it redirects to the nearest it has); None without a date it
+    can read."""
+    when = timestamp(date)
+    if when is None:
+        return None
+    return f"{WAYBACK}{when.year:04}{when:%m%d%H%M%S}/{url}"

@@ -1,0 +1,188 @@
+"""The results stage's records: ``Row`` (one per URL or rejected candidate: the jsonl columns),
+``Report`` (a defect as printed), ``Tally`` (counts that add up), ``Options`` (what a scan looks
+for), and the events a file's results are made of. Plain named tuples and dataclasses, so a worker
+process can hand them to the one that prints (``cli -j``) and the library can hand them out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal, NamedTuple, Protocol
+
+from ._model import DefectKind, ProfileName, Provenance, Wrapper
+from .grammar import STRICT
+from .scanner import KNOWN_SCHEMES
+from .sources import ReadOptions
+
+
+class _Columns(NamedTuple):
+    url: str
+    alternatives: tuple[str, ...]
+    valid: bool
+    scheme: str | None
+    wrapper: Wrapper | None
+    naked: bool
+    line: int
+    column: int
+    source: str
+    member: str | None
+    message: int | None
+    offset: int | None
+    message_id: str | None
+    date: str | None
+    newsgroups: str | None
+    part: str | None
+    error: str | None
+    canonical: str | None
+    count: int | None  # type: ignore[assignment]  # the column's name; tuple.count is hidden
+    start: int
+    end: int
+    quote_depth: int
+    context: str | None
+    wayback: str | None
+
+
+class Row(_Columns):
+    """One URL found (or, with ``invalid``, one rejected candidate) and where it came from: the
+    columns of the jsonl and csv output, in their order (README's table says what each holds).
+    ``canonical`` and ``count`` are filled by the printer (``--canonical``, ``--unique``); ``start``
+    and ``end`` are character offsets in the part's text (a plain text's: the whole file's), from
+    the URL's first piece to its last (a URL rejoined across lines spans the line breaks)."""
+
+    __slots__ = ()
+
+    def _asdict(self) -> dict[str, Any]:
+        """The row as plain JSON values (``alternatives`` a list), as its jsonl line holds it."""
+        found: dict[str, Any] = dict(zip(self._fields, self, strict=True))
+        found["alternatives"] = list(self.alternatives)
+        return found
+
+
+FIELDS: tuple[str, ...] = Row._fields
+"""The column names, in order."""
+
+
+class Report(NamedTuple):
+    """A defect, as it is printed: where, what, and whether it makes the exit status 2."""
+
+    place: str
+    """``path``, ``path[member]``, with ``#message`` when it is one message's."""
+    kind: DefectKind
+    detail: str
+    lost_input: bool
+    """Whether input went unscanned (its kind is one of ``ERROR_KINDS``): the command line then
+    exits 2. (``Row.error`` is another thing: why a candidate is not a URL.)"""
+    message: int | None = None
+    """The message's index in its file, when it is one message's (as in ``place``)."""
+    line: int | None = None
+    """The line of a plain text it is about (``Defect.line``)."""
+
+
+Renumbered = Literal["message", "line", "start", "end"]
+"""A field whose numbers go on from a file's earlier pieces: an mbox piece numbers its messages
+from 0, a text piece its lines from 1 and its characters from 0."""
+RENUMBERED: dict[str, tuple[Renumbered, ...]] = {
+    "mbox": ("message",),
+    "jsonl": ("message",),
+    "text": ("line", "start", "end"),
+}
+"""The fields renumbered, by the kind of piece (``units.Unit.kind``)."""
+
+
+class Printed(Protocol):
+    """Rows a worker has printed already (``output.Printing.render`` makes them), standing for
+    them among a unit's events, so that the process that prints only copies text."""
+
+    @property
+    def rows(self) -> int: ...
+
+    @property
+    def valid(self) -> bool:
+        """Whether any of the rows is a valid URL (what the exit status needs)."""
+        ...
+
+    def renumbered(self, before: Before) -> Printed:
+        """The same rows numbered as in the whole file, after what came ``before``."""
+        ...
+
+    def text(self) -> str: ...
+
+
+class Before(NamedTuple):
+    """What a file's earlier pieces held: a piece's numbers go on from them."""
+
+    messages: int = 0
+    lines: int = 0
+    characters: int = 0
+
+    def shift(self, field: Renumbered) -> int:
+        """What a piece's numbers of ``field`` go on from."""
+        return self.messages if field == "message" else self.lines if field == "line" else self.characters
+
+
+Event = Row | Report | Printed
+Render = Callable[[list[Event], tuple[Renumbered, ...]], list[Event]]
+"""Rows -> ``Printed``, the other events kept; the fields named are those whose numbers the
+``Printed`` leaves to fill in."""
+FileEvents = tuple[str, list[Event], "Tally"]
+"""A path, the events of all or one piece of it, and their tally (what a worker sends back)."""
+
+
+@dataclass
+class Tally:
+    """Counts that add up: files seen = scanned + failed, messages seen = scanned + failed."""
+
+    files: int = 0
+    files_failed: int = 0
+    messages: int = 0
+    messages_failed: int = 0
+    parts: int = 0
+    """MIME text parts scanned (a plain text file counts as one)."""
+    headers: int = 0
+    """Mail headers scanned (those with a colon in them)."""
+    bytes: int = 0
+    """Read from the files on disk (compressed, for compressed files)."""
+    unpacked: int = 0
+    """Come out of their compressed streams and zip members (``sources.Counter.unpacked``)."""
+    lines: int = 0
+    """Lines of plain text scanned (line breaks read: a last line with none is not counted); the
+    lines of a JSON-lines file read in pieces."""
+    characters: int = 0
+    """Characters of plain text scanned (decoded)."""
+    urls: int = 0
+    rejected: int = 0
+    rejected_valid_elsewhere: int = 0
+    """Of the rejected, those ``Options.second_opinion`` accepts (strict rejects, modern takes)."""
+    errors: int = 0
+    warnings: int = 0
+    skipped: int = 0
+    """Records that hold nothing to scan (a WARC's requests, metadata, images ...): not messages."""
+    unwalked: int = 0
+    """Folders not entered and folder entries not read (a link loop, a link to nowhere, a FIFO):
+    each is reported, and counted in ``errors`` too (``walk``)."""
+
+    def add(self, other: Tally) -> None:
+        for count in fields(self):
+            setattr(self, count.name, getattr(self, count.name) + getattr(other, count.name))
+
+
+@dataclass(frozen=True)
+class Options:
+    profile: ProfileName = STRICT.name
+    naked: bool = True
+    invalid: bool = False
+    """Yield the rejected candidates as rows too (they are counted either way)."""
+    schemes: frozenset[str] = KNOWN_SCHEMES
+    read: ReadOptions = field(default_factory=ReadOptions)
+    second_opinion: ProfileName | None = None
+    """A profile that judges every rejected candidate again, to count those it would take."""
+    context: int | None = None
+    """Fill in ``Row.context``: this many characters each side of the URL (``--context N``)."""
+    wayback: bool = False
+    """Fill in ``Row.wayback`` for valid URLs of messages with a Date (``--wayback``)."""
+
+
+def place(where: Provenance) -> str:
+    """How a report names where it happened."""
+    name = where.source if where.member is None else f"{where.source}[{where.member}]"
+    return name if where.message is None else f"{name}#{where.message}"
