@@ -270,6 +270,7 @@ def _message_bytes(message: Message) -> bytes:
         data = message.as_bytes(unixfrom=False, policy=policy)
     except UnicodeEncodeError:  # a str payload not ASCII (a program's): as_bytes cannot write it
         data = message.as_string(unixfrom=False, policy=policy).encode("utf-8", "surrogateescape")
+    data = _raw_headers(message, data)
     separator = message.get_unixfrom()
     get_from = getattr(message, "get_from", None)  # mailbox.mboxMessage keeps it apart
     if separator is None and callable(get_from):
@@ -277,6 +278,24 @@ def _message_bytes(message: Message) -> bytes:
     if not separator:
         return data
     return separator.encode("ascii", "surrogateescape") + b"\n" + data
+
+
+def _raw_headers(message: Message, data: bytes) -> bytes:
+    """``data`` with its header block as the message was parsed from: the generator writes a
+    folded header again without the spaces before its line breaks, which moves columns. A header
+    a program set (not a plain str, or not 7-bit) keeps the generator's form."""
+    end = data.find(b"\n\n")
+    if end < 0 or not message.raw_items():
+        return data
+    lines = []
+    for name, value in message.raw_items():
+        if type(value) is not str:
+            return data
+        try:
+            lines.append(f"{name}: {value}\n".encode("ascii", "surrogateescape"))
+        except UnicodeEncodeError:
+            return data
+    return b"".join(lines) + data[end + 1 :]
 
 
 __all__ = ["MESSAGE_NAME", "STREAM_NAME", "Report", "Row", "Source", "extract_message", "scan"]
