@@ -323,8 +323,16 @@ class _Walk:
 
     def step(self, node: Node, pos: int, stack: Stack) -> int | None:
         """The one end of a ``single`` node read at ``pos``; None when it cannot be read there."""
-        if isinstance(node, (Chars, Label)):
-            return self.leaf(node, pos, stack)
+        # The kinds in the order a walk meets them most.
+        if isinstance(node, Rule):
+            return self.step(node.body, pos, (*stack, (node, pos)))
+        if isinstance(node, Seq):
+            for item in node.items:
+                end = self.step(item, pos, stack)
+                if end is None:
+                    return None
+                pos = end
+            return pos
         if isinstance(node, Lit):
             text = node.text
             if self.text.startswith(text, pos, self.endpos):
@@ -337,13 +345,8 @@ class _Walk:
                 same = 0
             self.note(pos + same, stack, node, hard=True, start=pos)
             return None
-        if isinstance(node, Seq):
-            for item in node.items:
-                end = self.step(item, pos, stack)
-                if end is None:
-                    return None
-                pos = end
-            return pos
+        if isinstance(node, (Chars, Label)):
+            return self.leaf(node, pos, stack)
         if isinstance(node, Rep):
             # The compiled item reads the iterations; only the last one and the attempt after it
             # are walked, because only they can note anything at the furthest point.
@@ -353,8 +356,6 @@ class _Walk:
                 self.first(node.item, m.start(1), stack)
             self.first(node.item, end, stack)
             return end
-        if isinstance(node, Rule):
-            return self.step(node.body, pos, (*stack, (node, pos)))
         raise TypeError(f"not a single-ended grammar node: {node!r}")
 
     def first(self, node: Node, pos: int, stack: Stack) -> int | None:

@@ -60,7 +60,8 @@ def _login(m: RegexMatch) -> Decomposed:
     found = _hostport(m)
     user, password = m.group("user", "password")
     found.parts.update(user=_decoded(user), password=_decoded(password))
-    found.starts.update(_starts(m, "password"))
+    if password is not None:
+        found.starts["password"] = m.start("password")
     return found
 
 
@@ -85,7 +86,8 @@ def _file(m: RegexMatch, scheme: str) -> Decomposed:
 
 def _http(m: RegexMatch, scheme: str) -> Decomposed:
     found = _hostport(m)
-    found.parts.update(path=m.group("path"), search=m.group("search"))
+    path, search = m.group("path", "search")
+    found.parts.update(path=path, search=search)
     return found
 
 
@@ -144,13 +146,12 @@ def _generic(m: RegexMatch, scheme: str) -> Decomposed:
     # D1/A2: the verdict is *xchar's; the login parts are reported when the schemepart also reads
     # as "//" login [ "/" urlpath ].
     schemepart = m.group("schemepart")
-    found = Decomposed({"scheme": scheme, "schemepart": schemepart})
     ip = _IP_SCHEMEPART.fullmatch(m.string, m.start("schemepart"), m.end("schemepart"))
-    if ip is not None:
-        login = _login(ip)
-        found.parts.update(login.parts, urlpath=ip.group("urlpath"))
-        found.starts.update(login.starts)
-    return found
+    if ip is None:
+        return Decomposed({"scheme": scheme, "schemepart": schemepart})
+    login = _login(ip)
+    parts = {"scheme": scheme, "schemepart": schemepart, **login.parts, "urlpath": ip.group("urlpath")}
+    return Decomposed(parts, login.starts)
 
 
 # Section 3's default ports; file, mailto and news have no port.
