@@ -29,7 +29,7 @@ from _corpora import add_options, files
 from _corpora import root as corpora_root
 
 import urlsift
-from urlsift.extract import _judge, _judge_www
+from urlsift.extract import _judge, _judge_unclosed, _judge_www
 
 MBOXES = ("mail/blinux-list.mbox", "mail/r-devel-2000-May.mbox", "mail/*.mbox")
 """The first of these that the corpora hold is the mbox read."""
@@ -52,6 +52,7 @@ def cold(run: Callable[[], int]) -> int:
     """Each run starts with an empty verdict cache, as a fresh process would."""
     _judge.cache_clear()
     _judge_www.cache_clear()
+    _judge_unclosed.cache_clear()
     return run()
 
 

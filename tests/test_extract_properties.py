@@ -16,6 +16,7 @@ from strategies import PROFILE_SCHEMES, SCHEMES, profile_urls, urls
 
 import urlsift
 from urlsift.extract import extract_each
+from urlsift.rejoin import first_reading, readings
 from urlsift.scanner import HIERARCHICAL_SCHEMES
 from urlsift.shapes import empty_scheme_part, opaque_shape
 from urlsift.validate import validate_www
@@ -185,3 +186,17 @@ def test_extract_each_says_a_wrapper_left_open_ran_to_the_end_of_its_text() -> N
     assert found[1] == (0, "http://a/", True, "None")  # the naked URL inside it
     assert found[2] == (2, "http://b/", True, "None")
     assert len(found) == 3
+
+
+# Wrappers left open or closed, broken after hyphens, quoted: the candidates first_reading serves.
+wrapper_soup = st.lists(
+    st.sampled_from(["<URL:", "<http:", "<", ">", "-\n", "-\n> ", "\n\n", " ", "a", "h/", "at", "-", '"']),
+    max_size=30,
+).map("".join)
+
+
+@given(wrapper_soup)
+def test_the_first_reading_is_the_first_of_the_readings(text: str) -> None:
+    # A wrapper never closed shows first_reading's URL (extract's shortcut for readings(...)[0]).
+    for candidate in urlsift.scanner.scan(text):
+        assert first_reading(text, candidate) == readings(text, candidate)[0]

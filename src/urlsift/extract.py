@@ -17,14 +17,27 @@ from types import MappingProxyType
 from ._lines import Lines
 from ._model import Candidate, Caveat, CaveatKind, Match, Problem, Reading, Unclosed, Verdict
 from .grammar import STRICT, Profile, get_profile
-from .rejoin import as_written, readings
+from .rejoin import as_written, first_reading, readings
 from .scanner import KNOWN_SCHEMES, MAX_WRAPPER_CHARS, MAX_WRAPPER_LINES, ScanProgress, scanner_for
 from .shapes import empty_scheme_part, opaque_shape
 from .validate import validate, validate_www
 
-_judge = lru_cache(maxsize=4096)(validate)
+
+def _verdict(url: str, judge: Profile, naked: bool) -> Verdict:
+    """The verdict on a URL found in text: ``validate``'s, less the shapes no URL in text has."""
+    return _in_text(validate(url, judge), naked)
+
+
+def _verdict_unclosed(url: str, judge: Profile, why: Unclosed) -> Verdict:
+    """The verdict on a wrapper never closed (D21), which holds ``url``."""
+    return _unterminated(validate(url, judge), why)
+
+
+_judge = lru_cache(maxsize=4096)(_verdict)
 """Verdicts are immutable, so one may serve every occurrence of a URL."""
 _judge_www = lru_cache(maxsize=1024)(validate_www)
+_judge_unclosed = lru_cache(maxsize=256)(_verdict_unclosed)
+"""A text of unclosed wrappers ("<URL:<URL:...") holds the same few bodies over and over."""
 
 
 class Extraction:
@@ -181,8 +194,8 @@ def _matches(
     for candidate in candidates:
         if candidate.problem is not None:
             if invalid:  # D21: rejected whatever it reads as; its first reading shows what it held
-                reading = readings(text, candidate)[0]
-                verdict = _unterminated(_judge(reading.url, judge), candidate.problem)
+                reading = first_reading(text, candidate)
+                verdict = _judge_unclosed(reading.url, judge, candidate.problem)
                 yield _match(candidate, reading, (), verdict, lines)
             continue
         if as_written(text, candidate):  # the common case: no readings to build or rank
@@ -190,7 +203,7 @@ def _matches(
             if candidate.www:
                 verdict = _judge_www(text[start:end], judge)
             else:
-                verdict = _in_text(_judge(text[start:end], judge), candidate.wrapper is None)
+                verdict = _judge(text[start:end], judge, candidate.wrapper is None)
             if verdict.valid or invalid:
                 line, column = lines.at(candidate.span[0])
                 span, wrapper = candidate.span, candidate.wrapper
@@ -198,7 +211,7 @@ def _matches(
             continue
         options = readings(text, candidate)
         naked = candidate.wrapper is None
-        verdicts = [_in_text(_judge(option.url, judge), naked) for option in options]
+        verdicts = [_judge(option.url, judge, naked) for option in options]
         valid = [k for k, verdict in enumerate(verdicts) if verdict.valid]
         if valid:  # D24: the first valid reading (the most hyphens kept) is the URL
             alternatives = tuple(options[k].url for k in valid[1:])

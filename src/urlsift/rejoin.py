@@ -82,5 +82,13 @@ def readings(text: str, candidate: Candidate) -> tuple[Reading, ...]:
     return tuple(out)
 
 
+def first_reading(text: str, candidate: Candidate) -> Reading:
+    """``readings(text, candidate)[0]``, without building the others (a wrapper never closed shows
+    only what it held)."""
+    if candidate.deobfuscated:
+        return readings(text, candidate)[0]
+    return _reading(text, pieces(text, candidate))
+
+
 def _reading(text: str, runs: tuple[Span, ...]) -> Reading:
     return Reading("".join(text[s:e] for s, e in runs), runs)

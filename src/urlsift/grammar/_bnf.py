@@ -17,8 +17,11 @@ backtrack over is a fixed number of alternatives per production.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import NamedTuple
 
 import regex
 
@@ -27,9 +30,34 @@ from ._chars import ALPHADIGIT, ESCAPE_TEXT, class_text
 Stack = tuple[tuple["Rule", int], ...]
 """The named productions being read at a point, outermost first, each with its start offset."""
 
+Pattern = re.Pattern[str] | regex.Pattern[str]
+
+
+def compile_pattern(text: str) -> Pattern:
+    """The stdlib engine where the pattern is one it takes (it runs these productions ~5x faster
+    than ``regex``, and a call to it costs a third); ``regex`` where it is not (a name used by
+    several alternatives, as waisurl's)."""
+    try:
+        return re.compile(text)
+    except re.error:
+        return regex.compile(text)
+
 
 class Node:
     """One piece of a production. Subclasses are frozen dataclasses."""
+
+    @cached_property
+    def single(self) -> bool:
+        """Whether the walk reads at most one end for this node (nothing in it offers a choice but
+        inside a repetition, whose iterations the walk does not enumerate): it is then read by a
+        plain call, not a generator (the walk's time on a failure is mostly generators)."""
+        if isinstance(self, (Alt, Opt)):
+            return False
+        if isinstance(self, Seq):
+            return all(item.single for item in self.items)
+        if isinstance(self, Rule):
+            return self.body.single
+        return True
 
 
 @dataclass(frozen=True)
@@ -56,10 +84,10 @@ class Chars(Node):
     wide: tuple[tuple[int, int], ...] = ()
     """Ranges of code points (first, last) beyond ``members``: RFC 3987's ``ucschar`` is too big
     to spell as a string."""
-    _pattern: regex.Pattern[str] = field(init=False, repr=False, compare=False)
+    _pattern: Pattern = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_pattern", regex.compile(_chars_regex(self)))
+        object.__setattr__(self, "_pattern", compile_pattern(_chars_regex(self)))
 
 
 @dataclass(frozen=True)
@@ -72,13 +100,13 @@ class Label(Node):
     """
 
     first: str
-    _pattern: regex.Pattern[str] = field(init=False, repr=False, compare=False)
-    _reach: regex.Pattern[str] = field(init=False, repr=False, compare=False)
+    _pattern: Pattern = field(init=False, repr=False, compare=False)
+    _reach: Pattern = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_pattern", regex.compile(_label_regex(self)))
+        object.__setattr__(self, "_pattern", compile_pattern(_label_regex(self)))
         reach = f"[{class_text(self.first)}][{class_text(ALPHADIGIT + '-')}]*+"
-        object.__setattr__(self, "_reach", regex.compile(reach))
+        object.__setattr__(self, "_reach", compile_pattern(reach))
 
 
 @dataclass(frozen=True)
@@ -107,11 +135,11 @@ class Rep(Node):
     """
 
     item: Node
-    _pattern: regex.Pattern[str] = field(init=False, repr=False, compare=False)
+    _pattern: Pattern = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Group 1 holds the last iteration read, so the walk can step back to it in one match.
-        object.__setattr__(self, "_pattern", regex.compile(f"(?:({to_regex(self.item)}))*+"))
+        object.__setattr__(self, "_pattern", compile_pattern(f"(?:({to_regex(self.item)}))*+"))
 
 
 @dataclass(frozen=True)
@@ -231,9 +259,9 @@ def rules(node: Node) -> Iterator[Rule]:
 # --- the diagnostic reading ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Expectation:
-    """What one reading of the grammar wanted at the furthest point any reading reached."""
+class Expectation(NamedTuple):
+    """What one reading of the grammar wanted at the furthest point any reading reached (a named
+    tuple: a walk builds several, and a frozen dataclass costs three times as much to build)."""
 
     stack: Stack
     node: Node  # the Lit or leaf that stopped there
@@ -276,20 +304,8 @@ class _Walk:
         return match.end()
 
     def run(self, node: Node, pos: int, stack: Stack) -> Iterator[int]:
-        if isinstance(node, Lit):
-            text = node.text
-            if self.text.startswith(text, pos, self.endpos):
-                yield pos + len(text)
-                return
-            same = 0
-            limit = min(len(text), self.endpos - pos)
-            while same < limit and self.text[pos + same] == text[same]:
-                same += 1
-            if node.whole:
-                same = 0
-            self.note(pos + same, stack, node, hard=True, start=pos)
-        elif isinstance(node, (Chars, Label)):
-            end = self.leaf(node, pos, stack)
+        if node.single:
+            end = self.step(node, pos, stack)
             if end is not None:
                 yield end
         elif isinstance(node, Seq):
@@ -300,21 +316,59 @@ class _Walk:
         elif isinstance(node, Opt):
             yield from self.run(node.item, pos, stack)
             yield pos
-        elif isinstance(node, Rep):
-            # The compiled item reads the iterations; only the last one and the attempt after it
-            # are walked, because only they can note anything at the furthest point.
-            m = node._pattern.match(self.text, pos, self.endpos)
-            end = m.end() if m else pos
-            if m and m.start(1) >= 0:
-                next(self.run(node.item, m.start(1), stack), None)
-            next(self.run(node.item, end, stack), None)
-            yield end
         elif isinstance(node, Rule):
             yield from self.run(node.body, pos, (*stack, (node, pos)))
         else:
             raise TypeError(f"not a grammar node: {node!r}")
 
+    def step(self, node: Node, pos: int, stack: Stack) -> int | None:
+        """The one end of a ``single`` node read at ``pos``; None when it cannot be read there."""
+        # The kinds in the order a walk meets them most.
+        if isinstance(node, Rule):
+            return self.step(node.body, pos, (*stack, (node, pos)))
+        if isinstance(node, Seq):
+            for item in node.items:
+                end = self.step(item, pos, stack)
+                if end is None:
+                    return None
+                pos = end
+            return pos
+        if isinstance(node, Lit):
+            text = node.text
+            if self.text.startswith(text, pos, self.endpos):
+                return pos + len(text)
+            same = 0
+            limit = min(len(text), self.endpos - pos)
+            while same < limit and self.text[pos + same] == text[same]:
+                same += 1
+            if node.whole:
+                same = 0
+            self.note(pos + same, stack, node, hard=True, start=pos)
+            return None
+        if isinstance(node, (Chars, Label)):
+            return self.leaf(node, pos, stack)
+        if isinstance(node, Rep):
+            # The compiled item reads the iterations; only the last one and the attempt after it
+            # are walked, because only they can note anything at the furthest point.
+            m = node._pattern.match(self.text, pos, self.endpos)
+            end = m.end() if m else pos
+            if m and m.start(1) >= 0:
+                self.first(node.item, m.start(1), stack)
+            self.first(node.item, end, stack)
+            return end
+        raise TypeError(f"not a single-ended grammar node: {node!r}")
+
+    def first(self, node: Node, pos: int, stack: Stack) -> int | None:
+        """The first end of ``node`` read at ``pos`` (None when there is none)."""
+        return self.step(node, pos, stack) if node.single else next(self.run(node, pos, stack), None)
+
     def run_seq(self, items: tuple[Node, ...], index: int, pos: int, stack: Stack) -> Iterator[int]:
+        end: int | None = pos
+        while index < len(items) and items[index].single:  # no choice to come back to: a loop
+            end = self.step(items[index], pos, stack)
+            if end is None:
+                return
+            pos, index = end, index + 1
         if index == len(items):
             yield pos
             return

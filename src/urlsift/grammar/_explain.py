@@ -8,16 +8,15 @@ whole piece at once (D7's host names, RFC 3986's IP literals).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-
-import regex
 
 from .._model import Problem
 from ._bnf import END, Expectation, Failure, Lit, Rule, Stack, rules
 from ._profile import SchemeSyntax, authority_span
 
-_ESCAPE = regex.compile(r"%[0-9A-Fa-f]{2}")
+_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 
 
 @dataclass(frozen=True)

@@ -3,13 +3,13 @@ warnings, and gopher's split at "%09" (RFC 1738 3.4 and RFC 4266 2 read it the s
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from urllib.parse import unquote
 
-import regex
-
 from .._model import Caveat, CaveatKind, Part, Problem
-from ._profile import Decomposed, Pattern, RegexMatch
+from ._bnf import Pattern
+from ._profile import Decomposed, RegexMatch
 
 
 def clip(text: str, limit: int = 40) -> str:
@@ -47,7 +47,7 @@ def not_in_scheme(char: str) -> str:
 
 # --- warnings ----------------------------------------------------------------------------------
 
-_CONTROL_ESCAPE = regex.compile(r"%(?:[01][0-9A-Fa-f]|7[Ff])")
+_CONTROL_ESCAPE = re.compile(r"%(?:[01][0-9A-Fa-f]|7[Ff])")
 _CONTROL_NAMES = {0x09: "TAB", 0x0A: "LF", 0x0D: "CR", 0x00: "NUL"}
 
 
@@ -93,7 +93,7 @@ def long_label_caveats(host: str, start: int) -> list[Caveat]:
 
 # --- gopher ------------------------------------------------------------------------------------
 
-_ESCAPE = regex.compile(r"%[0-9A-Fa-f]{2}")
+_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 
 
 def gopher_parts(m: RegexMatch, found: Decomposed) -> Decomposed:

@@ -10,6 +10,7 @@ what deserves a warning, and why a string fails.
 
 from __future__ import annotations
 
+import re
 from urllib.parse import unquote
 
 import idna
@@ -19,7 +20,7 @@ from .._model import Caveat, CaveatKind, Part, Problem
 from . import opaque
 from . import rfc3986 as u
 from . import schemes as s
-from ._bnf import Failure, Rule, to_regex
+from ._bnf import Failure, Rule, compile_pattern, to_regex
 from ._explain import Stop, Wording, descriptions, explain
 from ._profile import Decompose, Decomposed, Profile, RegexMatch, SchemeSyntax
 from ._shared import (
@@ -80,7 +81,7 @@ def _http(m: RegexMatch, scheme: str) -> Decomposed:
     return found
 
 
-_TYPECODE = regex.compile(r";type=([AIDaid])\Z")
+_TYPECODE = re.compile(r";type=([AIDaid])\Z")
 
 
 def _ftp(m: RegexMatch, scheme: str) -> Decomposed:
@@ -247,7 +248,7 @@ class ModernProfile(Profile):
             scheme: SchemeSyntax(u.URI, _generic, port) for scheme, port in _GENERIC_PORTS.items()
         }
         self.fragment = SchemeSyntax(u.fragment, lambda m, scheme: Decomposed({}))
-        self._scheme = regex.compile(to_regex(u.scheme.body))
+        self._scheme = compile_pattern(to_regex(u.scheme.body))
         self.wording = Wording(
             escape="pct-encoded",
             authority="authority",
@@ -281,7 +282,7 @@ class ModernProfile(Profile):
         return tuple(out)
 
 
-_DOTTED_NUMBERS = regex.compile(r"[0-9]++(?:\.[0-9]++)++\.?")
+_DOTTED_NUMBERS = re.compile(r"[0-9]++(?:\.[0-9]++)++\.?")
 
 
 def _is_ipv4(host: str) -> bool:
