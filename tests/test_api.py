@@ -53,8 +53,7 @@ def _split(found: Iterable[urlsift.Row | urlsift.Report]) -> tuple[list[Record],
         if isinstance(item, urlsift.Report):
             reports.append(f"urlsift: {item.place}: {item.kind}: {item.detail}")
         else:
-            record = json.loads(json.dumps(dict(zip(FIELDS, item, strict=False))))
-            rows.append({**dict.fromkeys(FIELDS), **record})
+            rows.append(json.loads(json.dumps(item._asdict())))
     return rows, reports
 
 
@@ -96,6 +95,29 @@ def test_the_options_are_the_cli_options() -> None:
     every = _split(urlsift.scan(path, naked=False, profile="modern"))[0]
     assert {row["scheme"] for row in every} > {"http"}  # the others were left out
     assert not any(row["canonical"] for row in every)
+
+
+def test_the_columns_options_are_the_cli_options(tmp_path: Path) -> None:
+    """``context``, ``wayback`` and a JSON-lines dump, as ``--context``, ``--wayback`` and
+    ``--input-format jsonl --text-field``/``--id-field`` give them."""
+    path = CORPORA / MBOXES[1]
+    cli = _cli("--context", "12", "--wayback", str(path))
+    found = _split(urlsift.scan(path, context=12, wayback=True))
+    assert found == cli
+    assert all(row["context"] and row["wayback"] for row in cli[0])
+    dump = tmp_path / "dump.jsonl"
+    dump.write_text('{"id": 7, "post": {"body": "see http://example.org/a and <URL:ftp://b.example/>"}}\n')
+    cli = _cli("--input-format", "jsonl", "--text-field", "post.body", "--id-field", "id", str(dump))
+    found = _split(urlsift.scan(dump, input_format="jsonl", text_fields=["post.body"], id_field="id"))
+    assert found == cli
+    assert [(row["url"], row["message_id"]) for row in cli[0]] == [
+        ("http://example.org/a", "7"),
+        ("ftp://b.example/", "7"),
+    ]
+    with pytest.raises(ValueError, match="text_fields"):
+        urlsift.scan(dump, input_format="jsonl")
+    with pytest.raises(ValueError, match="context"):
+        urlsift.scan(dump, context=-1)
 
 
 def _messages(name: str) -> Iterator[tuple[int, bytes]]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import itertools
 import os
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from email.message import Message
 from email.policy import Policy
 from functools import partial
@@ -50,18 +50,23 @@ def scan(
     schemes: Iterable[str] | None = None,
     known_schemes: Iterable[str] = KNOWN_SCHEMES,
     canonical: bool = False,
+    context: int | None = None,
+    wayback: bool = False,
     workers: int = 1,
     input_format: str = "auto",
+    text_fields: Sequence[str] = (),
+    id_field: str | None = None,
     max_expand: int = MAX_EXPAND,
     max_message: int = MAX_MESSAGE,
     split_size: int = SPLIT_BYTES,
 ) -> Generator[Row | Report, None, None]:
     """The rows of ``sources`` (``output.FIELDS``, as ``urlsift --format jsonl`` prints them) and
-    the problems met (``Report``: where, what kind, what; ``error``: the CLI would exit 2), in the
+    the problems met (``Report``: where, what kind, what; ``lost_input``: the CLI would exit 2), in the
     order the CLI gives them; the same options, with the same defaults (``--no-naked`` is
     ``naked=False``; ``schemes``: only the rows of these schemes; ``known_schemes``: the schemes
     found naked and quoted, as ``extract``'s ``schemes``: ``--schemes +doi`` is
-    ``KNOWN_SCHEMES | {"doi"}``; ``canonical``: fill the ``canonical`` column). ``workers=N``
+    ``KNOWN_SCHEMES | {"doi"}``; ``canonical``, ``context=N``, ``wayback``: fill those columns;
+    ``input_format="jsonl"`` with ``text_fields`` and ``id_field``: a JSON-lines dump). ``workers=N``
     reads with N processes, as ``-j N`` does (no more than there are units of work; file objects
     are read in this process, in their turn).
 
@@ -74,12 +79,18 @@ def scan(
             if isinstance(found, urlsift.Report):
                 print(f"{found.place}: {found.kind}: {found.detail}")
             else:
-                row = dict(zip(urlsift.output.FIELDS, found))
+                row = found._asdict()  # JSON-ready: json.dumps(row)
     """
+    if isinstance(text_fields, str) or (input_format == "jsonl") != bool(text_fields):
+        raise ValueError('input_format="jsonl" and text_fields (a sequence of dotted paths) go together')
     read = ReadOptions(
-        _format(input_format), _size("max_expand", max_expand), _size("max_message", max_message)
+        _format(input_format),
+        _size("max_expand", max_expand),
+        _size("max_message", max_message),
+        tuple(text_fields),
+        id_field,
     )
-    options = _options(profile, naked, invalid, read, known_schemes)
+    options = _options(profile, naked, invalid, read, known_schemes, context, wayback)
     printing = _printing(options, schemes, canonical)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive number of processes, not {workers!r}")
@@ -100,6 +111,8 @@ def extract_message(
     schemes: Iterable[str] | None = None,
     known_schemes: Iterable[str] = KNOWN_SCHEMES,
     canonical: bool = False,
+    context: int | None = None,
+    wayback: bool = False,
     source: str = MESSAGE_NAME,
     max_message: int = MAX_MESSAGE,
 ) -> Generator[Row | Report, None, None]:
@@ -118,13 +131,19 @@ def extract_message(
         raise TypeError(f"a message is bytes or an email.message.Message, not {type(message).__name__}")
     in_mbox = is_separator(data.split(b"\n", 1)[0].rstrip(b"\r"))
     read = ReadOptions("mbox" if in_mbox else "eml", MAX_EXPAND, _size("max_message", max_message))
-    options = _options(profile, naked, invalid, read, known_schemes)
+    options = _options(profile, naked, invalid, read, known_schemes, context, wayback)
     printing = _printing(options, schemes, canonical)
     return _selected(stream_results(io.BytesIO(data), source, options, Tally()), printing)
 
 
 def _options(
-    profile: Profile | str, naked: bool, invalid: bool, read: ReadOptions, known: Iterable[str]
+    profile: Profile | str,
+    naked: bool,
+    invalid: bool,
+    read: ReadOptions,
+    known: Iterable[str],
+    context: int | None = None,
+    wayback: bool = False,
 ) -> Options:
     name = profile.name if isinstance(profile, Profile) else profile
     if name not in PROFILES:
@@ -133,7 +152,9 @@ def _options(
     if isinstance(known, str):
         raise TypeError(f"known_schemes is a set of schemes, not the string {known!r}")
     schemes = frozenset(scheme.lower() for scheme in known)
-    return Options(profile=name, naked=naked, invalid=invalid, schemes=schemes, read=read)
+    if context is not None and (isinstance(context, bool) or not isinstance(context, int) or context < 0):
+        raise ValueError(f"context must be a number of characters, not {context!r}")
+    return Options(name, naked, invalid, schemes, read, context=context, wayback=bool(wayback))
 
 
 def _size(name: str, size: int) -> int:
