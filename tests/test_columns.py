@@ -212,6 +212,12 @@ def test_rows_and_matches_are_json_values(text: str) -> None:
         assert found["canonical"] == match.canonical
         assert found["verdict"]["valid"] == match.valid
         assert (found["verdict"]["error"] is None) == match.valid
+    message = b"Subject: x\nDate: Tue, 24 Nov 2026 01:02:03 +0100\n\n" + text.encode("utf-8", "surrogatepass")
+    for row in urlsift.extract_message(message, invalid=True, context=5, wayback=True):
+        if isinstance(row, Row):
+            values = row._asdict()
+            assert json.loads(json.dumps(values)) == values
+            assert list(values) == list(FIELDS)
 
 
 def test_row_asdict_is_the_jsonl_object(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
