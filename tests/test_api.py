@@ -233,6 +233,10 @@ def test_wrong_arguments_are_said_at_once() -> None:
         urlsift.scan([CORPORA, text])  # type: ignore[list-item]
     with pytest.raises(TypeError, match="not str"):
         urlsift.extract_message("From: x\n\nhttp://example.org/")  # type: ignore[arg-type]
+    closed = io.BytesIO(b"http://example.org/")
+    closed.close()
+    with pytest.raises(ValueError, match="closed"):
+        urlsift.scan([closed])
 
 
 def test_a_missing_file_is_a_report_and_the_rest_is_read(tmp_path: Path) -> None:

@@ -229,6 +229,31 @@ def test_garbage_and_a_bad_content_length_are_reported_and_read_past(tmp_path: P
     assert main([str(damaged)]) == 2
 
 
+def _record(kind: bytes, headers: bytes, body: bytes, *, length: bool = True) -> bytes:
+    said = b"Content-Length: %d\r\n" % len(body) if length else b""
+    return b"WARC/1.0\r\nWARC-Type: %s\r\n%s%s\r\n%s\r\n\r\n" % (kind, headers, said, body)
+
+
+def test_records_warcio_cannot_read_are_reported_and_read_past(tmp_path: Path) -> None:
+    """A record with no Content-Length (warcio would read the rest of the file as its text), a
+    response with no WARC-Target-URI (warcio raises AttributeError): each is damage, reported, and
+    the next record is read; a file of one cut header line is reported too."""
+    good = _record(b"resource", b"Content-Type: text/plain\r\n", b"after http://after.example/")
+    http = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nhttp://response.example/"
+    cases = {
+        "no-length": _record(b"resource", b"Content-Type: text/plain\r\n", b"x", length=False),
+        "no-target": _record(b"response", b"Content-Type: application/http; msgtype=response\r\n", http),
+    }
+    for name, bad in cases.items():
+        path = tmp_path / f"{name}.warc"
+        path.write_bytes(bad + good)
+        assert [row[_URL] for row in _rows(path)] == ["http://after.example/"], name
+        assert [report.kind for report in _reports(path)] == ["corrupt"], name
+    cut = tmp_path / "cut.warc"
+    cut.write_bytes(b"WARC/1.0\r\n")
+    assert [report.kind for report in _reports(cut)] == ["corrupt"]
+
+
 def test_without_warcio_a_warc_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "crawl.warc"
     _write(path, gz=False)

@@ -186,6 +186,8 @@ def _sources(sources: Source | Iterable[Source]) -> Iterator[str | IO[bytes]]:
     )
     for source in listed:
         path = os.fspath(source) if isinstance(source, os.PathLike) else source
+        if _is_file(path) and getattr(path, "closed", False):
+            raise ValueError(f"a source file object is closed: {getattr(path, 'name', path)!r}")
         if isinstance(path, str) or _is_file(path):
             yield path
         else:

@@ -122,7 +122,16 @@ def records(file: IO[bytes], where: Provenance, budget: Budget, max_message: int
     except ImportError:
         yield Defect("unreadable", where, "a WARC file: install urlsift[warc] (warcio) to read it")
         return
-    damage = (ArchiveLoadFailed, StatusAndHeadersParserException, LongHeaderLine, ValueError, IndexError)
+    # warcio's errors on damage; an AttributeError too: it raises one reading a response with no
+    # WARC-Target-URI (recordloader.load_http_headers).
+    damage = (
+        ArchiveLoadFailed,
+        StatusAndHeadersParserException,
+        LongHeaderLine,
+        ValueError,
+        IndexError,
+        AttributeError,
+    )
     source = _Source(file)
     skipped: dict[str, int] = {}
     index = resyncs = end = 0  # end: where the last whole record (or damaged stretch) ends
@@ -152,6 +161,14 @@ def records(file: IO[bytes], where: Provenance, budget: Budget, max_message: int
                 break
             finally:
                 source.lines = False
+            if record.rec_headers.get_header("Content-Length") is None:
+                # warcio would read such a record to the end of the file, the records after it
+                # its text: it is damage (the length is mandatory, ISO 28500 5.4), and the next
+                # record is searched for from its headers' end.
+                failure = where._replace(message=index, offset=end), "a record with no Content-Length"
+                in_headers = True
+                index += 1
+                break
             kind = str(record.rec_type)
             here = _identified(where._replace(message=index), record)
             index += 1
@@ -174,7 +191,9 @@ def records(file: IO[bytes], where: Provenance, budget: Budget, max_message: int
             here = here._replace(offset=offset)
             if quiet.warned():
                 failure = here, "no blank line after the record: its Content-Length is wrong"
-            missing = record.raw_stream.limit
+            # Bytes of a record its file ended before; a record with no Content-Length has no limit
+            # (warcio read it to the end of the stream).
+            missing = getattr(record.raw_stream, "limit", 0)
             if found is not None:
                 found = found._replace(provenance=found.provenance._replace(offset=offset))
                 yield found
@@ -257,6 +276,9 @@ def _content(
             taken += len(piece)
     except (OverBudget, CorruptData) as error:
         defects.append(defect(error, here, taken))
+    except (AttributeError, ValueError, OSError, EOFError) as error:  # warcio's decoders' own
+        # (brotli 1.2's Decompressor lacks the unused_data warcio asks for): what came is scanned
+        defects.append(Defect("corrupt", here, f"the content coding could not be undone ({_said(error)})"))
     if taken > max_message:
         detail = f"a record of more than {max_message:,} bytes, over the limit; not scanned"
         return MessageText(where, [], [], 0, [Defect("too-large", where, detail)])
