@@ -36,7 +36,7 @@ from .scanner import KNOWN_SCHEMES, MAX_SCHEME_CHARS
 from .sources import FORMATS as INPUT_FORMATS
 from .sources import MAX_MESSAGE, Counter, ReadOptions, publicinbox
 from .sources.packed import MAX_EXPAND, ZSTD_WINDOW_LOG, ZSTD_WINDOW_LOGS
-from .units import SPLIT_BYTES, ClusterError, Unit, plan
+from .units import SPLIT_BYTES, ClusterError, Unit, first_units, plan
 from .validate import validate
 from .workers import in_order, workers
 
@@ -630,7 +630,7 @@ def _scanned(
     if args.scheduler is None:
         # No more processes than units (-j 40 on 2 files starts 2): the first -j units tell
         # (standard input is read here, by this process).
-        first = list(_first_units(units, jobs))
+        first = list(first_units(units, jobs))
         jobs = max(1, min(jobs, sum(isinstance(unit, Unit) and "-" not in unit.names for unit in first)))
         units = itertools.chain(first, units)
     with workers(jobs, args.scheduler, listed) as (submit, count):
@@ -648,17 +648,6 @@ def _texts_whole(units: Iterator[Unit | Report]) -> Iterator[Unit | Report]:
                 yield Unit("files", unit.path, names=(unit.path,))
             continue
         yield unit
-
-
-def _first_units(units: Iterator[Unit | Report], wanted: int) -> Iterator[Unit | Report]:
-    """The next items of ``units`` up to the ``wanted``-th unit (reports do not count)."""
-    found = 0
-    while found < wanted:
-        item = next(units, None)
-        if item is None:
-            return
-        found += isinstance(item, Unit) and "-" not in item.names
-        yield item
 
 
 def _cores() -> int:

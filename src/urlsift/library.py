@@ -28,7 +28,7 @@ from .scanner import KNOWN_SCHEMES
 from .sources import FORMATS, MAX_MESSAGE, ReadOptions
 from .sources.mbox import is_separator
 from .sources.packed import MAX_EXPAND
-from .units import SPLIT_BYTES, Unit, plan
+from .units import SPLIT_BYTES, Unit, first_units, plan
 from .workers import in_order
 from .workers import workers as worker_pool
 
@@ -232,7 +232,7 @@ def _pooled(
     ``workers.in_order``): file objects, which no other process can read, are read here in their
     turn, once the units before them are done."""
     units: Iterator[Unit | Report | IO[bytes]] = plan(items, options.read, split)
-    first = list(_first_units(units, jobs))  # no more processes than units
+    first = list(first_units(units, jobs))  # no more processes than units
     jobs = max(1, min(jobs, sum(isinstance(unit, Unit) and "-" not in unit.names for unit in first)))
     units = itertools.chain(first, units)
     held: list[IO[bytes]] = []
@@ -258,19 +258,6 @@ def _pooled(
                 return
             stream = held.pop()
             yield from stream_results(stream, _name(stream), options, Tally())
-
-
-def _first_units(
-    units: Iterator[Unit | Report | IO[bytes]], wanted: int
-) -> Iterator[Unit | Report | IO[bytes]]:
-    """The next items of ``units`` up to the ``wanted``-th unit a worker reads."""
-    found = 0
-    while found < wanted:
-        item = next(units, None)
-        if item is None:
-            return
-        found += isinstance(item, Unit) and "-" not in item.names
-        yield item
 
 
 def _selected(events: Iterable[Event], printing: Printing) -> Generator[Row | Report, None, None]:

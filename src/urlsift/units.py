@@ -94,6 +94,19 @@ def plan(
         yield Unit("files", pending[0], names=tuple(pending))
 
 
+def first_units(planned: Iterator[T], wanted: int) -> Iterator[T]:
+    """The next items of ``planned`` up to the ``wanted``-th unit a worker reads (standard input,
+    read where it is asked for, and the items that are no unit do not count): as many workers as
+    there is work for, and no more."""
+    found = 0
+    while found < wanted:
+        item = next(planned, None)
+        if item is None:
+            return
+        found += isinstance(item, Unit) and "-" not in item.names
+        yield item
+
+
 def _size(path: str) -> int | None:
     """A regular file's size (a public-inbox repository's: its objects'); None for standard input
     and what cannot be stat'ed (reading it reports why)."""
