@@ -36,6 +36,8 @@ _MESSAGE_FIELDS = FIELDS[_MESSAGE]
 _message_of: Callable[[Row], tuple[Any, ...]] = itemgetter(_MESSAGE)
 _match_of: Callable[[Row], tuple[Any, ...]] = itemgetter(slice(FIELDS.index("source")))
 """url ... column: the same for a header value that every message repeats."""
+_rest_of: Callable[[Row], tuple[Any, ...]] = itemgetter(slice(_PART, None))
+"""part ... wayback: the same, too, for such a header value (context and wayback aside)."""
 _MATCH_CACHE_SIZE = 4096
 _WRAPPERS = {None: "null", "URL:": '"URL:"', "<>": '"<>"', '"': '"\\""'}
 
@@ -76,6 +78,8 @@ def _json(value: Any) -> str:
         return NUMBER_SLOT
     if value.__class__ is str:
         return str(encode_basestring(value))
+    if value.__class__ is int:  # a message's index and offset: json.dumps would make an encoder
+        return str(value)
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -119,11 +123,13 @@ def _cell(value: Any) -> str:
 
 def _jsonl_writer(out: TextOut) -> Writer:
     """``json.dumps(row._asdict(), ensure_ascii=False)`` per row, by hand: the message's part of the
-    line is encoded once for all its rows, the match's part once for all the messages that repeat
-    it (the List-* headers of an archive), and strings by the json module's own C encoder (a third
-    of the cost of a json.dumps per row; tests/test_output.py checks the two agree)."""
+    line is encoded once for all its rows, the match's part (and the part after the message's) once
+    for all the messages that repeat it (the List-* headers of an archive), and strings by the json
+    module's own C encoder (a third of the cost of a json.dumps per row; tests/test_output.py checks
+    the two agree)."""
     last: list[Any] = [None, ""]
     heads: dict[tuple[Any, ...], str] = {}
+    tails: dict[tuple[Any, ...], str] = {}
 
     def write_object(row: Row) -> None:
         where = _message_of(row)
@@ -132,33 +138,23 @@ def _jsonl_writer(out: TextOut) -> Writer:
             last[1] = ", ".join(
                 f'"{name}": {_json(value)}' for name, value in zip(_MESSAGE_FIELDS, where, strict=True)
             )
-        match = _match_of(row)
+        match, rest = _match_of(row), _rest_of(row)
         head = heads.get(match)
         if head is None:
-            if len(heads) >= _MATCH_CACHE_SIZE:
-                heads.clear()
-            head = heads[match] = _match_fields(match)
-        part, error, canonical, count = row.part, row.error, row.canonical, row.count
-        context, wayback = row.context, row.wayback
-        out.write(
-            f"{head}, {last[1]}, "
-            f'"part": {"null" if part is None else encode_basestring(part)}, '
-            f'"error": {"null" if error is None else encode_basestring(error)}, '
-            f'"canonical": {"null" if canonical is None else encode_basestring(canonical)}, '
-            f'"count": {"null" if count is None else count}, '
-            f'"start": {row.start}, "end": {row.end}, "quote_depth": {row.quote_depth}, '
-            + (
-                _NO_CONTEXT_NOR_WAYBACK
-                if context is None and wayback is None
-                else f'"context": {"null" if context is None else encode_basestring(context)}, '
-                f'"wayback": {"null" if wayback is None else encode_basestring(wayback)}}}\n'
-            )
-        )
+            head = _remembered(heads, match, _match_fields(match))
+        tail = tails.get(rest)
+        if tail is None:
+            tail = _remembered(tails, rest, _rest_fields(rest))
+        out.write(f"{head}, {last[1]}, {tail}")
 
     return write_object
 
 
-_NO_CONTEXT_NOR_WAYBACK = '"context": null, "wayback": null}\n'
+def _remembered(cache: dict[tuple[Any, ...], str], key: tuple[Any, ...], encoded: str) -> str:
+    if len(cache) >= _MATCH_CACHE_SIZE:
+        cache.clear()
+    cache[key] = encoded
+    return encoded
 
 
 def _match_fields(match: tuple[Any, ...]) -> str:
@@ -171,6 +167,20 @@ def _match_fields(match: tuple[Any, ...]) -> str:
         f'"scheme": {"null" if scheme is None else encode_basestring(scheme)}, '
         f'"wrapper": {_WRAPPERS[wrapper]}, "naked": {"true" if naked else "false"}, '
         f'"line": {line}, "column": {column}'
+    )
+
+
+def _rest_fields(rest: tuple[Any, ...]) -> str:
+    """The JSON of a row's last fields (part ... wayback), to its closing brace and line feed."""
+    part, error, canonical, count, start, end, quote_depth, context, wayback = rest
+    return (
+        f'"part": {"null" if part is None else encode_basestring(part)}, '
+        f'"error": {"null" if error is None else encode_basestring(error)}, '
+        f'"canonical": {"null" if canonical is None else encode_basestring(canonical)}, '
+        f'"count": {"null" if count is None else count}, '
+        f'"start": {start}, "end": {end}, "quote_depth": {quote_depth}, '
+        f'"context": {"null" if context is None else encode_basestring(context)}, '
+        f'"wayback": {"null" if wayback is None else encode_basestring(wayback)}}}\n'
     )
 
 
