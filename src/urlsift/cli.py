@@ -31,7 +31,7 @@ from .output import FORMATS, Printing, Writer, escaped, writer
 from .pieces import in_files
 from .progress import Progress
 from .results import results, scan_unit, walk, walked
-from .rows import Event, Options, Render, Report, Row, Tally
+from .rows import Event, Options, Printed, Render, Report, Row, Tally
 from .scanner import KNOWN_SCHEMES, MAX_SCHEME_CHARS
 from .sources import FORMATS as INPUT_FORMATS
 from .sources import MAX_MESSAGE, Counter, ReadOptions, publicinbox
@@ -545,14 +545,8 @@ class _Printer:
 
     def events(self, events: Iterable[Event]) -> None:
         for event in events:
-            if isinstance(event, Report):
-                self.failed = self.failed or event.lost_input
-                self.bar.say(f"urlsift: {escaped(event.place)}: {event.kind}: {escaped(event.detail)}")
-                continue
-            if not isinstance(event, Row):  # rows a worker printed
-                self.out.write(event.text())
-                self.found = self.found or event.valid
-                self.printed += event.rows
+            if not isinstance(event, Row):  # most events are rows: they are asked about first
+                self._other(event)
                 continue
             row = self.printing.selected(event)
             if row is None:
@@ -568,6 +562,15 @@ class _Printer:
             self.printed += 1
             if not self.counting and self.unique is None:
                 self.write(row)
+
+    def _other(self, event: Report | Printed) -> None:
+        if isinstance(event, Report):
+            self.failed = self.failed or event.lost_input
+            self.bar.say(f"urlsift: {escaped(event.place)}: {event.kind}: {escaped(event.detail)}")
+        else:  # rows a worker printed
+            self.out.write(event.text())
+            self.found = self.found or event.valid
+            self.printed += event.rows
 
     def _to_parquet(self, row: Row) -> None:
         try:

@@ -10,7 +10,7 @@ from typing import Any
 from ._lines import Lines
 from ._model import Match, MessageText
 from .extract import extract_each
-from .flowed import original, unflow
+from .flowed import Unflowed, original, unflow
 from .rows import Options
 
 
@@ -32,9 +32,15 @@ def matches(message: MessageText, options: Options) -> Iterator[tuple[int, Match
     million matches."""
     flowed = {k: unflow(message.texts[k], delsp) for k, delsp in (message.flowed or {}).items()}
     unflowed = {k: found for k, found in flowed.items() if len(found.segments) > 1}  # some joined
-    if not unflowed:
-        yield from _scanned(message.texts, message, options)
-        return
+    if not unflowed:  # most messages: the scan's own matches, with no layer between
+        return _scanned(message.texts, message, options)
+    return _unflowed(message, unflowed, options)
+
+
+def _unflowed(
+    message: MessageText, unflowed: dict[int, Unflowed], options: Options
+) -> Iterator[tuple[int, Match]]:
+    """The matches of a message some of whose flowed parts were joined, placed in the texts read."""
     texts = [unflowed[k].text if k in unflowed else text for k, text in enumerate(message.texts)]
     lines = {k: Lines(message.texts[k]) for k in unflowed}
     for k, match in _scanned(texts, message, options):

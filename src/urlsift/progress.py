@@ -46,11 +46,13 @@ class Progress:
         else:
             self._bar.write(line, file=sys.stderr)
 
-    def watch(self, events: Iterable[T], counter: Counter, tally: Tally) -> Iterator[T]:
-        """``events`` of the file being read here, the bar moved on as its counts grow."""
-        if self._bar is None:
-            yield from events
-            return
+    def watch(self, events: Iterable[T], counter: Counter, tally: Tally) -> Iterable[T]:
+        """``events`` of the file being read here, the bar moved on as its counts grow (with no bar:
+        ``events`` themselves, one layer fewer for each of them to come through)."""
+        return events if self._bar is None else self._watched(events, counter, tally)
+
+    def _watched(self, events: Iterable[T], counter: Counter, tally: Tally) -> Iterator[T]:
+        assert self._bar is not None
         start, last = counter.bytes, time.monotonic()
         for event in events:
             now = time.monotonic()
