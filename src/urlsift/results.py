@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Generator, Iterable, Iterator
-from functools import lru_cache
-from typing import IO
+from functools import lru_cache, partial
+from typing import IO, Any
 
 from ._model import (
     ERROR_KINDS,
@@ -141,9 +141,10 @@ def _message(message: MessageText, options: Options, tally: Tally) -> Iterator[E
     tally.parts += len(message.texts) - message.headers
     for defect in message.defects:
         yield _report(defect, tally)
-    parts, texts, where = message.parts, message.texts, message.provenance
+    parts, texts = message.parts, message.texts
+    columns = message.provenance[:_PART]  # source ... newsgroups: the same in all its rows
     for k, match in matches(message, options):
-        row = _row(match, texts[k], where, parts[k], options, tally)
+        row = _row(match, texts[k], columns, parts[k], options, tally)
         if row is not None:
             yield row
 
@@ -151,16 +152,18 @@ def _message(message: MessageText, options: Options, tally: Tally) -> Iterator[E
 def _rows(
     found: Iterable[Match], text: StreamText, where: Provenance, options: Options, tally: Tally
 ) -> Iterator[Row]:
+    columns = where[:_PART]
     for match in found:
-        row = _row(match, text, where, where.part, options, tally)
+        row = _row(match, text, columns, where.part, options, tally)
         if row is not None:
             yield row
 
 
 def _row(
-    match: Match, text: Text, where: Provenance, part: str | None, options: Options, tally: Tally
+    match: Match, text: Text, columns: tuple[Any, ...], part: str | None, options: Options, tally: Tally
 ) -> Row | None:
-    """The row of ``match``, found in ``text`` (None when it is rejected and not asked for)."""
+    """The row of ``match``, found in ``text`` (None when it is rejected and not asked for);
+    ``columns`` are the row's columns of where the text is (source ... newsgroups)."""
     verdict = match.verdict
     if verdict.valid:
         tally.urls += 1
@@ -190,7 +193,7 @@ def _row(
             match.wrapper is None,
             match.line,
             match.column,
-            *where[:_PART],  # source ... newsgroups
+            *columns,
             part,
             error,
             None,  # canonical, count: the printer's to fill in
@@ -199,13 +202,16 @@ def _row(
             end,
             quote_depth(text, match) if match.column else 0,  # (nothing before it on its line: 0)
             None if options.context is None else context(text, start, end, options.context),
-            _wayback(match, where.date) if options.wayback and verdict.valid else None,
+            _wayback(match, columns[_DATE]) if options.wayback and verdict.valid else None,
         )
     )
 
 
-_make_row = Row._make  # from a tuple: quicker than Row(...) with its 24 arguments, once per row
+_make_row = partial(tuple.__new__, Row)
+"""A row from a tuple of its 24 columns: what ``Row._make`` does, less its Python call, once per row
+(tests/test_columns.py checks every row has its columns)."""
 _PART = Provenance._fields.index("part")
+_DATE = Provenance._fields.index("date")
 
 
 def _wayback(match: Match, date: str | None) -> str | None:
