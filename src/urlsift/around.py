@@ -93,9 +93,15 @@ def quote_depth(text: Text, match: Match) -> int:
         return 0
     start = match.span[0]
     line_start = start - column
-    if _slice(text, line_start, line_start + 1) not in _PREFIX_FIRST:  # most lines: quick
+    end = min(start, line_start + _PREFIX_CHARS)
+    if isinstance(text, str):  # a message's text: matched where it lies, no slice cut
+        if text[line_start] not in _PREFIX_FIRST:  # most lines: quick
+            return 0
+        prefix = _QUOTE_PREFIX.match(text, line_start, end)
+    elif text.slice(line_start, line_start + 1) not in _PREFIX_FIRST:
         return 0
-    prefix = _QUOTE_PREFIX.match(_slice(text, line_start, min(start, line_start + _PREFIX_CHARS)))
+    else:
+        prefix = _QUOTE_PREFIX.match(text.slice(line_start, end))
     if prefix is None:
         return 0
     marks = prefix.group()

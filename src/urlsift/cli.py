@@ -544,11 +544,12 @@ class _Printer:
         return self.printing.render
 
     def events(self, events: Iterable[Event]) -> None:
+        selected, write = self.printing.selected, self.write  # once, not once a row
         for event in events:
             if not isinstance(event, Row):  # most events are rows: they are asked about first
                 self._other(event)
                 continue
-            row = self.printing.selected(event)
+            row = selected(event)
             if row is None:
                 continue
             if self.unique is not None:
@@ -561,7 +562,7 @@ class _Printer:
             self.found = self.found or row.valid
             self.printed += 1
             if not self.counting and self.unique is None:
-                self.write(row)
+                write(row)
 
     def _other(self, event: Report | Printed) -> None:
         if isinstance(event, Report):
