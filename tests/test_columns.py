@@ -98,27 +98,43 @@ def test_a_url_broken_across_lines_spans_from_its_first_piece_to_its_last(tmp_pa
     assert (row.line, row.column) == (1, text.index("<"))  # the wrapper's start, as before
 
 
+QUOTED_LINES = [
+    "http://zero.example/ at the start",
+    "text http://zero2.example/",
+    "> http://one.example/",
+    ">> http://two.example/",
+    "> > <URL:http://two2.example/>",
+    "  >>> x http://three.example/",
+    ">http://one2.example/",
+    "\t| : http://two3.example/",
+]
+QUOTE_DEPTHS = {
+    "http://zero.example/": 0,
+    "http://zero2.example/": 0,
+    "http://one.example/": 1,
+    "http://two.example/": 2,
+    "http://two2.example/": 2,
+    "http://three.example/": 3,
+    "http://one2.example/": 1,
+    "http://two3.example/": 2,
+}
+
+
 def test_quote_depth_counts_the_quote_marks_of_the_urls_line(tmp_path: Path) -> None:
     path = tmp_path / "t.txt"
-    lines = [
-        "http://zero.example/ at the start",
-        "text http://zero2.example/",
-        "> http://one.example/",
-        ">> http://two.example/",
-        "> > <URL:http://two2.example/>",
-        "  >>> x http://three.example/",
-        ">http://one2.example/",
-    ]
-    path.write_text("\n".join(lines))
-    assert {row.url: row.quote_depth for row in _rows(path)} == {
-        "http://zero.example/": 0,
-        "http://zero2.example/": 0,
-        "http://one.example/": 1,
-        "http://two.example/": 2,
-        "http://two2.example/": 2,
-        "http://three.example/": 3,
-        "http://one2.example/": 1,
-    }
+    path.write_text("\n".join(QUOTED_LINES))
+    assert {row.url: row.quote_depth for row in _rows(path)} == QUOTE_DEPTHS
+
+
+def test_quote_depth_in_a_message_as_in_a_plain_text(tmp_path: Path) -> None:
+    """A message's text is held whole (a plain text is read as a stream): the same lines, the
+    same depths, in the body and in a header folded onto a quoted-looking line."""
+    path = tmp_path / "m.mbox"
+    header = "X-Note: see\n\t> http://header.example/"
+    body = "\n".join(QUOTED_LINES)
+    path.write_text(f"From a@example.com Tue Jan 23 14:32:20 2024\n{header}\n\n{body}\n")
+    depths = {row.url: row.quote_depth for row in _rows(path)}
+    assert depths == {**QUOTE_DEPTHS, "http://header.example/": 1}
 
 
 def _jsonl(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict[str, object]]:
