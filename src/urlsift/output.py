@@ -125,8 +125,8 @@ def _jsonl_writer(out: TextOut) -> Writer:
     """``json.dumps(row._asdict(), ensure_ascii=False)`` per row, by hand: the message's part of the
     line is encoded once for all its rows, the match's part (and the part after the message's) once
     for all the messages that repeat it (the List-* headers of an archive), and strings by the json
-    module's own C encoder (a third of the cost of a json.dumps per row; tests/test_output.py checks
-    the two agree)."""
+    module's own C encoder (a third of the cost of a json.dumps per row; tests/test_cli_options.py
+    checks the two agree)."""
     last: list[Any] = [None, ""]
     heads: dict[tuple[Any, ...], str] = {}
     tails: dict[tuple[Any, ...], str] = {}
