@@ -114,12 +114,18 @@ def _empty_before(data: bytes, at: int, mid_line: bool, after_empty: bool) -> bo
 
 def _from_lines(data: bytes, end: int) -> Iterator[tuple[int, bool]]:
     """Where ``From `` starts a line of ``data[:end]`` (True), or follows a ``>`` (False: a quoted
-    line, or ``>From `` inside a line), in order."""
+    line, or ``>From `` inside a line; only the first after each line start, as only a line start
+    can begin another message), in order."""
+    quoted = False  # one was given since the last line start
     at = data.find(b"From ", 0, end)
     while at >= 0:
         before = data[at - 1] if at else 0x0A
-        if before == 0x0A or before == 0x3E:  # "\n" or ">"
-            yield at, before == 0x0A
+        if before == 0x0A:
+            yield at, True
+            quoted = False
+        elif before == 0x3E and not quoted:  # ">"
+            yield at, False
+            quoted = True
         at = data.find(b"From ", at + 1, end)
 
 
