@@ -79,7 +79,7 @@ def stages(path: Path, rounds: int) -> None:
         for m in raw
     ]
     entities = [mime._entity(m.data) for m in raw]
-    encoded = [value for e in entities for (_, value) in e.headers if "=?" in value]
+    encoded = [value for e in entities for (_, _, value) in e.headers if "=?" in value]
     flowed = [(text.texts[k], delsp) for text in found for k, delsp in (text.flowed or {}).items()]
     options = Options()
     rows = [row for text in found for row in message_rows(text, options, Tally()) if isinstance(row, Row)]

@@ -153,6 +153,48 @@ def test_a_url_broken_by_a_flowed_client_comes_back(
     assert url in _urls(path, "--profile", profile), body
 
 
+def _unflowed_line_by_line(text: str, delsp: bool) -> str:
+    """RFC 3676 4.2-4.5 read plainly, a line at a time: the oracle of ``unflow``, which looks only
+    at the lines that end in a space."""
+    lines = text.split("\n")
+    if len(lines) > 1 and lines[-1] == "":
+        lines.pop()  # the text ends with a line break, not with an empty line
+        ends_in_break = True
+    else:
+        ends_in_break = False
+    depths = [len(raw) - len(raw.lstrip(">")) for raw in lines]
+    out: list[str] = []
+    joined = False  # this line continues the one before
+    for number, raw in enumerate(lines):
+        line = raw.removesuffix("\r")
+        depth = depths[number]
+        content = depth + 1 if line.startswith(" ", depth) else depth
+        body = line[content:]
+        has_next = number + 1 < len(lines)
+        joins = has_next and body.endswith(" ") and body != "-- " and depths[number + 1] == depth
+        piece = raw[content:] if joined else raw
+        if joins:  # its line break (its "\r" with it) goes, and its soft space with DelSp=yes
+            out.append(piece[: len(piece) - (len(raw) - len(line)) - delsp])
+        else:
+            out.append(piece + "\n" if has_next or ends_in_break else piece)
+        joined = joins
+    return "".join(out)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "b c", " ", ">", "> ", "-- ", "\r", "\n", " \n", " \r\n"]), max_size=30),
+    st.booleans(),
+)
+def test_unflow_joins_what_a_line_by_line_reading_joins(pieces: list[str], delsp: bool) -> None:
+    text = "".join(pieces)
+    unflowed = unflow(text, delsp)
+    assert unflowed.text == _unflowed_line_by_line(text, delsp), repr(text)
+    ends = [at for at, _ in unflowed.segments[1:]] + [len(unflowed.text)]
+    for (at, start), end in zip(unflowed.segments, ends, strict=True):  # stretches copied whole
+        assert unflowed.text[at:end] == text[start : start + end - at]
+
+
 # --- D32: pipermail --------------------------------------------------------------------------
 
 PIPERMAIL = [

@@ -10,6 +10,7 @@ import growth
 from test_hostile_messages import nested_multiparts
 
 from urlsift._model import Provenance
+from urlsift.flowed import unflow
 from urlsift.sources import mime, page
 from urlsift.sources.mbox import is_separator, messages
 
@@ -61,3 +62,11 @@ def test_many_parts_are_read_in_linear_time() -> None:
         b"Content-Type: multipart/mixed; boundary=b\n\n" + part * (100 * size) + b"--b--\n" for size in SIZES
     ]
     growth.assert_linear(lambda data: mime.read(data, Provenance("m")), messages_, "many parts")
+
+
+@growth.timing
+def test_flowed_text_is_unflowed_in_linear_time() -> None:
+    # Soft-broken lines at one depth (all joined), at alternating depths (none), and deep quotes.
+    for line in ["word word \n", "> x \n>> y \n", ">" * 40 + " x \r\n", " \n"]:
+        texts = [line * (300 * size) for size in SIZES]
+        growth.assert_linear(lambda text: unflow(text, delsp=True), texts, repr(line))

@@ -133,3 +133,23 @@ def test_generated_mime_reads_as_the_stdlib_reads_it(message: Any, subject: str)
     except (UnicodeError, ValueError):  # us-ascii bodies with non-ASCII text: not a message
         return
     assert _by_reader(data) == _by_oracle(data)
+
+
+def _first_empty_line(data: bytes) -> tuple[int, int] | None:
+    """The oracle of ``mime._blank_line``, by substring searches: the first "\\n\\n", unless a
+    "\\n\\r\\n" lies wholly before it."""
+    lf = data.find(b"\n\n")
+    crlf = data.find(b"\n\r\n", 0, len(data) if lf < 0 else lf)
+    if crlf >= 0:
+        return crlf + 1, crlf + 3
+    return None if lf < 0 else (lf + 1, lf + 2)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from([b"\n", b"\r", b"a", b"\r\n"]), max_size=12), st.integers(0, 3))
+def test_the_header_block_ends_at_the_first_empty_line(pieces: list[bytes], start: int) -> None:
+    data = b"".join(pieces)
+    start = min(start, len(data))
+    expected = _first_empty_line(data[start:])
+    found = mime._blank_line(data, start, len(data))
+    assert found == (None if expected is None else (expected[0] + start, expected[1] + start)), data

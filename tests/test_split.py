@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import given
@@ -144,3 +146,26 @@ def test_split_size_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None
     with pytest.raises(SystemExit):
         main(["-j", "2", "--split-size", "0", "x"])
     assert "not a positive size" in capsys.readouterr().err
+
+
+quoting_lines = st.sampled_from(
+    [b">From a", b">>From b", b"x >From c", b">", b"From d", b"", b"y" * 40, b">From a\r", b">>>From e"]
+)
+quoting_mboxes = st.lists(
+    st.lists(quoting_lines, max_size=10).map(lambda lines: SEPARATOR + b"\n" + b"\n".join(lines) + b"\n"),
+    min_size=1,
+    max_size=6,
+).map(lambda messages: b"\n".join(messages))
+
+
+@given(quoting_mboxes, st.integers(min_value=1, max_value=120))
+def test_quoted_from_lines_lose_one_mark_whatever_the_block_size(data: bytes, block: int) -> None:
+    with mock.patch("urlsift.sources.mbox.BLOCK_BYTES", block):
+        found = _whole(data)
+    assert found == _whole(data)  # as read in blocks of 64 KiB
+    offsets = [m.offset for m in found] + [len(data)]
+    for message, end in zip(found, offsets[1:], strict=True):
+        body = data[data.index(b"\n", message.offset) + 1 : end]
+        unquoted = re.sub(rb"(?m)^>(>*From )", rb"\1", body)
+        assert unquoted.startswith(message.data)
+        assert len(unquoted) - len(message.data) <= 1  # the empty line before the next separator

@@ -7,7 +7,8 @@ empty line before the next separator belongs to the file, not the message. Body 
 ``>From ``, ``>>From `` ... lose one ``>`` (mboxrd; in mboxo only ``>From `` occurs, and it was a
 quoted ``From `` too). The stdlib's ``mailbox.mbox`` is not used: it reads the file twice, would
 create a missing one, and leaves the quoting in place; and a loop over lines costs more than the
-rest of the reading (the file is searched in blocks of 64 KiB for ``\\nFrom `` instead).
+rest of the reading (the file is searched in blocks of 64 KiB for ``From `` instead, which finds
+the quoted lines too).
 
 A message longer than ``limit`` bytes is not held: its first ``HEAD_BYTES`` are kept (for its
 Message-ID) and the rest counted, so one 500 MB message cannot fill memory.
@@ -75,6 +76,9 @@ class _Message:
         self.pipermail = pipermail
         self.pieces: list[bytes] = []
         self.size = 0
+        self.quoted = False
+        """Whether a ``>From `` was seen in it (maybe a quoted line: the one search that finds the
+        separators finds these, the message is not searched again)."""
 
     def add(self, data: bytes) -> None:
         self.size += len(data)
@@ -94,7 +98,7 @@ class _Message:
             data, size = data[:-2], size - 2
         if size > self.limit:
             return RawMessage(self.number, self.offset, data[:HEAD_BYTES], size, complete, self.pipermail)
-        if b">From " in data:  # a substring search first: the regex costs more than the rest
+        if self.quoted:  # the regex costs more than the rest: only where it may find a line
             data = _QUOTED_FROM.sub(rb"\1", data)
         return RawMessage(self.number, self.offset, data, size, complete, self.pipermail)
 
@@ -108,14 +112,21 @@ def _empty_before(data: bytes, at: int, mid_line: bool, after_empty: bool) -> bo
     return not (line_start == 0 and mid_line) and data[line_start:at] in _EMPTY
 
 
-def _from_lines(data: bytes, end: int) -> Iterator[int]:
-    """Where the lines of ``data[:end]`` that start with ``From `` start."""
-    if data.startswith(b"From "):
-        yield 0
-    at = data.find(b"\nFrom ", 0, end)
+def _from_lines(data: bytes, end: int) -> Iterator[tuple[int, bool]]:
+    """Where ``From `` starts a line of ``data[:end]`` (True), or follows a ``>`` (False: a quoted
+    line, or ``>From `` inside a line; only the first after each line start, as only a line start
+    can begin another message), in order."""
+    quoted = False  # one was given since the last line start
+    at = data.find(b"From ", 0, end)
     while at >= 0:
-        yield at + 1
-        at = data.find(b"\nFrom ", at + 1, end)
+        before = data[at - 1] if at else 0x0A
+        if before == 0x0A:
+            yield at, True
+            quoted = False
+        elif before == 0x3E and not quoted:  # ">"
+            yield at, False
+            quoted = True
+        at = data.find(b"From ", at + 1, end)
 
 
 def messages(file: IO[bytes], limit: int = 1 << 62) -> Iterator[RawMessage]:
@@ -136,7 +147,11 @@ def messages(file: IO[bytes], limit: int = 1 << 62) -> Iterator[RawMessage]:
                 continue
             end = len(data)  # part of a long line, which is no separator: pass it on
         taken = 0
-        for at in _from_lines(data, end):
+        for at, starts_line in _from_lines(data, end):
+            if not starts_line:
+                if current is not None:
+                    current.quoted = True
+                continue
             line_end = data.find(b"\n", at, end)
             line = data[at : end if line_end < 0 else line_end]
             if _empty_before(data, at, mid_line, after_empty) and is_separator(line):
