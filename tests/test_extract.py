@@ -214,6 +214,14 @@ def test_the_known_schemes_can_be_changed() -> None:
         urlsift.extract_urls(text, schemes={"1x", "a b", "ok"})
 
 
+def test_a_naked_scheme_may_end_in_any_scheme_character() -> None:
+    # The naked trigger checks the character before the colon first: digits, "+", "-", "." too.
+    schemes = {"x-1", "a.b", "c+", "d-", "Ee"}
+    text = "see x-1:one, A.B:two, c+:three d-:four eE:five"
+    found = urlsift.extract_urls(text, schemes=schemes)
+    assert found == ["x-1:one", "A.B:two", "c+:three", "d-:four", "eE:five"]
+
+
 def test_lines_and_columns_count_characters() -> None:
     text = "é\r\nline two ü <URL:http://a/>\nthree http://b/"
     first, second = urlsift.extract(text)
