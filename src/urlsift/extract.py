@@ -143,10 +143,8 @@ def extract_each(
     # Where each text starts in the joined one; its first line is counted when a match needs it.
     starts = [0, *accumulate(len(text) + len(_SEPARATOR) for text in texts)]
     counted, lines_before = 0, 0  # lines_before: the line breaks in joined[:starts[counted]]
-    found = extract(
-        joined, profile=profile, naked=naked, invalid=invalid, schemes=schemes, pipermail=pipermail
-    )
-    for match in found:
+    schemes = schemes if isinstance(schemes, frozenset) else frozenset(schemes)
+    for match in _extraction_for(profile, naked, invalid, schemes, pipermail).whole(joined):
         k = bisect_right(starts, match.span[0]) - 1
         if k != counted:  # matches come in order: count on from the last text counted
             lines_before += joined.count("\n", starts[counted], starts[k])

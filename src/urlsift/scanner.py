@@ -76,6 +76,7 @@ RESUME_SLACK = 64
 
 # D2's scheme characters; in running text a scheme must also start with a letter (as RFC 2396 says).
 _SCHEME_CHARS = frozenset(SCHEME)
+_SCHEME_CHAR_TEXT = "".join(sorted(_SCHEME_CHARS))
 _LETTERS = frozenset(ALPHA)
 _SUFFIX_AFTER = frozenset("-." + DIGIT)
 _SCHEME_TEXT = f"[{class_text(ALPHA)}][{class_text(SCHEME)}]{{0,{MAX_SCHEME_CHARS - 1}}}"
@@ -466,10 +467,9 @@ class Scanner:
 
     def _scheme_start(self, text: str, colon: int, floor: int) -> int:
         """Where the scheme ending at ``colon`` starts, or -1 when it is no scheme we take."""
-        start = colon
         lowest = max(floor, colon - MAX_SCHEME_CHARS)
-        while start > lowest and text[start - 1] in _SCHEME_CHARS:
-            start -= 1
+        run = text[lowest:colon]  # the scheme characters right before the colon, at most these
+        start = colon - (len(run) - len(run.rstrip(_SCHEME_CHAR_TEXT)))
         if start > 0 and text[start - 1] in _SCHEME_CHARS:
             return -1  # too long, or glued to what an earlier candidate took
         if start == colon:
