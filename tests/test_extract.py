@@ -7,6 +7,7 @@ from pictures import check_consistent, picture
 
 import urlsift
 from urlsift._model import Unclosed
+from urlsift.scanner import MAX_SCHEME_CHARS
 
 APPENDIX = (
     "      Yes, Jim, I found it under <URL:ftp://info.cern.ch/pub/www/doc;\n"
@@ -212,6 +213,22 @@ def test_the_known_schemes_can_be_changed() -> None:
     assert urlsift.extract_urls(text, schemes={"foo"}) == ["foo:bar", "foo:bar"]
     with pytest.raises(ValueError, match="not schemes: 1x, a b"):
         urlsift.extract_urls(text, schemes={"1x", "a b", "ok"})
+
+
+def test_a_naked_scheme_may_end_in_any_scheme_character() -> None:
+    # The naked trigger checks the character before the colon first: digits, "+", "-", "." too.
+    schemes = {"x-1", "a.b", "c+", "d-", "Ee"}
+    text = "see x-1:one, A.B:two, c+:three d-:four eE:five"
+    found = urlsift.extract_urls(text, schemes=schemes)
+    assert found == ["x-1:one", "A.B:two", "c+:three", "d-:four", "eE:five"]
+
+
+def test_a_naked_scheme_is_the_whole_run_of_scheme_characters_up_to_its_bound() -> None:
+    longest = "z+" + "y" * (MAX_SCHEME_CHARS - 3) + "Z"
+    assert urlsift.extract_urls(f"see {longest}://x.org/") == [f"{longest}://x.org/"]
+    assert urlsift.extract_urls(f"see a{longest}://x.org/") == []  # longer: no scheme
+    glued = "y" * (MAX_SCHEME_CHARS - 4)
+    assert urlsift.extract_urls(f"{glued}http://x.org/ {glued}zhttp://x.org/") == ["http://x.org/"]  # D36
 
 
 def test_lines_and_columns_count_characters() -> None:

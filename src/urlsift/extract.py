@@ -143,10 +143,8 @@ def extract_each(
     # Where each text starts in the joined one; its first line is counted when a match needs it.
     starts = [0, *accumulate(len(text) + len(_SEPARATOR) for text in texts)]
     counted, lines_before = 0, 0  # lines_before: the line breaks in joined[:starts[counted]]
-    found = extract(
-        joined, profile=profile, naked=naked, invalid=invalid, schemes=schemes, pipermail=pipermail
-    )
-    for match in found:
+    schemes = schemes if isinstance(schemes, frozenset) else frozenset(schemes)
+    for match in _extraction_for(profile, naked, invalid, schemes, pipermail).whole(joined):
         k = bisect_right(starts, match.span[0]) - 1
         if k != counted:  # matches come in order: count on from the last text counted
             lines_before += joined.count("\n", starts[counted], starts[k])
@@ -198,19 +196,21 @@ def _matches(
                 verdict = _judge_unclosed(reading.url, judge, candidate.problem)
                 yield _match(candidate, reading, (), verdict, lines)
             continue
-        if as_written(text, candidate):  # the common case: no readings to build or rank
+        # The common case: no readings to build or rank. A naked URL ends at whitespace (D19), so
+        # only a skipped " at " (D32) keeps it from being as written.
+        naked = candidate.wrapper is None
+        if (naked and not candidate.skipped) or as_written(text, candidate):
             start, end = candidate.body
             if candidate.www:
                 verdict = _judge_www(text[start:end], judge)
             else:
-                verdict = _judge(text[start:end], judge, candidate.wrapper is None)
+                verdict = _judge(text[start:end], judge, naked)
             if verdict.valid or invalid:
                 line, column = lines.at(candidate.span[0])
                 span, wrapper = candidate.span, candidate.wrapper
                 yield Match(verdict.url, (), wrapper, span, (candidate.body,), line, column, verdict)
             continue
         options = readings(text, candidate)
-        naked = candidate.wrapper is None
         verdicts = [_judge(option.url, judge, naked) for option in options]
         valid = [k for k, verdict in enumerate(verdicts) if verdict.valid]
         if valid:  # D24: the first valid reading (the most hyphens kept) is the URL

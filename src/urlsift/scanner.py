@@ -76,6 +76,7 @@ RESUME_SLACK = 64
 
 # D2's scheme characters; in running text a scheme must also start with a letter (as RFC 2396 says).
 _SCHEME_CHARS = frozenset(SCHEME)
+_SCHEME_CHAR_TEXT = "".join(sorted(_SCHEME_CHARS))
 _LETTERS = frozenset(ALPHA)
 _SUFFIX_AFTER = frozenset("-." + DIGIT)
 _SCHEME_TEXT = f"[{class_text(ALPHA)}][{class_text(SCHEME)}]{{0,{MAX_SCHEME_CHARS - 1}}}"
@@ -128,16 +129,23 @@ _Handler = Callable[[str, "re.Match[str]", int, Lines], _Found]
 the hit)."""
 
 
+def _either_case(chars: Iterable[str]) -> str:
+    """A regex class body that holds each of ``chars`` in either case."""
+    return "".join(c.lower() + c.upper() if c.isalpha() else re.escape(c) for c in chars)
+
+
 def _naked_trigger(schemes: Iterable[str]) -> re.Pattern[str]:
     """The colon of ``scheme://``, or of an opaque known scheme followed by something that is not a
     space. One literal first character keeps the search fast; the fixed-width lookbehinds (one per
-    scheme length) run only at colons."""
+    scheme length) run only at colons, and only after a character that ends one of those schemes:
+    most colons of mail ("Subject:", "12:30") fail at that one class (bench/extract_speed.py)."""
+    opaque = sorted(set(schemes) - HIERARCHICAL_SCHEMES)
     by_length: dict[int, list[str]] = {}
-    for scheme in sorted(set(schemes) - HIERARCHICAL_SCHEMES):
-        spelled = "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else re.escape(c) for c in scheme)
-        by_length.setdefault(len(scheme), []).append(spelled)
+    for scheme in opaque:
+        by_length.setdefault(len(scheme), []).append("".join(f"[{_either_case(c)}]" for c in scheme))
     lookbehinds = "|".join(f"(?<=(?:{'|'.join(group)}):)" for group in by_length.values())
-    known = rf"|(?=[^\s<>\"])(?:{lookbehinds})" if lookbehinds else ""
+    ends = _either_case(sorted({scheme[-1].lower() for scheme in opaque}))
+    known = rf"|(?<=[{ends}]:)(?=[^\s<>\"])(?:{lookbehinds})" if lookbehinds else ""
     return re.compile(r":(?://" + known + ")")
 
 
@@ -271,7 +279,14 @@ class Scanner:
         bad = sorted(s for s in self.schemes if not s or set(s) - _SCHEME_CHARS or s[0] not in _LETTERS)
         if bad:
             raise ValueError(f"not schemes: {', '.join(bad)}")
-        self._naked_trigger = _naked_trigger(self.schemes)
+        # The triggers, first character first (see the module's docstring), and their scanners.
+        triggers: list[tuple[re.Pattern[str], _Handler]] = [(_OPEN, self._wrapper), (_QUOTE, self._quoted)]
+        if naked:
+            triggers.append((_naked_trigger(self.schemes), self._naked))
+        if www:
+            triggers.append((_WWW, self._www))
+        self._patterns = tuple(pattern for pattern, _ in triggers)
+        self._handlers = tuple(handler for _, handler in triggers)
 
     def scan(
         self,
@@ -290,14 +305,7 @@ class Scanner:
         it), and ``progress.resume`` says where the next window's scan must start."""
         stop = len(text) if stop is None else stop
         lines = Lines(text, 0 if text_start else -PREFIX_REACH - 1)  # unknown: "long ago"
-        patterns: list[re.Pattern[str]] = [_OPEN, _QUOTE]
-        handlers: list[_Handler] = [self._wrapper, self._quoted]
-        if self.naked:
-            patterns.append(self._naked_trigger)
-            handlers.append(self._naked)
-        if self.www:
-            patterns.append(_WWW)
-            handlers.append(self._www)
+        patterns, handlers = self._patterns, self._handlers
         hits = [pattern.search(text, start) for pattern in patterns]
         at = [_NEVER if hit is None else hit.start() for hit in hits]
         cursor = start
@@ -311,9 +319,9 @@ class Scanner:
                 return
             k = at.index(first)
             candidate, cursor = handlers[k](text, hits[k], cursor, lines)  # type: ignore[arg-type]
-            for k, pattern in enumerate(patterns):  # searches behind the cursor go on from it
-                if at[k] < cursor:
-                    hit = hits[k] = pattern.search(text, cursor)
+            for k, position in enumerate(at):  # searches behind the cursor go on from it
+                if position < cursor:
+                    hit = hits[k] = patterns[k].search(text, cursor)
                     at[k] = _NEVER if hit is None else hit.start()
             if candidate is not None:
                 yield candidate
@@ -459,10 +467,9 @@ class Scanner:
 
     def _scheme_start(self, text: str, colon: int, floor: int) -> int:
         """Where the scheme ending at ``colon`` starts, or -1 when it is no scheme we take."""
-        start = colon
         lowest = max(floor, colon - MAX_SCHEME_CHARS)
-        while start > lowest and text[start - 1] in _SCHEME_CHARS:
-            start -= 1
+        run = text[lowest:colon]  # the scheme characters right before the colon, at most these
+        start = colon - (len(run) - len(run.rstrip(_SCHEME_CHAR_TEXT)))
         if start > 0 and text[start - 1] in _SCHEME_CHARS:
             return -1  # too long, or glued to what an earlier candidate took
         if start == colon:
