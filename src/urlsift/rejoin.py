@@ -30,9 +30,11 @@ _SPACE = re.compile(r"\s")
 def pieces(text: str, candidate: Candidate) -> tuple[Span, ...]:
     """Paragraph 2: the runs of non-whitespace of the body, quote prefixes left out."""
     start, end = candidate.body
+    if not candidate.skipped and _SPACE.search(text, start, end) is None:
+        return ((start, end),) if end > start else ()  # the body as it stands: the common case
     found: list[Span] = []
     for skip_start, skip_end in (*candidate.skipped, (end, end)):
-        found.extend(m.span() for m in _NOT_SPACE.finditer(text, start, skip_start))
+        found.extend(map(re.Match.span, _NOT_SPACE.finditer(text, start, skip_start)))
         start = skip_end
     return tuple(found)
 
@@ -91,4 +93,4 @@ def first_reading(text: str, candidate: Candidate) -> Reading:
 
 
 def _reading(text: str, runs: tuple[Span, ...]) -> Reading:
-    return Reading("".join(text[s:e] for s, e in runs), runs)
+    return Reading("".join([text[s:e] for s, e in runs]), runs)

@@ -339,16 +339,21 @@ class Scanner:
             wrapper, body_start = "<>", opening + 1 + len(space)
         else:
             return None, opening + 1
-        # The common case first: closed on its own line. Each search stops where the one before
-        # it found something, so the three together cost the distance to the next "<".
+        # The common cases first: closed, or stopped by a second "<" (D21), on its own line. Each
+        # search stops where the one before it found something, so together they cost the
+        # distance to the next "<". Quote prefixes (D25) only matter on the lines after it.
         limit = opening + MAX_WRAPPER_CHARS
         second = text.find("<", body_start, limit)
         closing = text.find(">", body_start, limit if second < 0 else second)
         if closing >= 0 and text.find("\n", body_start, closing) < 0:
-            at = _pipermail_at(text, body_start, closing) if self.pipermail else None
-            skipped = () if at is None else (at,)
             span, body = (opening, closing + 1), (body_start, closing)
-            return Candidate(wrapper, span, body, skipped, deobfuscated=at is not None), closing + 1
+            at = _pipermail_at(text, body_start, closing) if self.pipermail else None
+            if at is None:
+                return Candidate(wrapper, span, body), closing + 1
+            return Candidate(wrapper, span, body, (at,), deobfuscated=True), closing + 1
+        if closing < 0 and second >= 0 and text.find("\n", body_start, second) < 0:
+            span, body = (opening, second), (body_start, second)
+            return Candidate(wrapper, span, body, (), Unclosed.SECOND_OPEN), opening + 1
         if key is None:
             key = self._line_prefix(text, opening, lines)
         return self._close(text, wrapper, opening, body_start, key)
