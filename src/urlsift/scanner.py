@@ -373,12 +373,7 @@ class Scanner:
         skipped: list[Span] = []
         pos = body_start
         lines = 1
-
-        def unterminated(stop: int, why: Unclosed) -> _Found:
-            # D21: reported only as a rejected candidate; the scan resumes right after the "<".
-            span = (opening, stop)
-            return Candidate(wrapper, span, (body_start, stop), tuple(skipped), why), opening + 1
-
+        why: Unclosed
         while True:
             newline = text.find("\n", pos, limit)
             line_end = limit if newline < 0 else newline
@@ -388,14 +383,15 @@ class Scanner:
                 body = (body_start, closing)
                 return Candidate(wrapper, (opening, closing + 1), body, tuple(skipped)), closing + 1
             if second >= 0:
-                return unterminated(second, Unclosed.SECOND_OPEN)
+                stop, why = second, Unclosed.SECOND_OPEN
+                break
             if newline < 0:
-                if limit == len(text):
-                    return unterminated(limit, Unclosed.TEXT_ENDED)
-                return unterminated(limit, Unclosed.TOO_LONG)
+                stop, why = limit, Unclosed.TEXT_ENDED if limit == len(text) else Unclosed.TOO_LONG
+                break
             lines += 1
             if lines > MAX_WRAPPER_LINES:
-                return unterminated(newline, Unclosed.TOO_MANY_LINES)
+                stop, why = newline, Unclosed.TOO_MANY_LINES
+                break
             pos = newline + 1
             if key:
                 after = _after_prefix(text, pos, limit, key)
@@ -404,7 +400,11 @@ class Scanner:
                     skipped.append((pos, after))
                     pos = after
             if _BLANK_REST.match(text, pos, limit):
-                return unterminated(newline, Unclosed.BLANK_LINE)
+                stop, why = newline, Unclosed.BLANK_LINE
+                break
+        # D21: reported only as a rejected candidate; the scan resumes right after the "<".
+        span, body = (opening, stop), (body_start, stop)
+        return Candidate(wrapper, span, body, tuple(skipped), why), opening + 1
 
     # --- the quote scanner (D26) ---------------------------------------------------------------
 
