@@ -323,10 +323,10 @@ class Scanner:
     def _wrapper(self, text: str, hit: re.Match[str], floor: int, lines: Lines) -> _Found:
         opening, after = hit.span()
         space, word = hit.groups()
-        if space.count("\n") > 1:  # D21: a blank line between "<" and the scheme ends it first
-            return None, opening + 1
         key: str | None = None  # the "<" line's quote prefix, looked for when needed
         if "\n" in space:
+            if space.count("\n") > 1:  # D21: a blank line between "<" and the scheme ends it first
+                return None, opening + 1
             key = self._line_prefix(text, opening, lines)
             if key != _prefix_key(space[space.rfind("\n") + 1 :]):
                 return None, opening + 1  # D25 (a): the next line's prefix is not the "<" line's
@@ -361,6 +361,8 @@ class Scanner:
     @staticmethod
     def _line_prefix(text: str, opening: int, lines: Lines) -> str:
         """D25: the quote marks of the line where the wrapper opens ("" when it has none)."""
+        if opening == 0 or text[opening - 1] == "\n":  # the "<" starts its line
+            return ""
         line_start = lines.start_of(opening)
         if opening - line_start > PREFIX_REACH:
             return ""
