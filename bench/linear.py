@@ -1,7 +1,8 @@
 """Exact growth ratios of validation and extraction time on adversarial shapes (the tests only fail
-above 30x): CPU time per run, timed as tests/growth.py does (batches of 50 ms, best of three).
+above 30x): CPU time per run, timed as tests/growth.py does (batches of 50 ms, best of three), with
+the speed at the largest size in MB/s (millions of characters a second).
 
-python bench/linear.py [strict|modern]    (default: both, one after the other)
+python bench/linear.py [strict|modern ...]    (default: both, one after the other)
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
+import argparse
 import itertools
 from collections.abc import Callable
 
@@ -20,10 +22,17 @@ from test_linear import SHAPES, TEXT_SHAPES
 import urlsift
 
 SIZES = (10_000, 100_000, 1_000_000)
+PROFILES = ("strict", "modern")
 
 
-def main() -> None:
-    for profile in sys.argv[1:] or ["strict", "modern"]:
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+    # Not choices=: Python 3.11's argparse checks the empty list of a "*" positional against them.
+    parser.add_argument("profiles", nargs="*", metavar="profile", help="strict or modern (default: both)")
+    profiles = parser.parse_args(argv).profiles
+    for unknown in sorted(set(profiles) - set(PROFILES)):
+        parser.error(f"no profile {unknown!r} (choose from {', '.join(PROFILES)})")
+    for profile in profiles or PROFILES:
         runs(profile)
 
 
@@ -39,12 +48,15 @@ def runs(profile: str) -> None:
         (f"extract(invalid=True) ({profile})", TEXT_SHAPES, extract_all),
     )
     for title, shapes, run in jobs:
-        print(f"{title:28} " + " ".join(f"{size:>12,}" for size in SIZES) + "   ratios")
+        sizes = " ".join(f"{size:>12,}" for size in SIZES)
+        print(f"{title:28} {sizes}   ratios        MB/s at {SIZES[-1]:,}")
         for shape in sorted(shapes):
             texts = [shapes[shape](size) for size in SIZES]
             times = [seconds_per_run(run, text) for text in texts]
             ratios = " ".join(f"{b / a:5.1f}x" for a, b in itertools.pairwise(times))
-            print(f"{shape:28} " + " ".join(f"{t * 1000:10.2f}ms" for t in times) + f"   {ratios}")
+            speed = len(texts[-1]) / times[-1] / 1e6
+            timings = " ".join(f"{t * 1000:10.2f}ms" for t in times)
+            print(f"{shape:28} {timings}   {ratios}   {speed:8.2f}")
         print()
 
 

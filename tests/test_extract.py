@@ -157,6 +157,22 @@ def test_unterminated_wrappers_are_rejected_with_the_reason() -> None:
     assert urlsift.extract_urls(text) == ["http://host/a", "ftp://h/", "news:a.b"]
 
 
+def test_a_second_open_stops_the_wrapper_right_before_it() -> None:
+    # D21: stopped on its opening line (the scanner's shortcut) or on a later one (its walk line by
+    # line), the rejected wrapper ends at the second "<" and shows all it held before it.
+    for text, url, pieces in [
+        ("<URL:ab<URL:", "ab", ((5, 7),)),
+        ("<URL:ab <URL:", "ab", ((5, 7),)),
+        ("<URL:ab\n c<URL:", "abc", ((5, 7), (9, 10))),
+        ("<URL:<URL:", "", ()),
+        ("<http:a<http:", "http:a", ((1, 7),)),
+    ]:
+        first = next(urlsift.extract(text, invalid=True))
+        assert (first.url, first.span, first.pieces) == (url, (0, text.index("<", 1)), pieces), text
+        assert first.verdict.error is not None
+        assert first.verdict.error.reason is Unclosed.SECOND_OPEN
+
+
 def test_wrappers_are_bounded_in_lines_and_length() -> None:
     nine_lines = "<URL:http://h/" + "a\n" * 8 + "b>"
     assert urlsift.extract_urls(nine_lines, naked=False) == []

@@ -30,10 +30,23 @@ _SPACE = re.compile(r"\s")
 def pieces(text: str, candidate: Candidate) -> tuple[Span, ...]:
     """Paragraph 2: the runs of non-whitespace of the body, quote prefixes left out."""
     start, end = candidate.body
+    if not candidate.skipped:
+        return _runs(text, start, end)
     found: list[Span] = []
     for skip_start, skip_end in (*candidate.skipped, (end, end)):
-        found.extend(m.span() for m in _NOT_SPACE.finditer(text, start, skip_start))
+        found.extend(_runs(text, start, skip_start))
         start = skip_end
+    return tuple(found)
+
+
+def _runs(text: str, start: int, end: int) -> tuple[Span, ...]:
+    """The runs of non-whitespace of ``text[start:end]``."""
+    if _SPACE.search(text, start, end) is None:
+        return ((start, end),) if end > start else ()  # the common case: the body as it stands
+    found: list[Span] = []
+    while (run := _NOT_SPACE.search(text, start, end)) is not None:  # no finditer: most are 1 or 2
+        found.append(run.span())
+        start = run.end()
     return tuple(found)
 
 
@@ -91,4 +104,4 @@ def first_reading(text: str, candidate: Candidate) -> Reading:
 
 
 def _reading(text: str, runs: tuple[Span, ...]) -> Reading:
-    return Reading("".join(text[s:e] for s, e in runs), runs)
+    return Reading("".join([text[s:e] for s, e in runs]), runs)

@@ -331,10 +331,10 @@ class Scanner:
     def _wrapper(self, text: str, hit: re.Match[str], floor: int, lines: Lines) -> _Found:
         opening, after = hit.span()
         space, word = hit.groups()
-        if space.count("\n") > 1:  # D21: a blank line between "<" and the scheme ends it first
-            return None, opening + 1
         key: str | None = None  # the "<" line's quote prefix, looked for when needed
         if "\n" in space:
+            if space.count("\n") > 1:  # D21: a blank line between "<" and the scheme ends it first
+                return None, opening + 1
             key = self._line_prefix(text, opening, lines)
             if key != _prefix_key(space[space.rfind("\n") + 1 :]):
                 return None, opening + 1  # D25 (a): the next line's prefix is not the "<" line's
@@ -347,16 +347,21 @@ class Scanner:
             wrapper, body_start = "<>", opening + 1 + len(space)
         else:
             return None, opening + 1
-        # The common case first: closed on its own line. Each search stops where the one before
-        # it found something, so the three together cost the distance to the next "<".
+        # The common cases first: closed, or stopped by a second "<" (D21), on its own line. Each
+        # search stops where the one before it found something, so together they cost the
+        # distance to the next "<". Quote prefixes (D25) only matter on the lines after it.
         limit = opening + MAX_WRAPPER_CHARS
         second = text.find("<", body_start, limit)
         closing = text.find(">", body_start, limit if second < 0 else second)
         if closing >= 0 and text.find("\n", body_start, closing) < 0:
-            at = _pipermail_at(text, body_start, closing) if self.pipermail else None
-            skipped = () if at is None else (at,)
             span, body = (opening, closing + 1), (body_start, closing)
-            return Candidate(wrapper, span, body, skipped, deobfuscated=at is not None), closing + 1
+            at = _pipermail_at(text, body_start, closing) if self.pipermail else None
+            if at is None:
+                return Candidate(wrapper, span, body), closing + 1
+            return Candidate(wrapper, span, body, (at,), deobfuscated=True), closing + 1
+        if closing < 0 and second >= 0 and text.find("\n", body_start, second) < 0:
+            span, body = (opening, second), (body_start, second)
+            return Candidate(wrapper, span, body, (), Unclosed.SECOND_OPEN), opening + 1
         if key is None:
             key = self._line_prefix(text, opening, lines)
         return self._close(text, wrapper, opening, body_start, key)
@@ -364,6 +369,8 @@ class Scanner:
     @staticmethod
     def _line_prefix(text: str, opening: int, lines: Lines) -> str:
         """D25: the quote marks of the line where the wrapper opens ("" when it has none)."""
+        if opening == 0 or text[opening - 1] == "\n":  # the "<" starts its line
+            return ""
         line_start = lines.start_of(opening)
         if opening - line_start > PREFIX_REACH:
             return ""
@@ -376,12 +383,7 @@ class Scanner:
         skipped: list[Span] = []
         pos = body_start
         lines = 1
-
-        def unterminated(stop: int, why: Unclosed) -> _Found:
-            # D21: reported only as a rejected candidate; the scan resumes right after the "<".
-            span = (opening, stop)
-            return Candidate(wrapper, span, (body_start, stop), tuple(skipped), why), opening + 1
-
+        why: Unclosed
         while True:
             newline = text.find("\n", pos, limit)
             line_end = limit if newline < 0 else newline
@@ -391,14 +393,15 @@ class Scanner:
                 body = (body_start, closing)
                 return Candidate(wrapper, (opening, closing + 1), body, tuple(skipped)), closing + 1
             if second >= 0:
-                return unterminated(second, Unclosed.SECOND_OPEN)
+                stop, why = second, Unclosed.SECOND_OPEN
+                break
             if newline < 0:
-                if limit == len(text):
-                    return unterminated(limit, Unclosed.TEXT_ENDED)
-                return unterminated(limit, Unclosed.TOO_LONG)
+                stop, why = limit, Unclosed.TEXT_ENDED if limit == len(text) else Unclosed.TOO_LONG
+                break
             lines += 1
             if lines > MAX_WRAPPER_LINES:
-                return unterminated(newline, Unclosed.TOO_MANY_LINES)
+                stop, why = newline, Unclosed.TOO_MANY_LINES
+                break
             pos = newline + 1
             if key:
                 after = _after_prefix(text, pos, limit, key)
@@ -407,7 +410,11 @@ class Scanner:
                     skipped.append((pos, after))
                     pos = after
             if _BLANK_REST.match(text, pos, limit):
-                return unterminated(newline, Unclosed.BLANK_LINE)
+                stop, why = newline, Unclosed.BLANK_LINE
+                break
+        # D21: reported only as a rejected candidate; the scan resumes right after the "<".
+        span, body = (opening, stop), (body_start, stop)
+        return Candidate(wrapper, span, body, tuple(skipped), why), opening + 1
 
     # --- the quote scanner (D26) ---------------------------------------------------------------
 
