@@ -52,7 +52,10 @@ def _starts(m: RegexMatch, *names: str) -> dict[str, int]:
 
 def _hostport(m: RegexMatch) -> Decomposed:
     host, port = m.group("host", "port")
-    return Decomposed({"host": host, "port": _int(port)}, _starts(m, "host", "port"))
+    starts = {"host": m.start("host")}  # hostport = host [ ":" port ]: there is always a host
+    if port is not None:
+        starts["port"] = m.start("port")
+    return Decomposed({"host": host, "port": _int(port)}, starts)
 
 
 def _login(m: RegexMatch) -> Decomposed:
@@ -312,9 +315,8 @@ class StrictProfile(Profile):
         return explain(url, endpos, failure, syntax, self.wording)
 
     def caveats(self, url: str, scheme: str, syntax: SchemeSyntax, found: Decomposed) -> tuple[Caveat, ...]:
-        out: list[Caveat] = []
         parts, starts = found.parts, found.starts
-        out.extend(port_caveat(scheme, parts, starts, syntax.default_port))
+        out = port_caveat(scheme, parts, starts, syntax.default_port)
         if parts.get("password"):
             message = "the URL carries a password, which section 6 calls 'clearly unwise'"
             out.append(Caveat(CaveatKind.PASSWORD, starts["password"], message))
