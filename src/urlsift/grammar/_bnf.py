@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
 
@@ -44,7 +44,9 @@ def compile_pattern(text: str) -> Pattern:
 
 
 class Node:
-    """One piece of a production. Subclasses are frozen dataclasses."""
+    """One piece of a production. Subclasses are frozen dataclasses. What a node compiles (the
+    walk's patterns) is compiled when first used: importing a grammar builds trees and nothing more,
+    and a run that never explains a failure never compiles them (tests compile every rule)."""
 
     @cached_property
     def single(self) -> bool:
@@ -84,10 +86,10 @@ class Chars(Node):
     wide: tuple[tuple[int, int], ...] = ()
     """Ranges of code points (first, last) beyond ``members``: RFC 3987's ``ucschar`` is too big
     to spell as a string."""
-    _pattern: Pattern = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_pattern", compile_pattern(_chars_regex(self)))
+    @cached_property
+    def _pattern(self) -> Pattern:
+        return compile_pattern(_chars_regex(self))
 
 
 @dataclass(frozen=True)
@@ -100,13 +102,14 @@ class Label(Node):
     """
 
     first: str
-    _pattern: Pattern = field(init=False, repr=False, compare=False)
-    _reach: Pattern = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_pattern", compile_pattern(_label_regex(self)))
-        reach = f"[{class_text(self.first)}][{class_text(ALPHADIGIT + '-')}]*+"
-        object.__setattr__(self, "_reach", compile_pattern(reach))
+    @cached_property
+    def _pattern(self) -> Pattern:
+        return compile_pattern(_label_regex(self))
+
+    @cached_property
+    def _reach(self) -> Pattern:
+        return compile_pattern(f"[{class_text(self.first)}][{class_text(ALPHADIGIT + '-')}]*+")
 
 
 @dataclass(frozen=True)
@@ -135,11 +138,11 @@ class Rep(Node):
     """
 
     item: Node
-    _pattern: Pattern = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
+    @cached_property
+    def _pattern(self) -> Pattern:
         # Group 1 holds the last iteration read, so the walk can step back to it in one match.
-        object.__setattr__(self, "_pattern", compile_pattern(f"(?:({to_regex(self.item)}))*+"))
+        return compile_pattern(f"(?:({to_regex(self.item)}))*+")
 
 
 @dataclass(frozen=True)
