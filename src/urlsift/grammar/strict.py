@@ -17,7 +17,7 @@ from . import rfc1738 as g
 from ._bnf import Failure, Rule, compile_pattern, furthest_failure, to_regex
 from ._chars import ALPHADIGIT, UNRESERVED, UNSAFE, class_text, is_printable_ascii
 from ._explain import Stop, Wording, descriptions, explain
-from ._profile import Decompose, Decomposed, Profile, RegexMatch, SchemeSyntax, compile_fullmatcher
+from ._profile import Decompose, Decomposed, Profile, RegexMatch, SchemeSyntax
 from ._shared import (
     clip,
     control_caveats,
@@ -143,17 +143,18 @@ def _prospero(m: RegexMatch, scheme: str) -> Decomposed:
     return found
 
 
-_IP_SCHEMEPART = compile_fullmatcher(to_regex(g.ip_schemepart))
+# How a generic URL's login parts are read (its pattern compiled at the first one).
+_IP_SCHEMEPART = SchemeSyntax(g.ip_schemepart, lambda m, scheme: _login(m))
 
 
 def _generic(m: RegexMatch, scheme: str) -> Decomposed:
     # D1/A2: the verdict is *xchar's; the login parts are reported when the schemepart also reads
     # as "//" login [ "/" urlpath ].
     schemepart = m.group("schemepart")
-    ip = _IP_SCHEMEPART.fullmatch(m.string, m.start("schemepart"), m.end("schemepart"))
+    ip = _IP_SCHEMEPART.pattern.fullmatch(m.string, m.start("schemepart"), m.end("schemepart"))
     if ip is None:
         return Decomposed({"scheme": scheme, "schemepart": schemepart})
-    login = _login(ip)
+    login = _IP_SCHEMEPART.decompose(ip, scheme)
     parts = {"scheme": scheme, "schemepart": schemepart, **login.parts, "urlpath": ip.group("urlpath")}
     return Decomposed(parts, login.starts)
 
