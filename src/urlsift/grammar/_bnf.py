@@ -283,14 +283,16 @@ class _Walk:
         self.text = text
         self.endpos = endpos
         self.far = -1
-        self.found: list[Expectation] = []
+        # Expectation's fields as plain tuples: most are dropped as the walk gets further, and only
+        # those kept at the end are made Expectations.
+        self.found: list[tuple[Stack, Node, bool, int]] = []
 
     def note(self, position: int, stack: Stack, node: Node, hard: bool, start: int | None = None) -> None:
         if position > self.far:
             self.far = position
             self.found = []
         if position == self.far:
-            self.found.append(Expectation(stack, node, hard, position if start is None else start))
+            self.found.append((stack, node, hard, position if start is None else start))
 
     def leaf(self, node: Chars | Label, pos: int, stack: Stack) -> int | None:
         match = node._pattern.match(self.text, pos, self.endpos)
@@ -393,4 +395,4 @@ def furthest_failure(root: Rule, text: str, pos: int, endpos: int) -> Failure | 
         if end == endpos:
             return None
         walk.note(end, ((root, pos),), END, hard=True)
-    return Failure(walk.far, tuple(walk.found))
+    return Failure(walk.far, tuple(Expectation(*found) for found in walk.found))
