@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
 
@@ -44,7 +44,9 @@ def compile_pattern(text: str) -> Pattern:
 
 
 class Node:
-    """One piece of a production. Subclasses are frozen dataclasses."""
+    """One piece of a production. Subclasses are frozen dataclasses. What a node compiles (the
+    walk's patterns) is compiled when first used: importing a grammar builds trees and nothing more,
+    and a run that never explains a failure never compiles them (tests compile every rule)."""
 
     @cached_property
     def single(self) -> bool:
@@ -84,10 +86,10 @@ class Chars(Node):
     wide: tuple[tuple[int, int], ...] = ()
     """Ranges of code points (first, last) beyond ``members``: RFC 3987's ``ucschar`` is too big
     to spell as a string."""
-    _pattern: Pattern = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_pattern", compile_pattern(_chars_regex(self)))
+    @cached_property
+    def _pattern(self) -> Pattern:
+        return compile_pattern(_chars_regex(self))
 
 
 @dataclass(frozen=True)
@@ -100,13 +102,14 @@ class Label(Node):
     """
 
     first: str
-    _pattern: Pattern = field(init=False, repr=False, compare=False)
-    _reach: Pattern = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_pattern", compile_pattern(_label_regex(self)))
-        reach = f"[{class_text(self.first)}][{class_text(ALPHADIGIT + '-')}]*+"
-        object.__setattr__(self, "_reach", compile_pattern(reach))
+    @cached_property
+    def _pattern(self) -> Pattern:
+        return compile_pattern(_label_regex(self))
+
+    @cached_property
+    def _reach(self) -> Pattern:
+        return compile_pattern(f"[{class_text(self.first)}][{class_text(ALPHADIGIT + '-')}]*+")
 
 
 @dataclass(frozen=True)
@@ -135,11 +138,11 @@ class Rep(Node):
     """
 
     item: Node
-    _pattern: Pattern = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
+    @cached_property
+    def _pattern(self) -> Pattern:
         # Group 1 holds the last iteration read, so the walk can step back to it in one match.
-        object.__setattr__(self, "_pattern", compile_pattern(f"(?:({to_regex(self.item)}))*+"))
+        return compile_pattern(f"(?:({to_regex(self.item)}))*+")
 
 
 @dataclass(frozen=True)
@@ -280,43 +283,48 @@ class _Walk:
         self.text = text
         self.endpos = endpos
         self.far = -1
-        self.found: list[Expectation] = []
+        # Expectation's fields as plain tuples: most are dropped as the walk gets further, and only
+        # those kept at the end are made Expectations.
+        self.found: list[tuple[Stack, Node, bool, int]] = []
 
     def note(self, position: int, stack: Stack, node: Node, hard: bool, start: int | None = None) -> None:
         if position > self.far:
             self.far = position
             self.found = []
         if position == self.far:
-            self.found.append(Expectation(stack, node, hard, position if start is None else start))
+            self.found.append((stack, node, hard, position if start is None else start))
 
     def leaf(self, node: Chars | Label, pos: int, stack: Stack) -> int | None:
         match = node._pattern.match(self.text, pos, self.endpos)
-        if isinstance(node, Label):
+        if type(node) is Label:
             reach = node._reach.match(self.text, pos, self.endpos)
             if reach is not None and (match is None or reach.end() > match.end()):
                 self.note(reach.end(), stack, node, hard=True)
         if match is None:
             self.note(pos, stack, node, hard=True)
             return None
-        bounded = isinstance(node, Chars) and node.max is not None  # gtype: one unit, no more
+        bounded = type(node) is Chars and node.max is not None  # gtype: one unit, no more
         if not bounded:
             self.note(match.end(), stack, node, hard=False)  # a longer run would have been read
         return match.end()
+
+    # The walk tells the kinds of node apart by ``type(node) is``: no node kind has a subclass, and
+    # a walk makes a hundred of these tests, each cheaper so than an ``isinstance``.
 
     def run(self, node: Node, pos: int, stack: Stack) -> Iterator[int]:
         if node.single:
             end = self.step(node, pos, stack)
             if end is not None:
                 yield end
-        elif isinstance(node, Seq):
+        elif type(node) is Seq:
             yield from self.run_seq(node.items, 0, pos, stack)
-        elif isinstance(node, Alt):
+        elif type(node) is Alt:
             for option in node.options:
                 yield from self.run(option, pos, stack)
-        elif isinstance(node, Opt):
+        elif type(node) is Opt:
             yield from self.run(node.item, pos, stack)
             yield pos
-        elif isinstance(node, Rule):
+        elif type(node) is Rule:
             yield from self.run(node.body, pos, (*stack, (node, pos)))
         else:
             raise TypeError(f"not a grammar node: {node!r}")
@@ -324,16 +332,16 @@ class _Walk:
     def step(self, node: Node, pos: int, stack: Stack) -> int | None:
         """The one end of a ``single`` node read at ``pos``; None when it cannot be read there."""
         # The kinds in the order a walk meets them most.
-        if isinstance(node, Rule):
+        if type(node) is Rule:
             return self.step(node.body, pos, (*stack, (node, pos)))
-        if isinstance(node, Seq):
+        if type(node) is Seq:
             for item in node.items:
                 end = self.step(item, pos, stack)
                 if end is None:
                     return None
                 pos = end
             return pos
-        if isinstance(node, Lit):
+        if type(node) is Lit:
             text = node.text
             if self.text.startswith(text, pos, self.endpos):
                 return pos + len(text)
@@ -345,9 +353,9 @@ class _Walk:
                 same = 0
             self.note(pos + same, stack, node, hard=True, start=pos)
             return None
-        if isinstance(node, (Chars, Label)):
+        if type(node) is Chars or type(node) is Label:
             return self.leaf(node, pos, stack)
-        if isinstance(node, Rep):
+        if type(node) is Rep:
             # The compiled item reads the iterations; only the last one and the attempt after it
             # are walked, because only they can note anything at the furthest point.
             m = node._pattern.match(self.text, pos, self.endpos)
@@ -387,4 +395,4 @@ def furthest_failure(root: Rule, text: str, pos: int, endpos: int) -> Failure | 
         if end == endpos:
             return None
         walk.note(end, ((root, pos),), END, hard=True)
-    return Failure(walk.far, tuple(walk.found))
+    return Failure(walk.far, tuple(Expectation(*found) for found in walk.found))

@@ -158,7 +158,7 @@ def _at_sign(stop: Stop, wording: Wording) -> Problem | None:
     """An "@" in the authority of a URL whose rule has no user information (D10, D18; RFC 9110
     4.2.4), when the reading stopped at or before it: that "@" is the trouble."""
     rule = stop.syntax.rule
-    if rule.at_sign is None or not stop.stack:
+    if rule.at_sign is None or not stop.stack or "@" not in stop.url:  # most URLs: no authority to find
         return None
     span = authority_span(stop.url, stop.stack[0][1], stop.endpos, wording.authority_ends)
     if span is None:
