@@ -19,7 +19,6 @@ from urlsift.grammar.modern import MODERN_RULES
 from urlsift.grammar.strict import STRICT_RULES
 
 ESCAPE = regex.compile(r"%[0-9A-Fa-f]{2}")
-IP_LITERAL = regex.compile(r"\[[^\]]*\]")
 
 PRODUCTIONS = {
     f"{profile}:{name}": pair
@@ -60,15 +59,18 @@ UNSAFE_TO_INSERT = {
 ESCAPE_PRODUCTION = {"strict": "escape", "modern": "pct-encoded"}
 
 
-def _expected_position(url: str, at: int) -> int:
+def _expected_position(url: str, at: int, profile: str) -> int:
     """The change itself, or the "%" of the escape it splits (D5: escape errors sit at the "%"),
-    or the "[" of the IP literal it lands in (the literal is judged whole)."""
+    or the "[" of the host's IP literal it lands in (the literal is judged whole). Only the host's:
+    brackets elsewhere (a SIP header value, "sips:a?[=]") are characters like any other."""
     for escape in ESCAPE.finditer(url):
         if escape.start() < at < escape.end():
             return escape.start()
-    for literal in IP_LITERAL.finditer(url):
-        if literal.start() < at < literal.end():
-            return literal.start()
+    host = urlsift.validate(url, profile).parts.get("host")
+    if isinstance(host, str) and host.startswith("["):
+        literal = url.find(host)  # the host comes before any path, query or header values
+        if literal < at < literal + len(host):
+            return literal
     return at
 
 
@@ -85,7 +87,18 @@ def test_inserting_an_unsafe_character_fails_at_the_change(
     note(f"{broken!r}: {verdict.error}")
     assert not verdict.valid
     assert verdict.error is not None
-    assert verdict.error.position == _expected_position(url, at)
+    assert verdict.error.position == _expected_position(url, at, profile)
+
+
+def test_brackets_are_judged_whole_only_around_the_host() -> None:
+    """What hypothesis found ("SIPS:a?[=]" with a character inserted after "["): the property's
+    oracle took every bracketed run for an IP literal."""
+    assert _expected_position("sips:a?[=]", 8, "modern") == 8
+    assert _expected_position("sips:u@[::1]", 9, "modern") == 7
+    for url, position in (("sips:a?[<=]", 8), ("http://[::<1]/", 7), ("sips:u@[::<1]", 7)):
+        error = urlsift.validate(url, "modern").error
+        assert error is not None
+        assert error.position == position
 
 
 @pytest.mark.parametrize(("profile", "scheme"), PROFILE_SCHEMES)
