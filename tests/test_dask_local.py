@@ -6,13 +6,25 @@ finds, and a worker that dies loses only its own unit."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("dask")
+
+from test_hostile_cli import (
+    _alive,
+    _as_at_a_terminal,
+    _children,
+    _ignores_sigint,
+    gzipped,
+    killed_after,
+    stats,
+)
 
 from urlsift.cli import main
 from urlsift.results import scan_unit
@@ -111,3 +123,38 @@ def test_a_bad_number_of_workers_is_a_clear_error(capsys: pytest.CaptureFixture[
     status, out, err = _run(capsys, "--scheduler", "local:x", str(MBOXES[0]))
     assert (status, out) == (2, "")
     assert "not a number of workers: 'local:x' (say local:4)" in err
+
+
+def test_ctrl_c_stops_the_workers_in_the_middle_of_their_units(tmp_path: Path) -> None:
+    """A unit in flight waits on a FIFO nobody writes: Ctrl-C ends the run at once (the threads
+    that wait for Dask's results are not waited for; the workers are ended), exit 130. (One FIFO:
+    Dask's threads may hand the units to the workers in any order, and two FIFOs could take both
+    workers before the file that is to be printed first.)"""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    first = gzipped(tmp_path / "a.gz", "http://a.example/")
+    argv = ["--stats", "--scheduler", "local:2", "--split-size", "10", str(first), str(fifo)]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "urlsift", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=_as_at_a_terminal,
+    )
+    with killed_after(process):
+        assert process.stdout is not None
+        assert process.stdout.readline() == "http://a.example/\n"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (
+            len(workers := _children(process.pid)) == 2 and all(map(_ignores_sigint, workers))
+        ):
+            time.sleep(0.05)
+        time.sleep(0.5)  # a worker in the fifo's open()
+        os.killpg(process.pid, signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+        assert process.returncode == 130
+        assert "Traceback" not in err
+        assert stats(err)["URLs"][:2] == [1, 1]
+        time.sleep(0.5)
+        assert not any(map(_alive, workers))

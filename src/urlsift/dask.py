@@ -135,8 +135,12 @@ def cluster(
         # more, where Dask and its multiprocessing scheduler import in 0.1 s (2026-11-24). Imported
         # before the first unit forks the workers, which then have it.
         _dask("dask.multiprocessing")
-        with processes(count) as pool, _scheduling(pool, count) as submit:
-            yield submit, count
+        with processes(count) as pool:
+            # Its workers forked now, by this thread, not by one of Dask's: Linux kills a worker
+            # when the thread that forked it ends (PR_SET_PDEATHSIG, ``workers.die_with_parent``).
+            pool.submit(os.getpid).result()
+            with _scheduling(pool, count) as submit:
+                yield submit, count
         return
     with client(scheduler) as connected:
         try:

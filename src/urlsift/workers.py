@@ -75,13 +75,13 @@ class _Processes(Executor):
     ) -> Future[_Result]:
         pool = self.pool
         try:
-            return pool.submit(fn, *args, **kwargs)
+            return _submit(pool, fn, *args, **kwargs)
         except BrokenProcessPool:
             with self._restart:
                 if self.pool is pool:
                     pool.shutdown(wait=False)
                     self.pool = _pool(self._max_workers)
-            return self.pool.submit(fn, *args, **kwargs)
+            return _submit(self.pool, fn, *args, **kwargs)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self.pool.shutdown(wait, cancel_futures=cancel_futures)
@@ -100,6 +100,23 @@ class _Processes(Executor):
 
 def _pool(jobs: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=jobs, initializer=die_with_parent, initargs=(os.getpid(),))
+
+
+_forking = threading.Lock()
+"""Held while a pool is given a task, which forks its workers when it is the first: a process forked
+by another thread meanwhile (Dask's, ``dask.cluster``) would hold the new worker's pipes open, and
+that worker's death would never be seen (a run that waits for ever)."""
+
+
+def _submit(
+    pool: ProcessPoolExecutor,
+    fn: Callable[_Arguments, _Result],
+    /,
+    *args: _Arguments.args,
+    **kwargs: _Arguments.kwargs,
+) -> Future[_Result]:
+    with _forking:
+        return pool.submit(fn, *args, **kwargs)
 
 
 def die_with_parent(parent: int) -> None:
@@ -160,7 +177,7 @@ def _alone(work: Work, unit: Unit) -> list[FileEvents]:
     """``unit`` read again in a process of its own, where no other unit can take it down."""
     with _pool(1) as pool:
         try:
-            return pool.submit(work, unit).result()
+            return _submit(pool, work, unit).result()
         except Exception as error:
             return _lost(unit, error)
 
