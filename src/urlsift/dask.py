@@ -157,9 +157,11 @@ def _scheduling(pool: Executor, count: int) -> Iterator[Submit]:
     """A submit function that computes each unit's work as a Dask task on ``pool``'s processes.
     Dask's local schedulers compute a whole graph and then return, where ``cli`` wants each unit
     back as soon as it is done, and no more than a few units ahead: so each unit is a graph of
-    its own, computed in a thread of this process (two a worker, as many as ``cli`` keeps in
-    flight), and the units queue for the pool's processes there."""
-    threads = ThreadPoolExecutor(2 * count, thread_name_prefix="urlsift-dask")
+    its own, computed in a thread of this process, one a worker. The units wait in the threads'
+    queue, so each starts when a worker is free, in their order, as ``-j``'s do (with more threads
+    than workers, the threads raced to hand theirs to the pool: a later unit could take the
+    worker the first one needed, whose results ``cli`` waits for with the others held)."""
+    threads = ThreadPoolExecutor(count, thread_name_prefix="urlsift-dask")
 
     def submit(work: Work, unit: Unit) -> Future[list[FileEvents]]:
         return threads.submit(_computed, pool, work, unit)
