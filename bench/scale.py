@@ -15,7 +15,13 @@ peak resident memory of the printing process and of the busiest worker, sampled 
 /proc over the whole process tree, and the machine's idle and stolen CPU time during the run
 (median): on a shared virtual machine, time stolen by its neighbours slows runs that need every
 core, and idle time shows a core the run left unused. First, each way's start-up: its wall time on
-an empty file, beside ``-j 1``'s (a local Dask cluster imports Dask and starts its processes).
+an empty file, beside ``-j 1``'s (a local Dask cluster imports Dask and starts its processes), and
+what it is made of, timed inside a fresh process: the import of urlsift's command line, the
+workers' start (``workers.workers``: Dask's import and its cluster, or a pool), the first unit's
+results (which start a pool's processes) and the stop. With ``--before SRC`` each way is also run
+with ``PYTHONPATH=SRC`` (another checkout's ``src``), interleaved, for a before and after in one run:
+
+    python bench/scale.py --startup-only --startup 7 --before ../base/src
 """
 
 from __future__ import annotations
@@ -93,12 +99,13 @@ class Run(NamedTuple):
     """... and the share the hypervisor gave to other machines."""
 
 
-def run(argv: list[str]) -> Run:
+def run(argv: list[str], source: str | None = None) -> Run:
+    """``urlsift argv`` in a fresh process, with the code of ``source`` (a ``src`` folder) if given."""
     peaks: dict[int, int] = {}
     before = _cpu_ticks()
     started = time.perf_counter()
     with open(os.devnull, "w") as null:
-        process = subprocess.Popen([*URLSIFT, *argv], stdout=null, stderr=null)
+        process = subprocess.Popen([*URLSIFT, *argv], stdout=null, stderr=null, env=_env(source))
     done = threading.Event()
 
     def sample() -> None:
@@ -121,23 +128,67 @@ def run(argv: list[str]) -> Run:
     return Run(seconds, main_peak, max(peaks.values(), default=0), spent[3] / total, spent[7] / total)
 
 
-def startup(folder: Path, counts: list[int], rounds: int, *, dask: bool) -> None:
+def _env(source: str | None) -> dict[str, str] | None:
+    return None if source is None else {**os.environ, "PYTHONPATH": source}
+
+
+PARTS = """
+import sys, time
+began = time.perf_counter()
+import urlsift.cli
+from functools import partial
+from urlsift.results import scan_unit
+from urlsift.rows import Options
+from urlsift.units import plan
+from urlsift.workers import in_order, workers
+imported = time.perf_counter()
+jobs, scheduler, path = int(sys.argv[1]), sys.argv[2] or None, sys.argv[3]
+options = Options()
+units = list(plan([path], options.read, 16 * 10**6))
+planned = time.perf_counter()
+with workers(jobs, scheduler, [path]) as (submit, count):
+    started = time.perf_counter()
+    list(in_order(units, partial(scan_unit, options=options), submit, 2 * count))
+    first = time.perf_counter()
+stopped = time.perf_counter()
+print(imported - began, started - planned, first - started, stopped - first)
+"""
+"""Times the parts of a way's start, in a process of its own: the arguments are ``jobs``, the
+scheduler (empty for none) and a path to read as units."""
+
+
+def startup(folder: Path, counts: list[int], rounds: int, *, dask: bool, before: str | None) -> None:
     """What each way of running costs before any work: its wall time on an empty file (the median
-    of ``rounds``, interleaved), and that less the time of ``-j 1`` (one process, no workers)."""
+    of ``rounds``, interleaved), that less the time of ``-j 1`` (one process, no workers), and its
+    parts (``PARTS``)."""
     empty = folder / "scale-empty.txt"
     empty.write_bytes(b"")
-    configs = {"-j 1": ["-j", "1"]}
-    configs.update({f"-j {n}": ["-j", str(n)] for n in counts if n > 1})
+    ways: dict[str, tuple[int, str]] = {f"-j {n}": (n, "") for n in counts}
     if dask:
-        configs.update({f"dask local:{n}": ["--scheduler", f"local:{n}"] for n in counts if n > 1})
-    times: dict[str, list[float]] = {name: [] for name in configs}
+        ways.update({f"dask local:{n}": (n, f"local:{n}") for n in counts if n > 1})
+    sources = {"": None} if before is None else {"": None, " (before)": before}
+    times: dict[str, list[float]] = {}
+    parts: dict[str, list[list[float]]] = {}
     for _ in range(rounds):
-        for name, argv in configs.items():
-            times[name].append(run([*argv, "--quiet", str(empty)]).seconds)
+        for name, (jobs, scheduler) in ways.items():
+            argv = ["--scheduler", scheduler] if scheduler else ["-j", str(jobs)]
+            for label, source in sources.items():
+                times.setdefault(name + label, []).append(run([*argv, "--quiet", str(empty)], source).seconds)
+                timed = subprocess.run(
+                    [sys.executable, "-c", PARTS, str(jobs), scheduler, str(empty)],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                    env=_env(source),
+                )
+                parts.setdefault(name + label, []).append([float(part) for part in timed.stdout.split()])
     base = statistics.median(times["-j 1"])
-    print(f"start-up on an empty file, median of {rounds} rounds (wall s; beyond -j 1):")
+    print(f"start-up on an empty file, median of {rounds} interleaved rounds: wall s, beyond -j 1's;")
+    print("in a process of its own: import urlsift.cli, start the workers, first unit's results, stop")
     for name, found in times.items():
-        print(f"  {name:14} {statistics.median(found):.2f}  {statistics.median(found) - base:+.2f}")
+        wall = statistics.median(found)
+        within = "  ".join(f"{statistics.median(part):.3f}" for part in zip(*parts[name], strict=True))
+        print(f"  {name:23} {wall:.2f}  {wall - base:+.2f}   {within}")
 
 
 def main() -> None:
@@ -150,12 +201,19 @@ def main() -> None:
     parser.add_argument(
         "--startup", type=int, default=5, metavar="N", help="start-up rounds on an empty file (0: none)"
     )
+    parser.add_argument("--startup-only", action="store_true", help="measure the start-up only")
+    parser.add_argument(
+        "--before", metavar="SRC", help="also time the start-up with PYTHONPATH=SRC (another checkout's src)"
+    )
     add_options(parser)
     args = parser.parse_args()
+    counts = [int(n) for n in args.jobs.split(",")]
+    if args.startup_only:
+        startup(Path(args.dir), counts, args.startup or 5, dask=not args.no_dask, before=args.before)
+        return
     size = _size(args.size)
     archive = make_archive(Path(args.dir), size, files(parser, corpora_root(parser, args), "mail/*.mbox"))
     megabytes = archive.stat().st_size / 1e6
-    counts = [int(n) for n in args.jobs.split(",")]
     common = ["--quiet", "--format", "jsonl", "--invalid", str(archive)]
     configs = {f"-j {n}": ["-j", str(n), *common] for n in counts}
     if not args.no_dask:
@@ -166,7 +224,7 @@ def main() -> None:
             runs[name].append(run(argv))
     cores = os.cpu_count()
     if args.startup:
-        startup(Path(args.dir), counts, args.startup, dask=not args.no_dask)
+        startup(Path(args.dir), counts, args.startup, dask=not args.no_dask, before=args.before)
     print(f"archive: {archive} ({megabytes:,.0f} MB); {args.rounds} interleaved rounds; {cores} cores")
     print(
         "| run | wall s (best) | MB/s (best) | speed-up (median of rounds) | rounds | efficiency "

@@ -1,5 +1,6 @@
 """Units of work (``units.plan``) run on workers, their results taken back in order: ``-j N``
-processes here, or a Dask cluster (``urlsift.dask``, imported only then).
+processes here, or Dask (``urlsift.dask``, imported only then: a cluster, or Dask's multiprocessing
+scheduler over processes started here as ``-j``'s are).
 
 At most ``ahead`` units are in flight past the one whose results are wanted next, so memory holds
 a few units' results, not the run's. Nothing is lost silently: a unit whose worker fails gives a
@@ -20,10 +21,11 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from typing import Any, ParamSpec, TypeVar
 
 from ._work import Submit, Work
 from .results import lost
@@ -40,40 +42,54 @@ _WATCH_SECONDS = 1.0
 @contextmanager
 def workers(jobs: int, scheduler: str | None, paths: Sequence[str]) -> Iterator[tuple[Submit, int]]:
     """A way to run a unit's work on a worker, and how many workers there are: ``jobs`` processes
-    here, or the Dask cluster ``scheduler`` whose workers must see ``paths``."""
+    here, or Dask's ``scheduler`` (``local:N``: N processes here, as ``jobs`` are started; else a
+    cluster whose workers must see ``paths``)."""
     if scheduler is None:
-        processes = _Processes(jobs)
-        try:
+        with _Processes(jobs) as processes:
             yield processes.submit, jobs
-        except BaseException:  # Ctrl-C, or the reader gone (a closed pipe): no unit is waited for
-            processes.stop()
-            raise
-        finally:
-            processes.pool.shutdown(cancel_futures=True)
         return
     from .dask import cluster  # Dask is an optional extra
 
-    with cluster(scheduler, paths) as (submit, count):
+    with cluster(scheduler, paths, _Processes) as (submit, count):
         yield submit, count
 
 
-class _Processes:
+_Result = TypeVar("_Result")
+_Arguments = ParamSpec("_Arguments")
+
+
+class _Processes(Executor):
     """``jobs`` worker processes that outlive the death of one (killed, out of memory): the pool,
     broken then for every unit in it, is started again for the units after, and each unit that
     was in flight is read again alone (``in_order``), so only the one that killed its worker is
-    lost."""
+    lost. Left with an exception (Ctrl-C, the reader gone: a closed pipe), it ends the workers
+    at once, in the middle of their units: no unit is waited for."""
 
     def __init__(self, jobs: int) -> None:
-        self.jobs = jobs
+        self._max_workers = jobs  # ProcessPoolExecutor's name, which ``dask.multiprocessing.get`` reads
         self.pool = _pool(jobs)
+        self._restart = threading.Lock()  # Dask submits from threads (``dask.cluster``): one new pool
 
-    def submit(self, work: Work, unit: Unit) -> Future[list[FileEvents]]:
+    def submit(
+        self, fn: Callable[_Arguments, _Result], /, *args: _Arguments.args, **kwargs: _Arguments.kwargs
+    ) -> Future[_Result]:
+        pool = self.pool
         try:
-            return self.pool.submit(work, unit)
+            return _submit(pool, fn, *args, **kwargs)
         except BrokenProcessPool:
-            self.pool.shutdown(wait=False)
-            self.pool = _pool(self.jobs)
-            return self.pool.submit(work, unit)
+            with self._restart:
+                if self.pool is pool:
+                    pool.shutdown(wait=False)
+                    self.pool = _pool(self._max_workers)
+            return _submit(self.pool, fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self.pool.shutdown(wait, cancel_futures=cancel_futures)
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: Any) -> None:
+        if error is not None:
+            self.stop()
+        self.shutdown(cancel_futures=True)
 
     def stop(self) -> None:
         """End the workers now, in the middle of their units (the executor has no way to say it:
@@ -84,6 +100,23 @@ class _Processes:
 
 def _pool(jobs: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=jobs, initializer=die_with_parent, initargs=(os.getpid(),))
+
+
+_forking = threading.Lock()
+"""Held while a pool is given a task, which forks its workers when it is the first: a process forked
+by another thread meanwhile (Dask's, ``dask.cluster``) would hold the new worker's pipes open, and
+that worker's death would never be seen (a run that waits for ever)."""
+
+
+def _submit(
+    pool: ProcessPoolExecutor,
+    fn: Callable[_Arguments, _Result],
+    /,
+    *args: _Arguments.args,
+    **kwargs: _Arguments.kwargs,
+) -> Future[_Result]:
+    with _forking:
+        return pool.submit(fn, *args, **kwargs)
 
 
 def die_with_parent(parent: int) -> None:
@@ -144,7 +177,7 @@ def _alone(work: Work, unit: Unit) -> list[FileEvents]:
     """``unit`` read again in a process of its own, where no other unit can take it down."""
     with _pool(1) as pool:
         try:
-            return pool.submit(work, unit).result()
+            return _submit(pool, work, unit).result()
         except Exception as error:
             return _lost(unit, error)
 
