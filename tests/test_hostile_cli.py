@@ -472,7 +472,7 @@ def test_ctrl_c_prints_the_summary_so_far_and_exits_130(
     tmp_path: Path, how: list[str], workers_started: int
 ) -> None:
     if "--scheduler" in how:
-        pytest.importorskip("distributed")
+        pytest.importorskip("dask")  # local:N needs Dask only, not distributed
     # Two units (compressed files, tiny batches), so that -j 2 starts two workers.
     files = [gzipped(tmp_path / f"{n}.gz", *(f"http://a.example/{k}" for k in range(500))) for n in range(2)]
     process = subprocess.Popen(
@@ -544,7 +544,7 @@ def test_ctrl_c_stops_a_worker_in_the_middle_of_its_unit(tmp_path: Path) -> None
 
 
 def test_a_closed_pipe_with_a_local_dask_cluster_ends_quietly(tmp_path: Path) -> None:
-    pytest.importorskip("distributed")
+    pytest.importorskip("dask")
     urls = [f"http://h.example/{k}" for k in range(20_000)]
     files = " ".join(str(text_file(tmp_path / f"{n}.txt", *urls)) for n in range(6))
     for _ in range(2):  # the warnings came on some runs, not all
