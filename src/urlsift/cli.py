@@ -568,10 +568,11 @@ class _Printer:
         if isinstance(event, Report):
             self.failed = self.failed or event.lost_input
             self.bar.say(f"urlsift: {escaped(event.place)}: {event.kind}: {escaped(event.detail)}")
-        else:  # rows a worker printed
-            self.out.write(event.text())
+        else:  # rows a worker printed; counted before they are written, as a row is above: a
+            # Ctrl-C just after the write (its reader may act on the text at once) finds them counted
             self.found = self.found or event.valid
             self.printed += event.rows
+            self.out.write(event.text())
 
     def _to_parquet(self, row: Row) -> None:
         try:
