@@ -74,6 +74,7 @@ API = """
 import sys
 import urlsift
 assert "urlsift.grammar.modern" not in sys.modules and "urlsift.library" not in sys.modules
+assert urlsift.library.scan is urlsift.scan and urlsift.sources.mbox  # as when all were imported
 verdict = urlsift.validate("http://example.com/a")
 assert verdict.uri == "http://example.com/a", verdict.uri  # grammar.iri imported on demand
 assert urlsift.validate("http://b\\u00fccher.example/", urlsift.MODERN).uri == "http://xn--bcher-kva.example/"

@@ -51,10 +51,20 @@ _LATER_NAMES = {
 def __getattr__(name: str) -> Any:
     home = _LATER_NAMES.get(name)
     if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        return _submodule(name)
     value = getattr(import_module(home, __name__), name)
     globals()[name] = value  # looked up once
     return value
+
+
+def _submodule(name: str) -> Any:
+    """``urlsift.sources`` and the rest, as when ``import urlsift`` imported every module."""
+    try:
+        return import_module(f".{name}", __name__)
+    except ModuleNotFoundError as error:
+        if error.name != f"{__name__}.{name}":
+            raise  # the module is there: something it imports is not
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
 
 
 def __dir__() -> list[str]:
