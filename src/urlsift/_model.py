@@ -89,7 +89,8 @@ def www_url(reference: str) -> str:
 
 class _Later:
     """What the records' derived forms are worked out by: functions of later stages, set by their
-    modules when imported (``urlsift`` imports them all), so that this module imports none."""
+    modules when imported (``urlsift`` imports them, ``grammar.iri`` when a URI form is first asked
+    for), so that this module imports none."""
 
     uri: Callable[[Verdict], str | None] | None = None
     canonical: Callable[[Match], str | None] | None = None

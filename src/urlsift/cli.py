@@ -26,7 +26,7 @@ import regex
 
 from ._model import Verdict
 from ._version import __version__
-from .grammar import MODERN, PROFILES, STRICT
+from .grammar import PROFILES, STRICT
 from .output import FORMATS, Printing, Writer, escaped, writer
 from .pieces import in_files
 from .progress import Progress
@@ -38,7 +38,6 @@ from .sources import MAX_MESSAGE, Counter, ReadOptions, publicinbox
 from .sources.packed import MAX_EXPAND, ZSTD_WINDOW_LOG, ZSTD_WINDOW_LOGS
 from .units import SPLIT_BYTES, ClusterError, Unit, first_units, plan
 from .validate import validate
-from .workers import in_order, workers
 
 INTERRUPTED = 130
 """The exit status after Ctrl-C, as shells give a process ended by SIGINT (128 + 2)."""
@@ -638,6 +637,8 @@ def _scanned(
         first = list(first_units(units, jobs))
         jobs = max(1, min(jobs, sum(isinstance(unit, Unit) and "-" not in unit.names for unit in first)))
         units = itertools.chain(first, units)
+    from .workers import in_order, workers  # processes, and their modules, only for -j N or a cluster
+
     with workers(jobs, args.scheduler, listed) as (submit, count):
         work = partial(scan_unit, options=options, render=render)
         for found in in_files(in_order(units, work, submit, 2 * count)):
@@ -705,7 +706,7 @@ def _scan(args: argparse.Namespace, arguments: Iterable[str]) -> int:
         read=read,
         # --stats (or the hint on a terminal) tells a strict user how many rejections today's rules
         # would take: the rejected are judged again (a cost a terminal's reader does not see).
-        second_opinion=MODERN.name if args.profile == STRICT.name and (args.stats or _stderr_tty()) else None,
+        second_opinion="modern" if args.profile == STRICT.name and (args.stats or _stderr_tty()) else None,
         context=args.context,
         wayback=args.wayback,
     )

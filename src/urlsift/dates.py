@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import email.utils
 from datetime import UTC, datetime
 from functools import lru_cache
 
@@ -16,6 +15,8 @@ def timestamp(date: str | None) -> datetime | None:
     zone: UTC); None when it cannot be read."""
     if not date:
         return None
+    import email.utils  # (with socket, random and calendar: a few ms of start-up, for --wayback and parquet)
+
     try:
         found = email.utils.parsedate_to_datetime(date)
     except (ValueError, TypeError, IndexError, OverflowError):

@@ -13,10 +13,8 @@ import io
 import itertools
 import os
 from collections.abc import Generator, Iterable, Iterator, Sequence
-from email.message import Message
-from email.policy import Policy
 from functools import partial
-from typing import IO, TypeGuard, Union, cast
+from typing import IO, TYPE_CHECKING, TypeGuard, Union, cast
 
 from ._model import ProfileName
 from .grammar import PROFILES, Profile
@@ -29,8 +27,10 @@ from .sources import FORMATS, MAX_MESSAGE, ReadOptions
 from .sources.mbox import is_separator
 from .sources.packed import MAX_EXPAND
 from .units import SPLIT_BYTES, Unit, first_units, plan
-from .workers import in_order
-from .workers import workers as worker_pool
+
+if TYPE_CHECKING:
+    from email.message import Message
+    from email.policy import Policy
 
 Source = Union[str, "os.PathLike[str]", IO[bytes]]
 """A path (a file or a folder, read as the command line reads it: "-" is standard input) or a
@@ -126,6 +126,8 @@ def extract_message(
         for message in mailbox.mbox("list.mbox"):
             rows = [found for found in urlsift.extract_message(message) if not isinstance(found, Report)]
     """
+    from email.message import Message  # (a program that passes one has imported it already)
+
     data = _message_bytes(message) if isinstance(message, Message) else message
     if not isinstance(data, bytes):
         raise TypeError(f"a message is bytes or an email.message.Message, not {type(message).__name__}")
@@ -244,6 +246,9 @@ def _pooled(
             else:
                 held.append(unit)
                 return
+
+    from .workers import in_order  # processes, and their modules, only when asked for
+    from .workers import workers as worker_pool
 
     with worker_pool(jobs, None, ()) as (submit, count):
         work = partial(scan_unit, options=options)

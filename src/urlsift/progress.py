@@ -7,12 +7,13 @@ import sys
 import time
 from collections.abc import Iterable, Iterator
 from types import TracebackType
-from typing import TypeVar
-
-from tqdm import tqdm
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .rows import Tally
 from .sources import Counter
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 T = TypeVar("T")
 _EVERY = 0.2  # seconds between redraws while one file is read
@@ -20,11 +21,7 @@ _EVERY = 0.2  # seconds between redraws while one file is read
 
 class Progress:
     def __init__(self, total: int | None, *, enabled: bool) -> None:
-        self._bar = (
-            tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024, file=sys.stderr, leave=False)
-            if enabled
-            else None
-        )
+        self._bar = _bar(total) if enabled else None
         self._bytes = 0  # of the files done
         self._messages = 0
 
@@ -71,3 +68,9 @@ class Progress:
         if self._bar is not None:
             self._bar.update(done - self._bar.n)
             self._bar.set_postfix_str(f"{messages:,} messages", refresh=False)
+
+
+def _bar(total: int | None) -> tqdm[Any]:
+    from tqdm import tqdm  # a tenth of the start-up, for a bar shown only on a terminal
+
+    return tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024, file=sys.stderr, leave=False)

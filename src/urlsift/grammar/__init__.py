@@ -1,15 +1,56 @@
-"""Grammar profiles: which productions judge a URL. ``STRICT`` (RFC 1738) is the default."""
+"""Grammar profiles: which productions judge a URL. ``STRICT`` (RFC 1738) is the default.
+
+The modern profile (its modules: the RFC 3986 and scheme grammars, IRIs, IDNA) is imported when it
+is first asked for (``MODERN``, ``PROFILES["modern"]``, ``get_profile("modern")``): a strict run,
+the command line's default, never pays for it.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from functools import cache
+from typing import TYPE_CHECKING
+
 from ._profile import Decomposed, Profile, SchemeSyntax
-from .modern import ModernProfile
 from .strict import StrictProfile
 
 STRICT: Profile = StrictProfile()
-MODERN: Profile = ModernProfile()
 
-PROFILES: dict[str, Profile] = {STRICT.name: STRICT, MODERN.name: MODERN}
+if TYPE_CHECKING:
+    MODERN: Profile
+
+
+@cache
+def _modern() -> Profile:
+    from .modern import ModernProfile
+
+    return ModernProfile()
+
+
+class _Profiles(Mapping[str, Profile]):
+    """The profiles by name; the names are known without building the profiles."""
+
+    def __getitem__(self, name: str) -> Profile:
+        if name == STRICT.name:
+            return STRICT
+        if name == "modern":
+            return _modern()
+        raise KeyError(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter((STRICT.name, "modern"))
+
+    def __len__(self) -> int:
+        return 2
+
+
+PROFILES: Mapping[str, Profile] = _Profiles()
+
+
+def __getattr__(name: str) -> Profile:
+    if name == "MODERN":
+        return _modern()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def get_profile(profile: Profile | str) -> Profile:

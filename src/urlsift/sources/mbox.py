@@ -76,26 +76,34 @@ class _Message:
         self.pipermail = pipermail
         self.pieces: list[bytes] = []
         self.size = 0
+        self.last = b""
+        """Its last 3 bytes: enough to tell whether it ends in an empty line (``\n\r\n``)."""
         self.quoted = False
         """Whether a ``>From `` was seen in it (maybe a quoted line: the one search that finds the
         separators finds these, the message is not searched again)."""
 
     def add(self, data: bytes) -> None:
         self.size += len(data)
-        if self.size <= self.limit:
+        self.last = (self.last + data[-3:])[-3:]
+        # Held whole up to the limit and the empty line that may end it (the file's, not its own): a
+        # message cut to its head is over the limit, whatever its last line turns out to be.
+        if self.size <= self.limit + len(b"\r\n"):
             self.pieces.append(data)
         elif len(self.pieces) != 1 or len(self.pieces[0]) < HEAD_BYTES:  # over: keep the head only
             self.pieces = [b"".join([*self.pieces, data[:HEAD_BYTES]])[:HEAD_BYTES]]
 
+    def _separating_line(self) -> int:
+        """The length of the empty line it ends in, which separates it from the next message (or
+        the file's end) and is not its own."""
+        if self.last in _EMPTY:  # nothing but that line
+            return self.size
+        if self.last.endswith(b"\n\n"):
+            return 1
+        return 2 if self.last.endswith(b"\n\r\n") else 0
+
     def done(self, complete: bool = True) -> RawMessage:
-        data = b"".join(self.pieces)
-        size = self.size
-        if data in _EMPTY:
-            data, size = b"", 0
-        elif data.endswith(b"\n\n"):
-            data, size = data[:-1], size - 1  # the separating empty line
-        elif data.endswith(b"\n\r\n"):
-            data, size = data[:-2], size - 2
+        size = self.size - self._separating_line()
+        data = b"".join(self.pieces)[:size]
         if size > self.limit:
             return RawMessage(self.number, self.offset, data[:HEAD_BYTES], size, complete, self.pipermail)
         if self.quoted:  # the regex costs more than the rest: only where it may find a line

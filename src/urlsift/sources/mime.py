@@ -24,7 +24,6 @@ import email.base64mime
 import email.errors
 import email.header
 import email.quoprimime
-import email.utils
 import re
 from collections.abc import Iterator
 from functools import lru_cache
@@ -185,6 +184,8 @@ def _content_type(entity: _Entity, default: str) -> tuple[str, dict[str, str]]:
         kind = "text/plain"  # as the stdlib (RFC 2045: an invalid type is read as text/plain)
     pairs = [(name.lower(), raw.strip()) for name, raw in _PARAMETER.findall(";" + rest)]
     if any("*" in name for name, _ in pairs):  # RFC 2231 continuations and charsets
+        import email.utils  # (with socket, random and calendar: a few ms of start-up most runs skip)
+
         decoded = email.utils.decode_params([("", ""), *((n, f'"{_unquote(v)}"') for n, v in pairs)])
         return kind, {name: email.utils.collapse_rfc2231_value(value) for name, value in decoded[1:]}
     return kind, {name: _unquote(raw) for name, raw in pairs}
