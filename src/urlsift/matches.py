@@ -4,7 +4,7 @@ parts unflowed first (D31), and the header values that every message of a list a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from ._lines import Lines
@@ -112,39 +112,36 @@ def _merged(
     """The matches of the texts not ``known`` scanned, those of the ``known`` put in their places,
     and the matches of the header values ``to_remember`` remembered once they are all found."""
     arguments, cache = setup
-    todo = [k for k in range(len(texts)) if k not in known] if known else range(len(texts))
-    fresh: dict[int, list[Match]] = {}  # the header values' matches, to remember
-    remembered = not to_remember
+    # The known ones left out as empty texts, so that each text keeps its index.
+    scan = extract_each([("" if k in known else text) for k, text in enumerate(texts)], **arguments)
+    fresh: dict[int, list[Match]] = {k: [] for k in to_remember}
+    first_of_parts: tuple[int, Match] | None = None
     given = 0  # the texts before this one have all been given
-    for j, match in extract_each([texts[k] for k in todo] if known else texts, **arguments):
-        k = todo[j]
-        if k < headers:
-            fresh.setdefault(k, []).append(match)
-        elif not remembered:
-            _remember(cache, texts, to_remember, fresh)
-            remembered = True
+    for k, match in scan:
+        if k >= headers:  # the header values' matches are all found
+            first_of_parts = k, match
+            break
+        if k in fresh:
+            fresh[k].append(match)
         while given < k:  # the known texts before this one
             for cached in known.get(given, ()):
                 yield given, cached
             given += 1
         yield k, match
-    if not remembered:
-        _remember(cache, texts, to_remember, fresh)
+    _remember(cache, texts, fresh)
     for k, hits in known.items():  # in order, as they were found
         if k >= given:
             for cached in hits:
                 yield k, cached
+    if first_of_parts is not None:
+        yield first_of_parts
+        yield from scan  # the parts' matches, as the scan gives them
 
 
-def _remember(
-    cache: dict[str, tuple[Match, ...]],
-    texts: list[str],
-    scanned: Iterable[int],
-    found: dict[int, list[Match]],
-) -> None:
+def _remember(cache: dict[str, tuple[Match, ...]], texts: list[str], found: dict[int, list[Match]]) -> None:
     """Keep the matches (none, often) of the header values just scanned, the least recently used
     forgotten (a dict keeps its keys in the order they were last put in)."""
-    for k in scanned:
-        cache[texts[k]] = tuple(found.get(k, ()))
+    for k, hits in found.items():
+        cache[texts[k]] = tuple(hits)
         if len(cache) > _HEADER_CACHE_SIZE:
             del cache[next(iter(cache))]
