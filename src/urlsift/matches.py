@@ -24,7 +24,7 @@ _HEADER_MATCHES: dict[tuple[Options, bool], dict[str, tuple[Match, ...]]] = {}
 a list archive repeats the same List-Unsubscribe, List-Archive and List-Post, and their matches are
 most of an archive's."""
 _HEADER_CACHE_SIZE = 1024
-_HEADER_CACHE_CHARS = 2048  # longer values (DKIM-Signature) seldom recur
+_HEADER_CACHE_CHARS = 2048  # longer values (Received, DKIM-Signature) seldom recur
 
 
 def _worth_remembering(value: str) -> bool:
