@@ -4,12 +4,18 @@ are cached, fresh, or some of each."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from urlsift._model import MessageText, Provenance
+import urlsift.matches
+from urlsift._model import Match, MessageText, Provenance
 from urlsift.extract import extract_each
-from urlsift.matches import _HEADER_MATCHES, extraction, matches
+from urlsift.matches import _HEADER_MATCHES, Matcher, extraction, matches
 from urlsift.rows import Options
 
 HEADER_VALUES = [
@@ -48,3 +54,55 @@ def test_matches_are_one_scans_whatever_the_cache_holds(
             message = MessageText(Provenance("m"), texts, names, len(headers), [], {}, pipermail)
             expected = list(extract_each(texts, **{**extraction(options), "pipermail": pipermail}))
             assert list(matches(message, options)) == expected
+
+
+LIST_VALUE = "<https://lists.example.org/listinfo/x>, <mailto:x-request@example.org?subject=unsubscribe>"
+
+
+def _list_message(k: int) -> MessageText:
+    """A list message: the list's own header value, a reply's unique ``<message-id>``, its date."""
+    texts = [LIST_VALUE, f"<m{k}@example.org>", f"Mon, 3 Feb 2003 10:11:{k % 60:02d} +0100", "hi\n"]
+    return MessageText(Provenance("m"), texts, ["List-Help", "In-Reply-To", "Date", "0 text/plain"], 3, [])
+
+
+def _scans_of(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """How many times each text is given to ``extract_each`` from now on."""
+    scanned: Counter[str] = Counter()
+
+    def counting(texts: list[str], **arguments: Any) -> Iterator[tuple[int, Match]]:
+        scanned.update(texts)
+        return extract_each(texts, **arguments)
+
+    monkeypatch.setattr(urlsift.matches, "extract_each", counting)
+    return scanned
+
+
+def test_a_value_every_message_repeats_stays_cached(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The least recently used value goes first: unique values (In-Reply-To) as many as the cache
+    holds, many times over, never push out the one each message repeats, and the cache stays
+    bounded."""
+    monkeypatch.setattr(urlsift.matches, "_HEADER_CACHE_SIZE", 8)
+    _HEADER_MATCHES.clear()
+    scanned = _scans_of(monkeypatch)
+    matcher = Matcher(Options(invalid=True))
+    for k in range(100):
+        list(matcher(_list_message(k)))
+    assert scanned[LIST_VALUE] == 1
+    assert scanned["<m99@example.org>"] == 1
+    assert all(len(cache) <= 8 for cache in _HEADER_MATCHES.values())
+
+
+def test_a_value_with_no_wrapper_is_not_remembered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A value with no ``<`` (a Date, a Subject) is scanned each time and takes no place in the
+    cache; the list's value is remembered with its matches."""
+    _HEADER_MATCHES.clear()
+    scanned = _scans_of(monkeypatch)
+    options = Options(invalid=True)
+    for k in range(3):
+        assert list(matches(_list_message(k), options)) == list(
+            extract_each(_list_message(k).texts, **{**extraction(options), "pipermail": False})
+        )
+    (cache,) = _HEADER_MATCHES.values()
+    assert set(cache) == {LIST_VALUE, "<m0@example.org>", "<m1@example.org>", "<m2@example.org>"}
+    assert len(cache[LIST_VALUE]) == 2
+    assert scanned[LIST_VALUE] == 1

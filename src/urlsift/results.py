@@ -26,7 +26,7 @@ from ._model import (
 )
 from .around import StreamText, Text, context, quote_depth
 from .dates import wayback
-from .matches import extraction, matches
+from .matches import Matcher, extraction
 from .rows import RENUMBERED, Event, FileEvents, Options, Render, Renumbered, Report, Row, Tally, place
 from .sources import Counter, Item, dirs, read_path, read_piece, read_stream, reason
 from .sources.packed import CORRUPT
@@ -79,12 +79,13 @@ def _events(
     tally.files += 1
     failed = False
     item: Item | None = None
+    matcher = Matcher(options)  # its set-up once a file, not once a message
     try:
         for item in items:
             try:
                 if isinstance(item, MessageText):
                     tally.messages += 1  # here, so that one that fails below is counted too
-                    yield from _message(item, options, tally)
+                    yield from _message(item, options, tally, matcher)
                 elif isinstance(item, TextStream):
                     # A text cut or damaged: a member's end (the rest goes on), or the file's.
                     cut = yield from _text(item, options, tally)
@@ -134,7 +135,10 @@ def _internal(error: Exception) -> str:
     return f"internal error, please report it: {type(error).__name__}: {error}"
 
 
-def _message(message: MessageText, options: Options, tally: Tally) -> Iterator[Event]:
+def _message(
+    message: MessageText, options: Options, tally: Tally, matcher: Matcher | None = None
+) -> Iterator[Event]:
+    """The reports and rows of one message; ``matcher``: the file's (``Matcher(options)``)."""
     if not message.texts and any(defect.kind in ("too-large", "bad-record") for defect in message.defects):
         tally.messages_failed += 1
     tally.headers += message.headers
@@ -143,7 +147,7 @@ def _message(message: MessageText, options: Options, tally: Tally) -> Iterator[E
         yield _report(defect, tally)
     parts, texts = message.parts, message.texts
     columns = message.provenance[:_PART]  # source ... newsgroups: the same in all its rows
-    for k, match in matches(message, options):
+    for k, match in (matcher or Matcher(options))(message):
         row = _row(match, texts[k], columns, parts[k], options, tally)
         if row is not None:
             yield row
