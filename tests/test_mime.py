@@ -67,6 +67,22 @@ def test_trace_and_signature_headers_are_not_scanned_but_spf_explanations_are() 
     ]
 
 
+def test_a_header_naming_a_www_host_with_no_colon_is_scanned() -> None:
+    """The modern profile finds "www." hosts with no scheme: a header value that holds one and no
+    colon is kept for scanning, as one with a colon is; one with neither is not."""
+    data = (
+        b"Organization: see WWW.Example.org\n"
+        b"X-Encoded: =?us-ascii?q?www.example.net?=\n"
+        b"Subject: nothing here\n"
+        b"\n"
+        b"body\n"
+    )
+    found = mime.read(data, Provenance("m"))
+    assert found.parts == ["Organization", "X-Encoded", "0 text/plain"]
+    urls = [m.url for m in urlsift.extract("\n".join(found.texts), profile="modern")]
+    assert urls == ["WWW.Example.org", "www.example.net"]
+
+
 def test_an_html_link_inside_angle_brackets_is_not_glued_to_its_text() -> None:
     # usrp-users quoting: "Jason <" + <a href="mailto:jason@x">jason@x</a> + "> wrote:"
     page = 'On Tue Jason &lt;<a href="mailto:jason@g.example">jason@g.example</a>&gt; wrote:'

@@ -96,12 +96,13 @@ def read(data: bytes, where: Provenance, pipermail: bool = False) -> MessageText
     """The headers and text parts of the message ``data``, named, and its defects; ``pipermail``:
     it comes from a pipermail archive (D32, ``MessageText.pipermail``)."""
     message = _entity(data)
-    # No colon, no URL (an RFC 2047 word may hide one: "=3A"); tested first, as most headers have
-    # none.
+    # No colon, no URL (an RFC 2047 word may hide one: "=3A"), but for a host name with no scheme
+    # ("Organization: www.example.org"), which the modern profile finds; tested first, as most
+    # headers have none.
     named = [
         (name, value.lstrip(" \t").rstrip("\r"))
         for (name, _, value), key in zip(message.headers, message.keys, strict=True)
-        if (":" in value or "=?" in value) and key not in TRACE_HEADERS
+        if (":" in value or "=?" in value or "www." in value.lower()) and key not in TRACE_HEADERS
     ]
     problems: list[tuple[str, str]] = []
     if any("=?" in value for _, value in named):
@@ -109,7 +110,7 @@ def read(data: bytes, where: Provenance, pipermail: bool = False) -> MessageText
             (name, _header_decoded(value) if "=?" in value else (value, None)) for name, value in named
         ]
         problems = [(name, problem) for name, (_, problem) in decoded if problem is not None]
-        named = [(name, value) for name, (value, _) in decoded if ":" in value]
+        named = [(name, value) for name, (value, _) in decoded if ":" in value or "www." in value.lower()]
     names = [name for name, _ in named]
     texts = [value for _, value in named]
     found = MessageText(_identified(message, where), texts, names, len(texts), [], {}, pipermail)
