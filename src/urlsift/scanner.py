@@ -28,7 +28,7 @@ from functools import lru_cache
 
 from ._iana import IANA_PERMANENT_SCHEMES
 from ._lines import Lines
-from ._model import Candidate, Span, Unclosed, Wrapper
+from ._model import Candidate, Span, Unclosed, Wrapper, make_candidate
 from .grammar._chars import ALPHA, DIGIT, SCHEME, class_text
 from .grammar.rfc1738 import SCHEME_RULES
 
@@ -84,7 +84,13 @@ _SCHEME_TEXT = f"[{class_text(ALPHA)}][{class_text(SCHEME)}]{{0,{MAX_SCHEME_CHAR
 # D22: "<" + optional whitespace (line breaks included) + a scheme or "URL" + ":". Bounded, so a
 # "<" before a megabyte of spaces or letters costs a constant. D25 (a): the "<" may end a quoted
 # line, the scheme following the next line's quote prefix (checked against the "<" line's own).
-_OPEN = re.compile(r"<(\s{0,64}(?:(?<=\n)[ \t]{0,8}(?:[>|:][ \t]{0,4}){1,16})?)(" + _SCHEME_TEXT + "):")
+# Then the body's run up to the first "<", ">" or line break (possessive: never given back), so
+# that the hit ends where the common cases are told apart (D21): closed by ">" on its line, or
+# stopped there by a second "<".
+_OPEN = re.compile(
+    r"<(\s{0,64}(?:(?<=\n)[ \t]{0,8}(?:[>|:][ \t]{0,4}){1,16})?)(" + _SCHEME_TEXT + "):"
+    f"[^<>\n]{{0,{MAX_WRAPPER_CHARS}}}+"
+)
 # D26: a quote mark right before a scheme.
 _QUOTE = re.compile(r'"(' + _SCHEME_TEXT + "):")
 
@@ -329,7 +335,7 @@ class Scanner:
     # --- the wrapper scanner (D21, D22, D25) ---------------------------------------------------
 
     def _wrapper(self, text: str, hit: re.Match[str], floor: int, lines: Lines) -> _Found:
-        opening, after = hit.span()
+        opening, stop = hit.span()
         space, word = hit.groups()
         key: str | None = None  # the "<" line's quote prefix, looked for when needed
         if "\n" in space:
@@ -341,27 +347,25 @@ class Scanner:
         word = word.lower()
         wrapper: Wrapper
         if word == "url":
-            wrapper, body_start = "URL:", after  # any scheme: the wrapper vouches for it
+            wrapper, body_start = "URL:", hit.end(2) + 1  # any scheme: the wrapper vouches for it
         # D22: a bare wrapper needs a known scheme or "//"; space after "<" only a known scheme.
-        elif word in self.schemes or (not space and text.startswith("//", after)):
+        elif word in self.schemes or (not space and text.startswith("//", hit.end(2) + 1)):
             wrapper, body_start = "<>", opening + 1 + len(space)
         else:
             return None, opening + 1
-        # The common cases first: closed, or stopped by a second "<" (D21), on its own line. Each
-        # search stops where the one before it found something, so together they cost the
-        # distance to the next "<". Quote prefixes (D25) only matter on the lines after it.
-        limit = opening + MAX_WRAPPER_CHARS
-        second = text.find("<", body_start, limit)
-        closing = text.find(">", body_start, limit if second < 0 else second)
-        if closing >= 0 and text.find("\n", body_start, closing) < 0:
-            span, body = (opening, closing + 1), (body_start, closing)
-            at = _pipermail_at(text, body_start, closing) if self.pipermail else None
-            if at is None:
-                return Candidate(wrapper, span, body), closing + 1
-            return Candidate(wrapper, span, body, (at,), deobfuscated=True), closing + 1
-        if closing < 0 and second >= 0 and text.find("\n", body_start, second) < 0:
-            span, body = (opening, second), (body_start, second)
-            return Candidate(wrapper, span, body, (), Unclosed.SECOND_OPEN), opening + 1
+        # The common cases first, told apart by where the hit stopped: closed, or stopped by a
+        # second "<" (D21), on its own line. Quote prefixes (D25) only matter on the lines after.
+        if stop < opening + MAX_WRAPPER_CHARS:
+            if text.startswith(">", stop):
+                span, body = (opening, stop + 1), (body_start, stop)
+                at = _pipermail_at(text, body_start, stop) if self.pipermail else None
+                if at is None:
+                    return make_candidate((wrapper, span, body, (), None, False, False)), stop + 1
+                return Candidate(wrapper, span, body, (at,), deobfuscated=True), stop + 1
+            if text.startswith("<", stop):
+                span, body = (opening, stop), (body_start, stop)
+                stopped = make_candidate((wrapper, span, body, (), Unclosed.SECOND_OPEN, False, False))
+                return stopped, opening + 1
         if key is None:
             key = self._line_prefix(text, opening, lines)
         return self._close(text, wrapper, opening, body_start, key)
