@@ -108,10 +108,15 @@ def _non_ascii_punctuation() -> str:
     return "".join(f"\\u{a:04x}-\\u{b:04x}" for a, b in ranges)
 
 
-# D19: what ends a naked (or quoted) URL. Non-ASCII punctuation too, wherever it stands: no strict
-# URL holds a non-ASCII character, and CJK text runs on after "。" without a space.
-# D34: a backtick too (a Markdown code span; unsafe in RFC 1738, no RFC 3986 character).
-_NAKED_END = re.compile(r'[\s<>"`' + _non_ascii_punctuation() + "]")
+@lru_cache(maxsize=1)
+def _naked_end() -> re.Pattern[str]:
+    """D19: what ends a naked (or quoted) URL. Non-ASCII punctuation too, wherever it stands: no
+    strict URL holds a non-ASCII character, and CJK text runs on after "。" without a space.
+    D34: a backtick too (a Markdown code span; unsafe in RFC 1738, no RFC 3986 character).
+    Built with the first Scanner, not at import: the table of the BMP takes ~12 ms."""
+    return re.compile(r'[\s<>"`' + _non_ascii_punctuation() + "]")
+
+
 # A "www." host name at the start of a word: not after a letter, digit or anything that would make
 # it part of a URL, an address or a longer name ("http://www.", "user@www.", "ftp.www."). The hit
 # is its "." (a literal first character: ~900 MB/s, where "[wW]{3}" first ran at ~50).
@@ -256,17 +261,6 @@ def _pipermail_at(text: str, start: int, end: int) -> Span | None:
     )
 
 
-def _naked_extent(text: str, start: int, search_from: int) -> tuple[int, int] | None:
-    """D19: where a naked URL that starts at ``start`` ends: the first character that ends it, and
-    the end once trailing punctuation is dropped; None when it runs past MAX_NAKED_CHARS."""
-    bound = start + MAX_NAKED_CHARS + 1
-    found = _NAKED_END.search(text, search_from, bound)
-    if found is None and bound < len(text):
-        return None
-    raw_end = len(text) if found is None else found.start()
-    return raw_end, _trim_naked_end(text, start, raw_end)
-
-
 class Scanner:
     """Finds candidates in text. Build one per option set (``scanner_for`` caches them)."""
 
@@ -293,6 +287,7 @@ class Scanner:
             triggers.append((_WWW, self._www))
         self._patterns = tuple(pattern for pattern, _ in triggers)
         self._handlers = tuple(handler for _, handler in triggers)
+        self._naked_end = _naked_end()
 
     def scan(
         self,
@@ -426,7 +421,7 @@ class Scanner:
         quote, colon = hit.start(), hit.end() - 1
         if not self._vouched(hit.group(1), text, colon):
             return None, quote + 1
-        closing = _NAKED_END.search(text, colon, quote + 1 + MAX_NAKED_CHARS)
+        closing = self._naked_end.search(text, colon, quote + 1 + MAX_NAKED_CHARS)
         if closing is None or text[closing.start()] != '"':
             return None, quote + 1  # not closed on its line: the naked scanner may still take it
         end = closing.start()
@@ -441,7 +436,7 @@ class Scanner:
         start = self._scheme_start(text, colon, floor)
         if start < 0:
             return None, colon + 1
-        extent = _naked_extent(text, start, colon)
+        extent = self._naked_extent(text, start, colon)
         if extent is None:
             return None, start + MAX_NAKED_CHARS + 1  # too long to be a URL
         raw_end, end = extent
@@ -453,7 +448,7 @@ class Scanner:
             return None, raw_end
         span_start = self._url_prefix(text, start, floor)
         if self.pipermail and end == raw_end and text.startswith(_PIPERMAIL_AT, end):
-            after = _naked_extent(text, end + len(_PIPERMAIL_AT), end + len(_PIPERMAIL_AT))
+            after = self._naked_extent(text, end + len(_PIPERMAIL_AT), end + len(_PIPERMAIL_AT))
             if after is not None:
                 domain_end = after[1]
                 closing = text.find("]", end, domain_end)
@@ -465,12 +460,22 @@ class Scanner:
                     return Candidate(None, span, body, (at,), deobfuscated=True), domain_end
         return Candidate(None, (span_start, end), (start, end)), end
 
+    def _naked_extent(self, text: str, start: int, search_from: int) -> tuple[int, int] | None:
+        """D19: where a naked URL that starts at ``start`` ends: the first character that ends it,
+        and the end once trailing punctuation is dropped; None when it runs past MAX_NAKED_CHARS."""
+        bound = start + MAX_NAKED_CHARS + 1
+        found = self._naked_end.search(text, search_from, bound)
+        if found is None and bound < len(text):
+            return None
+        raw_end = len(text) if found is None else found.start()
+        return raw_end, _trim_naked_end(text, start, raw_end)
+
     def _www(self, text: str, hit: re.Match[str], floor: int, lines: Lines) -> _Found:
         """A host name with no scheme, ``www.`` first: a naked URL's end rules (D19)."""
         start = hit.start() - _WWW_BEFORE_DOT
         if start < floor:  # its "www" was taken by the candidate before
             return None, hit.end()
-        extent = _naked_extent(text, start, start)
+        extent = self._naked_extent(text, start, start)
         if extent is None:
             return None, start + MAX_NAKED_CHARS + 1  # too long to be a URL
         end = extent[1]
