@@ -69,7 +69,10 @@ def as_written(text: str, candidate: Candidate) -> bool:
     """True when the body is the URL as it stands (no whitespace, no quote prefix): the common case,
     which ``extract`` takes without building readings."""
     start, end = candidate.body
-    return not candidate.skipped and end > start and _SPACE.search(text, start, end) is None
+    body = text[start:end]
+    # Not empty, no whitespace: str.split splits at D23's (str.isspace, as _SPACE), and on a URL
+    # of mail's length in two thirds of a search's time.
+    return not candidate.skipped and body.split() == [body]
 
 
 def readings(text: str, candidate: Candidate) -> tuple[Reading, ...]:
