@@ -413,7 +413,7 @@ class Scanner:
                 break
         # D21: reported only as a rejected candidate; the scan resumes right after the "<".
         span, body = (opening, stop), (body_start, stop)
-        return Candidate(wrapper, span, body, tuple(skipped), why), opening + 1
+        return make_candidate((wrapper, span, body, tuple(skipped), why, False, False)), opening + 1
 
     # --- the quote scanner (D26) ---------------------------------------------------------------
 
@@ -427,7 +427,7 @@ class Scanner:
         end = closing.start()
         if _bare_authority(text, colon, end):
             return None, end + 1
-        return Candidate('"', (quote, end + 1), (quote + 1, end)), end + 1
+        return make_candidate(('"', (quote, end + 1), (quote + 1, end), (), None, False, False)), end + 1
 
     # --- the naked scanner (D19, D20, D22) -----------------------------------------------------
 
@@ -458,7 +458,7 @@ class Scanner:
                 if at is not None:
                     span, body = (span_start, domain_end), (start, domain_end)
                     return Candidate(None, span, body, (at,), deobfuscated=True), domain_end
-        return Candidate(None, (span_start, end), (start, end)), end
+        return make_candidate((None, (span_start, end), (start, end), (), None, False, False)), end
 
     def _naked_extent(self, text: str, start: int, search_from: int) -> tuple[int, int] | None:
         """D19: where a naked URL that starts at ``start`` ends: the first character that ends it,
@@ -479,7 +479,7 @@ class Scanner:
         if extent is None:
             return None, start + MAX_NAKED_CHARS + 1  # too long to be a URL
         end = extent[1]
-        return Candidate(None, (start, end), (start, end), www=True), end
+        return make_candidate((None, (start, end), (start, end), (), None, True, False)), end
 
     def _scheme_start(self, text: str, colon: int, floor: int) -> int:
         """Where the scheme ending at ``colon`` starts, or -1 when it is no scheme we take."""
