@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from functools import partial
 
 from ._model import Candidate, Reading, Span
 
@@ -106,5 +107,10 @@ def first_reading(text: str, candidate: Candidate) -> Reading:
     return _reading(text, pieces(text, candidate))
 
 
+_make_reading = partial(tuple.__new__, Reading)
+"""``Reading(url, pieces)`` less its Python ``__new__``: a soup of unclosed wrappers ("<URL:<URL:")
+builds one a candidate."""
+
+
 def _reading(text: str, runs: tuple[Span, ...]) -> Reading:
-    return Reading("".join([text[s:e] for s, e in runs]), runs)
+    return _make_reading(("".join([text[s:e] for s, e in runs]), runs))
