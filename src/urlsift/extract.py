@@ -200,13 +200,14 @@ def _matches(
         # The common case: no readings to build or rank. A naked URL ends at whitespace (D19), so
         # only a skipped " at " (D32) keeps it from being as written.
         naked = wrapper is None
-        if (naked and not skipped) or as_written(text, candidate):
-            start, end = body
-            verdict = _judge_www(text[start:end], judge) if www else _judge(text[start:end], judge, naked)
-            if verdict.valid or invalid:
-                line, column = lines.at(span[0])
-                yield make_match((verdict.url, (), wrapper, span, (body,), line, column, verdict))
-            continue
+        if not skipped:
+            url = text[body[0] : body[1]]
+            if naked or as_written(url):
+                verdict = _judge_www(url, judge) if www else _judge(url, judge, naked)
+                if verdict.valid or invalid:
+                    line, column = lines.at(span[0])
+                    yield make_match((verdict.url, (), wrapper, span, (body,), line, column, verdict))
+                continue
         options = readings(text, candidate)
         verdicts = [_judge(option.url, judge, naked) for option in options]
         valid = [k for k, verdict in enumerate(verdicts) if verdict.valid]

@@ -66,14 +66,12 @@ def hyphen_breaks(text: str, runs: tuple[Span, ...], body_end: int | None = None
     )
 
 
-def as_written(text: str, candidate: Candidate) -> bool:
-    """True when the body is the URL as it stands (no whitespace, no quote prefix): the common case,
-    which ``extract`` takes without building readings."""
-    start, end = candidate.body
-    body = text[start:end]
-    # Not empty, no whitespace: str.split splits at D23's (str.isspace, as _SPACE), and on a URL
-    # of mail's length in two thirds of a search's time.
-    return not candidate.skipped and body.split() == [body]
+def as_written(body: str) -> bool:
+    """True when a body that skips no quote prefix is the URL as it stands (not empty, no
+    whitespace): the common case, which ``extract`` takes without building readings."""
+    # str.split splits at D23's whitespace (str.isspace, as _SPACE), and on a URL of mail's
+    # length in two thirds of a search's time.
+    return body.split() == [body]
 
 
 def readings(text: str, candidate: Candidate) -> tuple[Reading, ...]:
