@@ -127,6 +127,15 @@ def test_a_hyphen_before_a_space_is_plain_whitespace() -> None:
     assert (match.url, match.alternatives) == ("http://a/b-c", ())
 
 
+def test_every_unicode_space_in_a_wrapper_is_dropped_and_nothing_else() -> None:
+    # D23: whitespace is str.isspace's, however the rejoiner tells a body with some from one without.
+    spaces = [chr(code) for code in range(0x110000) if chr(code).isspace()]
+    near = "\x1f!\x84\x86\xa1\u180e\u200b\u2027\u202a\u205e\u2060\u3001\ufeff"  # around them, or once spaces
+    for char in spaces + list(near):
+        found = [m.url for m in urlsift.extract(f"<URL:http://h/a{char}b>", invalid=True)]
+        assert found == (["http://h/ab"] if char.isspace() else [f"http://h/a{char}b"]), hex(ord(char))
+
+
 def test_many_hyphen_breaks_give_the_two_extreme_readings() -> None:
     text = "<URL:http://h/" + "a-\n" * 6 + "b>"
     (match,) = urlsift.extract(text)

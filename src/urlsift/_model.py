@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from types import MappingProxyType
 from typing import IO, Any, Literal, NamedTuple, get_args
 
@@ -40,6 +41,10 @@ class Unclosed(enum.Enum):
     SECOND_OPEN = "a second '<' came before the closing '>'"
     TOO_LONG = "no closing '>' within {limit} characters"
     TOO_MANY_LINES = "no closing '>' within {limit} lines"
+
+    # Members are singletons, so identity hashes them: Enum's own __hash__ is a Python call, and
+    # the verdict cache hashes one per unclosed wrapper (a soup of "<URL:" holds one every 5 chars).
+    __hash__ = object.__hash__
 
 
 class NotInText(enum.Enum):
@@ -242,6 +247,11 @@ class Candidate(NamedTuple):
     """D32: the one ``skipped`` span is pipermail's " at ", which stands for "@" in the URL."""
 
 
+make_candidate = partial(tuple.__new__, Candidate)
+"""A Candidate from a tuple of all seven fields: ``Candidate(...)`` less its ``__new__``, a Python
+function (for the defaults), at one candidate per trigger hit."""
+
+
 class Reading(NamedTuple):
     """One way to read a candidate as a URL: the string, and the slices of the text it is made of."""
 
@@ -309,6 +319,11 @@ class Match(NamedTuple):
             "canonical": self.canonical,
             "verdict": self.verdict.as_dict(),
         }
+
+
+make_match = partial(tuple.__new__, Match)
+"""A Match from a tuple of its eight fields: ``Match(...)`` less its Python ``__new__``, at one
+match per URL found."""
 
 
 # --- where a text came from (sources) --------------------------------------------------------

@@ -15,7 +15,7 @@ from itertools import accumulate
 from types import MappingProxyType
 
 from ._lines import Lines
-from ._model import Candidate, Caveat, CaveatKind, Match, Problem, Reading, Unclosed, Verdict
+from ._model import Candidate, Caveat, CaveatKind, Match, Problem, Reading, Unclosed, Verdict, make_match
 from .grammar import STRICT, Profile, get_profile
 from .rejoin import as_written, first_reading, readings
 from .scanner import KNOWN_SCHEMES, MAX_WRAPPER_CHARS, MAX_WRAPPER_LINES, ScanProgress, scanner_for
@@ -172,7 +172,7 @@ def _within(match: Match, start: int, lines_before: int, text: str) -> Match:
     else:
         pieces = tuple((s - start, e - start) for s, e in pieces)
     span = (span[0] - start, span[1] - start)
-    return Match(url, alternatives, wrapper, span, pieces, line - lines_before, column, verdict)
+    return make_match((url, alternatives, wrapper, span, pieces, line - lines_before, column, verdict))
 
 
 def extract_urls(
@@ -190,26 +190,24 @@ def _matches(
     text: str, judge: Profile, candidates: Iterator[Candidate], invalid: bool, lines: Lines
 ) -> Iterator[Match]:
     for candidate in candidates:
-        if candidate.problem is not None:
+        wrapper, span, body, skipped, problem, www, _ = candidate
+        if problem is not None:
             if invalid:  # D21: rejected whatever it reads as; its first reading shows what it held
                 reading = first_reading(text, candidate)
-                verdict = _judge_unclosed(reading.url, judge, candidate.problem)
+                verdict = _judge_unclosed(reading.url, judge, problem)
                 yield _match(candidate, reading, (), verdict, lines)
             continue
         # The common case: no readings to build or rank. A naked URL ends at whitespace (D19), so
         # only a skipped " at " (D32) keeps it from being as written.
-        naked = candidate.wrapper is None
-        if (naked and not candidate.skipped) or as_written(text, candidate):
-            start, end = candidate.body
-            if candidate.www:
-                verdict = _judge_www(text[start:end], judge)
-            else:
-                verdict = _judge(text[start:end], judge, naked)
-            if verdict.valid or invalid:
-                line, column = lines.at(candidate.span[0])
-                span, wrapper = candidate.span, candidate.wrapper
-                yield Match(verdict.url, (), wrapper, span, (candidate.body,), line, column, verdict)
-            continue
+        naked = wrapper is None
+        if not skipped:
+            url = text[body[0] : body[1]]
+            if naked or as_written(url):
+                verdict = _judge_www(url, judge) if www else _judge(url, judge, naked)
+                if verdict.valid or invalid:
+                    line, column = lines.at(span[0])
+                    yield make_match((verdict.url, (), wrapper, span, (body,), line, column, verdict))
+                continue
         options = readings(text, candidate)
         verdicts = [_judge(option.url, judge, naked) for option in options]
         valid = [k for k, verdict in enumerate(verdicts) if verdict.valid]
@@ -227,9 +225,8 @@ def _match(
     candidate: Candidate, reading: Reading, alternatives: tuple[str, ...], verdict: Verdict, lines: Lines
 ) -> Match:
     line, column = lines.at(candidate.span[0])
-    return Match(
-        reading.url, alternatives, candidate.wrapper, candidate.span, reading.pieces, line, column, verdict
-    )
+    span, pieces = candidate.span, reading.pieces
+    return make_match((reading.url, alternatives, candidate.wrapper, span, pieces, line, column, verdict))
 
 
 def _deobfuscated(verdict: Verdict) -> Verdict:

@@ -28,7 +28,7 @@ from functools import lru_cache
 
 from ._iana import IANA_PERMANENT_SCHEMES
 from ._lines import Lines
-from ._model import Candidate, Span, Unclosed, Wrapper
+from ._model import Candidate, Span, Unclosed, Wrapper, make_candidate
 from .grammar._chars import ALPHA, DIGIT, SCHEME, class_text
 from .grammar.rfc1738 import SCHEME_RULES
 
@@ -84,7 +84,13 @@ _SCHEME_TEXT = f"[{class_text(ALPHA)}][{class_text(SCHEME)}]{{0,{MAX_SCHEME_CHAR
 # D22: "<" + optional whitespace (line breaks included) + a scheme or "URL" + ":". Bounded, so a
 # "<" before a megabyte of spaces or letters costs a constant. D25 (a): the "<" may end a quoted
 # line, the scheme following the next line's quote prefix (checked against the "<" line's own).
-_OPEN = re.compile(r"<(\s{0,64}(?:(?<=\n)[ \t]{0,8}(?:[>|:][ \t]{0,4}){1,16})?)(" + _SCHEME_TEXT + "):")
+# Then the body's run up to the first "<", ">" or line break (possessive: never given back), so
+# that the hit ends where the common cases are told apart (D21): closed by ">" on its line, or
+# stopped there by a second "<".
+_OPEN = re.compile(
+    r"<(\s{0,64}(?:(?<=\n)[ \t]{0,8}(?:[>|:][ \t]{0,4}){1,16})?)(" + _SCHEME_TEXT + "):"
+    f"[^<>\n]{{0,{MAX_WRAPPER_CHARS}}}+"
+)
 # D26: a quote mark right before a scheme.
 _QUOTE = re.compile(r'"(' + _SCHEME_TEXT + "):")
 
@@ -102,10 +108,15 @@ def _non_ascii_punctuation() -> str:
     return "".join(f"\\u{a:04x}-\\u{b:04x}" for a, b in ranges)
 
 
-# D19: what ends a naked (or quoted) URL. Non-ASCII punctuation too, wherever it stands: no strict
-# URL holds a non-ASCII character, and CJK text runs on after "。" without a space.
-# D34: a backtick too (a Markdown code span; unsafe in RFC 1738, no RFC 3986 character).
-_NAKED_END = re.compile(r'[\s<>"`' + _non_ascii_punctuation() + "]")
+@lru_cache(maxsize=1)
+def _naked_end() -> re.Pattern[str]:
+    """D19: what ends a naked (or quoted) URL. Non-ASCII punctuation too, wherever it stands: no
+    strict URL holds a non-ASCII character, and CJK text runs on after "。" without a space.
+    D34: a backtick too (a Markdown code span; unsafe in RFC 1738, no RFC 3986 character).
+    Built with the first Scanner, not at import: the table of the BMP takes ~12 ms."""
+    return re.compile(r'[\s<>"`' + _non_ascii_punctuation() + "]")
+
+
 # A "www." host name at the start of a word: not after a letter, digit or anything that would make
 # it part of a URL, an address or a longer name ("http://www.", "user@www.", "ftp.www."). The hit
 # is its "." (a literal first character: ~900 MB/s, where "[wW]{3}" first ran at ~50).
@@ -250,17 +261,6 @@ def _pipermail_at(text: str, start: int, end: int) -> Span | None:
     )
 
 
-def _naked_extent(text: str, start: int, search_from: int) -> tuple[int, int] | None:
-    """D19: where a naked URL that starts at ``start`` ends: the first character that ends it, and
-    the end once trailing punctuation is dropped; None when it runs past MAX_NAKED_CHARS."""
-    bound = start + MAX_NAKED_CHARS + 1
-    found = _NAKED_END.search(text, search_from, bound)
-    if found is None and bound < len(text):
-        return None
-    raw_end = len(text) if found is None else found.start()
-    return raw_end, _trim_naked_end(text, start, raw_end)
-
-
 class Scanner:
     """Finds candidates in text. Build one per option set (``scanner_for`` caches them)."""
 
@@ -287,6 +287,7 @@ class Scanner:
             triggers.append((_WWW, self._www))
         self._patterns = tuple(pattern for pattern, _ in triggers)
         self._handlers = tuple(handler for _, handler in triggers)
+        self._naked_end = _naked_end()
 
     def scan(
         self,
@@ -329,7 +330,7 @@ class Scanner:
     # --- the wrapper scanner (D21, D22, D25) ---------------------------------------------------
 
     def _wrapper(self, text: str, hit: re.Match[str], floor: int, lines: Lines) -> _Found:
-        opening, after = hit.span()
+        opening, stop = hit.span()
         space, word = hit.groups()
         key: str | None = None  # the "<" line's quote prefix, looked for when needed
         if "\n" in space:
@@ -341,27 +342,25 @@ class Scanner:
         word = word.lower()
         wrapper: Wrapper
         if word == "url":
-            wrapper, body_start = "URL:", after  # any scheme: the wrapper vouches for it
+            wrapper, body_start = "URL:", hit.end(2) + 1  # any scheme: the wrapper vouches for it
         # D22: a bare wrapper needs a known scheme or "//"; space after "<" only a known scheme.
-        elif word in self.schemes or (not space and text.startswith("//", after)):
+        elif word in self.schemes or (not space and text.startswith("//", hit.end(2) + 1)):
             wrapper, body_start = "<>", opening + 1 + len(space)
         else:
             return None, opening + 1
-        # The common cases first: closed, or stopped by a second "<" (D21), on its own line. Each
-        # search stops where the one before it found something, so together they cost the
-        # distance to the next "<". Quote prefixes (D25) only matter on the lines after it.
-        limit = opening + MAX_WRAPPER_CHARS
-        second = text.find("<", body_start, limit)
-        closing = text.find(">", body_start, limit if second < 0 else second)
-        if closing >= 0 and text.find("\n", body_start, closing) < 0:
-            span, body = (opening, closing + 1), (body_start, closing)
-            at = _pipermail_at(text, body_start, closing) if self.pipermail else None
-            if at is None:
-                return Candidate(wrapper, span, body), closing + 1
-            return Candidate(wrapper, span, body, (at,), deobfuscated=True), closing + 1
-        if closing < 0 and second >= 0 and text.find("\n", body_start, second) < 0:
-            span, body = (opening, second), (body_start, second)
-            return Candidate(wrapper, span, body, (), Unclosed.SECOND_OPEN), opening + 1
+        # The common cases first, told apart by where the hit stopped: closed, or stopped by a
+        # second "<" (D21), on its own line. Quote prefixes (D25) only matter on the lines after.
+        if stop < opening + MAX_WRAPPER_CHARS:
+            if text.startswith(">", stop):
+                span, body = (opening, stop + 1), (body_start, stop)
+                at = _pipermail_at(text, body_start, stop) if self.pipermail else None
+                if at is None:
+                    return make_candidate((wrapper, span, body, (), None, False, False)), stop + 1
+                return Candidate(wrapper, span, body, (at,), deobfuscated=True), stop + 1
+            if text.startswith("<", stop):
+                span, body = (opening, stop), (body_start, stop)
+                stopped = make_candidate((wrapper, span, body, (), Unclosed.SECOND_OPEN, False, False))
+                return stopped, opening + 1
         if key is None:
             key = self._line_prefix(text, opening, lines)
         return self._close(text, wrapper, opening, body_start, key)
@@ -414,7 +413,7 @@ class Scanner:
                 break
         # D21: reported only as a rejected candidate; the scan resumes right after the "<".
         span, body = (opening, stop), (body_start, stop)
-        return Candidate(wrapper, span, body, tuple(skipped), why), opening + 1
+        return make_candidate((wrapper, span, body, tuple(skipped), why, False, False)), opening + 1
 
     # --- the quote scanner (D26) ---------------------------------------------------------------
 
@@ -422,13 +421,13 @@ class Scanner:
         quote, colon = hit.start(), hit.end() - 1
         if not self._vouched(hit.group(1), text, colon):
             return None, quote + 1
-        closing = _NAKED_END.search(text, colon, quote + 1 + MAX_NAKED_CHARS)
+        closing = self._naked_end.search(text, colon, quote + 1 + MAX_NAKED_CHARS)
         if closing is None or text[closing.start()] != '"':
             return None, quote + 1  # not closed on its line: the naked scanner may still take it
         end = closing.start()
         if _bare_authority(text, colon, end):
             return None, end + 1
-        return Candidate('"', (quote, end + 1), (quote + 1, end)), end + 1
+        return make_candidate(('"', (quote, end + 1), (quote + 1, end), (), None, False, False)), end + 1
 
     # --- the naked scanner (D19, D20, D22) -----------------------------------------------------
 
@@ -437,7 +436,7 @@ class Scanner:
         start = self._scheme_start(text, colon, floor)
         if start < 0:
             return None, colon + 1
-        extent = _naked_extent(text, start, colon)
+        extent = self._naked_extent(text, start, colon)
         if extent is None:
             return None, start + MAX_NAKED_CHARS + 1  # too long to be a URL
         raw_end, end = extent
@@ -449,7 +448,7 @@ class Scanner:
             return None, raw_end
         span_start = self._url_prefix(text, start, floor)
         if self.pipermail and end == raw_end and text.startswith(_PIPERMAIL_AT, end):
-            after = _naked_extent(text, end + len(_PIPERMAIL_AT), end + len(_PIPERMAIL_AT))
+            after = self._naked_extent(text, end + len(_PIPERMAIL_AT), end + len(_PIPERMAIL_AT))
             if after is not None:
                 domain_end = after[1]
                 closing = text.find("]", end, domain_end)
@@ -459,18 +458,28 @@ class Scanner:
                 if at is not None:
                     span, body = (span_start, domain_end), (start, domain_end)
                     return Candidate(None, span, body, (at,), deobfuscated=True), domain_end
-        return Candidate(None, (span_start, end), (start, end)), end
+        return make_candidate((None, (span_start, end), (start, end), (), None, False, False)), end
+
+    def _naked_extent(self, text: str, start: int, search_from: int) -> tuple[int, int] | None:
+        """D19: where a naked URL that starts at ``start`` ends: the first character that ends it,
+        and the end once trailing punctuation is dropped; None when it runs past MAX_NAKED_CHARS."""
+        bound = start + MAX_NAKED_CHARS + 1
+        found = self._naked_end.search(text, search_from, bound)
+        if found is None and bound < len(text):
+            return None
+        raw_end = len(text) if found is None else found.start()
+        return raw_end, _trim_naked_end(text, start, raw_end)
 
     def _www(self, text: str, hit: re.Match[str], floor: int, lines: Lines) -> _Found:
         """A host name with no scheme, ``www.`` first: a naked URL's end rules (D19)."""
         start = hit.start() - _WWW_BEFORE_DOT
         if start < floor:  # its "www" was taken by the candidate before
             return None, hit.end()
-        extent = _naked_extent(text, start, start)
+        extent = self._naked_extent(text, start, start)
         if extent is None:
             return None, start + MAX_NAKED_CHARS + 1  # too long to be a URL
         end = extent[1]
-        return Candidate(None, (start, end), (start, end), www=True), end
+        return make_candidate((None, (start, end), (start, end), (), None, True, False)), end
 
     def _scheme_start(self, text: str, colon: int, floor: int) -> int:
         """Where the scheme ending at ``colon`` starts, or -1 when it is no scheme we take."""
