@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import urlsift
 from urlsift.cli import main
-from urlsift.sources.mbox import RawMessage, messages
+from urlsift.sources.mbox import BLOCK_BYTES, RawMessage, messages
 from urlsift.sources.split import cuts, range_messages
 
 SEPARATOR = b"From someone@example.com Thu Jan  1 00:00:00 1970"
@@ -169,3 +169,14 @@ def test_quoted_from_lines_lose_one_mark_whatever_the_block_size(data: bytes, bl
         unquoted = re.sub(rb"(?m)^>(>*From )", rb"\1", body)
         assert unquoted.startswith(message.data)
         assert len(unquoted) - len(message.data) <= 1  # the empty line before the next separator
+
+
+@pytest.mark.parametrize("shift", range(-8, 3))
+def test_a_quoted_from_that_a_block_edge_cuts_still_loses_its_mark(shift: int) -> None:
+    """A line longer than any separator is passed on in pieces: a ">From " on it that a 64 KiB
+    block edge cuts (">|From ", ">Fr|om ") loses its mark as anywhere else (a review found it kept)."""
+    head = SEPARATOR + b"\nSubject: x\n\n"
+    marks = 2 * BLOCK_BYTES + shift - len(head)  # "From " starts `shift` bytes from a block edge
+    body = b">" * marks + b"From me\nsee http://example.com/\n"
+    (message,) = _whole(head + body)
+    assert message.data == head[len(SEPARATOR) + 1 :] + body[1:]

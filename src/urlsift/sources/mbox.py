@@ -176,6 +176,8 @@ def messages(file: IO[bytes], limit: int = 1 << 62) -> Iterator[RawMessage]:
             ended = data[end - 1] == 0x0A
             after_empty = ended and not (line_start == 0 and mid_line) and data[line_start:end] in _EMPTY
             mid_line = not ended
+            if mid_line and current is not None:  # a ">From " may be cut at the edge: look again
+                current.quoted = True  # over the joined message (rare: a line of 64 KiB or more)
         position += end
         data = data[end:]
         if not block:
