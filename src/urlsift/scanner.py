@@ -262,7 +262,8 @@ def _pipermail_at(text: str, start: int, end: int) -> Span | None:
 
 
 class Scanner:
-    """Finds candidates in text. Build one per option set (``scanner_for`` caches them)."""
+    """Finds candidates in text. Build one per option set (``scanner_for`` caches them, shared):
+    its options are read once, when its triggers are built; changing them after does nothing."""
 
     def __init__(
         self,
