@@ -198,18 +198,22 @@ def _dies_on_doomed(unit: Unit, options: Options, render: Render | None = None) 
     return scan_unit(unit, options, render)  # type: ignore[return-value]
 
 
+@pytest.mark.parametrize("how", [["-j", "2"], ["--scheduler", "local:2"]], ids=["j2", "local2"])
 def test_a_worker_that_dies_loses_only_its_own_unit(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, how: list[str]
 ) -> None:
     """The units in flight with it are read again, each alone, and the units after it go on in
-    a new pool: only the files of the unit that killed its worker are lost."""
+    a new pool: only the files of the unit that killed its worker are lost. ``local:N`` runs on
+    the same pool (Dask's scheduler hands the broken pool's error on as it is)."""
+    if "--scheduler" in how:
+        pytest.importorskip("dask")
     monkeypatch.setattr("urlsift.cli.scan_unit", _dies_on_doomed)
     paths = []
     for k in range(12):
         name = "doomed" if k in (3, 8) else "good"
         (tmp_path / f"{k:02}-{name}.txt").write_text(f"<URL:http://{name}.example/{k}>\n")
         paths.append(str(tmp_path / f"{k:02}-{name}.txt"))
-    status = main(["--quiet", "--stats", "-j", "2", "--split-size", "1", *paths])
+    status = main(["--quiet", "--stats", *how, "--split-size", "1", *paths])
     out, err = capsys.readouterr()
     assert status == 2
     assert out.splitlines() == [f"http://good.example/{k}" for k in range(12) if k not in (3, 8)]
