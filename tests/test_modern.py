@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import growth
 import pytest
 from pictures import picture
 
@@ -373,6 +374,15 @@ def test_the_profile_is_a_value() -> None:
     assert urlsift.PROFILES["modern"] is urlsift.MODERN
     with pytest.raises(ValueError, match="unknown profile 'loose'"):
         validate("http://h/", "loose")
+
+
+def test_the_profile_stays_one_object_when_caches_are_emptied() -> None:
+    """The growth tests empty every functools cache of the package; the modern profile, built at
+    first use, was one of them, and a second profile came (CI saw "PROFILES['modern'] is not
+    MODERN" in a worker that had run a growth test first)."""
+    first = urlsift.PROFILES["modern"]
+    growth.clear_caches()
+    assert urlsift.PROFILES["modern"] is first is urlsift.MODERN is urlsift.grammar.MODERN
 
 
 # --- the command line -----------------------------------------------------------------------------

@@ -8,7 +8,6 @@ the command line's default, never pays for it.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from functools import cache
 from typing import TYPE_CHECKING
 
 from ._profile import Decomposed, Profile, SchemeSyntax
@@ -20,11 +19,12 @@ if TYPE_CHECKING:
     MODERN: Profile
 
 
-@cache
 def _modern() -> Profile:
-    from .modern import ModernProfile
+    # The module's own instance: one for the process, as an import is (a functools cache here
+    # would be emptied by whoever empties the package's caches, and a second profile made).
+    from .modern import MODERN
 
-    return ModernProfile()
+    return MODERN
 
 
 class _Profiles(Mapping[str, Profile]):

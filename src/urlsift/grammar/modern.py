@@ -326,3 +326,7 @@ MODERN_RULES: tuple[Rule, ...] = (
     *dict.fromkeys(opaque.SCHEME_RULES.values()),
 )
 """Every top-level production of the modern grammar (for tests that walk it)."""
+
+
+MODERN = ModernProfile()
+"""The modern profile (``urlsift.grammar.MODERN``, built when this module is first imported)."""
