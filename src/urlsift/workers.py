@@ -99,7 +99,16 @@ class _Processes(Executor):
 
 
 def _pool(jobs: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=jobs, initializer=die_with_parent, initargs=(os.getpid(),))
+    # A pool forks its workers in the thread that gives it its first task, which is the one that
+    # makes it (``_Processes``). Linux's PR_SET_PDEATHSIG kills a worker when the *thread* that
+    # forked it ends: only the main thread lasts as long as the run. A pool started again by one
+    # of Dask's threads (``dask.cluster``) has its workers watch their parent instead: killed
+    # with that thread at the end of the run, one held the result queue's lock, and the pool's
+    # shutdown waited for ever.
+    death_signal = threading.current_thread() is threading.main_thread()
+    return ProcessPoolExecutor(
+        max_workers=jobs, initializer=die_with_parent, initargs=(os.getpid(), death_signal)
+    )
 
 
 _forking = threading.Lock()
@@ -119,10 +128,11 @@ def _submit(
         return pool.submit(fn, *args, **kwargs)
 
 
-def die_with_parent(parent: int) -> None:
-    """Run in each worker as it starts: it ends when ``parent`` does, and leaves SIGINT to it."""
+def die_with_parent(parent: int, death_signal: bool = True) -> None:
+    """Run in each worker as it starts: it ends when ``parent`` does, and leaves SIGINT to it;
+    without ``death_signal``, by a thread that watches the parent (see ``_pool``)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if not _death_signal():
+    if not (death_signal and _death_signal()):
         threading.Thread(target=_watch, args=(parent,), name="urlsift-parent-watch", daemon=True).start()
     if os.getppid() != parent:  # the parent died before the signal was asked for
         os._exit(1)
