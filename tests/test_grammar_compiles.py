@@ -6,37 +6,15 @@ show only in the run that first meets it: here every one is compiled now."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from urlsift.grammar import PROFILES
-from urlsift.grammar._bnf import Alt, Chars, Label, Node, Opt, Rep, Rule, Seq, compile_pattern, to_regex
+from urlsift.grammar._bnf import Chars, Label, Rep, Rule, compile_pattern, nodes, to_regex
 from urlsift.grammar.modern import MODERN_RULES
 from urlsift.grammar.strict import STRICT_RULES
 from urlsift.scanner import KNOWN_SCHEMES
 
 ROOTS = {"strict": STRICT_RULES, "modern": MODERN_RULES}
-
-
-def nodes(root: Node) -> Iterator[Node]:
-    """Every node reachable from ``root``, each once."""
-    seen: set[int] = set()
-    todo = [root]
-    while todo:
-        node = todo.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        yield node
-        if isinstance(node, Rule):
-            todo.append(node.body)
-        elif isinstance(node, Seq):
-            todo.extend(node.items)
-        elif isinstance(node, Alt):
-            todo.extend(node.options)
-        elif isinstance(node, (Opt, Rep)):
-            todo.append(node.item)
 
 
 @pytest.mark.parametrize("profile", sorted(ROOTS))

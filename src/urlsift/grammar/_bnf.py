@@ -239,8 +239,8 @@ def to_regex(node: Node) -> str:
     raise TypeError(f"not a grammar node: {node!r}")
 
 
-def rules(node: Node) -> Iterator[Rule]:
-    """Every named production reachable from ``node``, each once, outermost first."""
+def nodes(node: Node) -> Iterator[Node]:
+    """Every node reachable from ``node``, each once, outermost first."""
     seen: set[int] = set()
     todo: list[Node] = [node]
     while todo:
@@ -248,8 +248,8 @@ def rules(node: Node) -> Iterator[Rule]:
         if id(current) in seen:
             continue
         seen.add(id(current))
+        yield current
         if isinstance(current, Rule):
-            yield current
             todo.append(current.body)
         elif isinstance(current, Seq):
             todo.extend(current.items)
@@ -257,6 +257,11 @@ def rules(node: Node) -> Iterator[Rule]:
             todo.extend(current.options)
         elif isinstance(current, (Opt, Rep)):
             todo.append(current.item)
+
+
+def rules(node: Node) -> Iterator[Rule]:
+    """Every named production reachable from ``node``, each once, outermost first."""
+    return (current for current in nodes(node) if isinstance(current, Rule))
 
 
 # --- the diagnostic reading ----------------------------------------------------------------------
