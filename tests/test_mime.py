@@ -169,3 +169,14 @@ def test_the_header_block_ends_at_the_first_empty_line(pieces: list[bytes], star
     expected = _first_empty_line(data[start:])
     found = mime._blank_line(data, start, len(data))
     assert found == (None if expected is None else (expected[0] + start, expected[1] + start)), data
+
+
+@pytest.mark.parametrize("pad", [0, mime.MAX_CACHED_TYPE])
+def test_a_content_type_reads_the_same_again_and_a_long_one_is_not_kept(pad: int) -> None:
+    value = 'text/plain; charset="iso-8859-1"; format=flowed; x-pad=' + "p" * pad
+    data = f"Content-Type: {value}\n\ncaf\xe9 \nsoft\n".encode("latin-1")
+    mime._cached_type.cache_clear()
+    first, again = mime.read(data, Provenance("m")), mime.read(data, Provenance("m"))
+    assert first.texts == again.texts == ["caf\xe9 \nsoft\n"]
+    assert first.flowed == again.flowed == {0: False}
+    assert mime._cached_type.cache_info().currsize == (pad == 0)

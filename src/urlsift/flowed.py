@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Mapping
 from typing import NamedTuple
 
 from ._lines import Lines
@@ -104,7 +105,7 @@ def original(match: Match, unflowed: Unflowed, text: str, lines: Lines) -> Match
     return match._replace(span=span, pieces=tuple(pieces), line=line, column=column)
 
 
-def is_flowed(params: dict[str, str]) -> bool | None:
+def is_flowed(params: Mapping[str, str]) -> bool | None:
     """From a ``text/plain`` part's Content-Type parameters: None when it is not flowed, else
     whether ``DelSp=yes``."""
     if params.get("format", "").strip().lower() != "flowed":

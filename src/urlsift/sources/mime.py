@@ -25,7 +25,7 @@ import email.errors
 import email.header
 import email.quoprimime
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from itertools import repeat
 from operator import itemgetter
@@ -37,6 +37,8 @@ from .page import text as _html_text
 
 MAX_DEPTH = 64
 """Multiparts nested deeper than this are not entered (a crafted message could nest thousands)."""
+MAX_CACHED_TYPE = 256
+"""Content-Type values up to this many characters are kept once parsed."""
 
 TRACE_HEADERS = frozenset(
     {
@@ -174,11 +176,18 @@ def _blank_line(data: bytes, start: int, end: int) -> tuple[int, int] | None:
     return None if blank is None else (blank.start() + 1, blank.end())
 
 
-def _content_type(entity: _Entity, default: str) -> tuple[str, dict[str, str]]:
-    """The part's type (lower case; ``default`` when missing or malformed) and its parameters."""
+def _content_type(entity: _Entity, default: str) -> tuple[str, Mapping[str, str]]:
+    """The part's type (lower case; ``default`` when missing, text/plain when malformed) and its
+    parameters (shared with other parts of the same Content-Type: not to be changed)."""
     value = entity.get("content-type")
     if value is None:
         return default, {}
+    # A list's messages repeat a few values: each parsed once (a long one, as a crafted message may
+    # hold, is not kept).
+    return _parsed_type(value) if len(value) > MAX_CACHED_TYPE else _cached_type(value)
+
+
+def _parsed_type(value: str) -> tuple[str, Mapping[str, str]]:
     kind, _, rest = value.partition(";")
     kind = "".join(kind.split()).lower()
     if kind.count("/") != 1:
@@ -190,6 +199,9 @@ def _content_type(entity: _Entity, default: str) -> tuple[str, dict[str, str]]:
         decoded = email.utils.decode_params([("", ""), *((n, f'"{_unquote(v)}"') for n, v in pairs)])
         return kind, {name: email.utils.collapse_rfc2231_value(value) for name, value in decoded[1:]}
     return kind, {name: _unquote(raw) for name, raw in pairs}
+
+
+_cached_type = lru_cache(maxsize=256)(_parsed_type)
 
 
 def _unquote(raw: str) -> str:
@@ -277,7 +289,7 @@ def _boundary_lines(entity: _Entity, delimiter: bytes) -> Iterator[tuple[int, in
         at = data.find(delimiter, at + 1, last)
 
 
-def _text_part(entity: _Entity, found: MessageText, part: str, params: dict[str, str], kind: str) -> None:
+def _text_part(entity: _Entity, found: MessageText, part: str, params: Mapping[str, str], kind: str) -> None:
     payload, problem = _decoded(entity.body, (entity.get("content-transfer-encoding") or "").strip().lower())
     if problem:
         _defect(found, "malformed", part, problem)
