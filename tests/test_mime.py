@@ -4,6 +4,7 @@ the same texts, by the same part names, give the same URLs, on real mail and on 
 from __future__ import annotations
 
 import io
+import re
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from pathlib import Path
@@ -180,3 +181,16 @@ def test_a_content_type_reads_the_same_again_and_a_long_one_is_not_kept(pad: int
     assert first.texts == again.texts == ["caf\xe9 \nsoft\n"]
     assert first.flowed == again.flowed == {0: False}
     assert mime._cached_type.cache_info().currsize == (pad == 0)
+
+
+name_characters = st.sampled_from(
+    ["a", "Z", "-", "!", "~", "9", ";", " ", "\t", "\n", "\r", "\x7f", "\xe9", "\x00"]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.lists(name_characters, max_size=4).map("".join), max_size=4))
+def test_header_names_are_checked_as_rfc_5322_writes_them(names: list[str]) -> None:
+    """``_is_names`` says whether names (cut at their colons, so holding none) are ``!`` to ``~``."""
+    expected = all(re.fullmatch(r"[!-9;-~]*", name) for name in names)
+    assert mime._is_names(":".join(names)) == expected

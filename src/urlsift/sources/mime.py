@@ -62,7 +62,6 @@ _HEADER_START = re.compile(r"\n(?![ \t])")
 # An empty line: "\n\n", or "\n\r\n" when no "\n" follows (in "\n\r\n\n" it is the "\n\n", as the
 # reader has always read it).
 _BLANK_LINE = re.compile(rb"\n\n|\n\r\n(?!\n)")
-_BAD_NAME = re.compile(r"[^!-9;-~\n]")  # in header names joined by line feeds
 _QUOTED_PAIR = re.compile(r"\\(.)")
 _PARAMETER = re.compile(r';\s*([^\s=;]+)\s*=\s*("(?:\\.|[^"\\])*"?|[^;]*)')
 
@@ -152,10 +151,11 @@ def _entity(data: bytes, start: int = 0, end: int | None = None) -> _Entity:
         chunks.pop()  # after the line feed that ends the block
     named = list(map(str.partition, chunks, repeat(":")))
     names = list(map(itemgetter(0), named))
-    joined = "\n".join(names)
-    # Every line a header: each has a colon (no separator "" after the partition), and a name.
-    if _BAD_NAME.search(joined) is None and "" not in names and "" not in map(itemgetter(1), named):
-        return _Entity(named, joined.lower().split("\n") if names else [], data, body_start, end, [])
+    joined = ":".join(names)  # (no name holds a colon: each was cut at its first)
+    # Every line a header: each has a colon (no separator "" after the partition), and a name of
+    # printable ASCII but the space (RFC 5322 2.2: ``!`` to ``~`` less the colon).
+    if _is_names(joined) and "" not in names and "" not in map(itemgetter(1), named):
+        return _Entity(named, joined.lower().split(":") if names else [], data, body_start, end, [])
     # As the stdlib: the headers end at the first line that is none; it and the rest are body.
     # Matched in bytes (lines and names are the same as in the text), each value decoded alone.
     headers: list[tuple[str, str, str]] = []
@@ -166,6 +166,12 @@ def _entity(data: bytes, start: int = 0, end: int | None = None) -> _Entity:
         at = match.end()
     keys = [name.lower() for name, _, _ in headers]
     return _Entity(headers, keys, data, at, end, ["MissingHeaderBodySeparatorDefect"])
+
+
+def _is_names(joined: str) -> bool:
+    """Whether ``joined``, header names joined by colons, holds only ``!`` to ``~``: C-speed
+    tests, where a regex steps through the characters in Python's engine."""
+    return joined.isascii() and joined.isprintable() and " " not in joined
 
 
 def _blank_line(data: bytes, start: int, end: int) -> tuple[int, int] | None:
