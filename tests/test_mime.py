@@ -194,3 +194,12 @@ def test_header_names_are_checked_as_rfc_5322_writes_them(names: list[str]) -> N
     """``_is_names`` says whether names (cut at their colons, so holding none) are ``!`` to ``~``."""
     expected = all(re.fullmatch(r"[!-9;-~]*", name) for name in names)
     assert mime._is_names(":".join(names)) == expected
+
+
+def test_an_empty_content_type_in_a_digest_is_text_plain_as_the_stdlib_reads_it() -> None:
+    data = (
+        b'Content-Type: multipart/digest; boundary="b"\n\n--b\nContent-Type:\n\nsee http://a.example/\n'
+        b"--b\n\nSubject: inner\n\nsee http://b.example/\n--b--\n"
+    )
+    assert mime.read(data, Provenance("m")).parts == ["1 text/plain", "3 text/plain"]
+    assert _by_reader(data) == _by_oracle(data)

@@ -182,18 +182,45 @@ def _blank_line(data: bytes, start: int, end: int) -> tuple[int, int] | None:
     return None if blank is None else (blank.start() + 1, blank.end())
 
 
-def _content_type(entity: _Entity, default: str) -> tuple[str, Mapping[str, str]]:
-    """The part's type (lower case; ``default`` when missing, text/plain when malformed) and its
-    parameters (shared with other parts of the same Content-Type: not to be changed)."""
+class _Type(NamedTuple):
+    """A Content-Type value read: the part's type, and what reading it as text takes."""
+
+    kind: str
+    """Lower case; text/plain when malformed (as the stdlib: RFC 2045)."""
+    params: Mapping[str, str]
+    """Shared by the parts of the same value: not to be changed."""
+    charset: str
+    """What its text is decoded from: lower case, US-ASCII read as UTF-8."""
+    refused: str | None
+    """Why ``charset`` may not decode text; None when it may."""
+    delsp: bool | None
+    """D31: None for all but flowed text/plain, else whether ``DelSp=yes``."""
+
+
+def _content_type(entity: _Entity, default: str) -> _Type:
+    """The part's Content-Type read (``default``, with no parameters, when it has none)."""
     value = entity.get("content-type")
-    if value is None:
-        return default, {}
-    # A list's messages repeat a few values: each parsed once (a long one, as a crafted message may
+    if value is None:  # (an empty one is malformed: text/plain, even in a digest)
+        value = default
+    # A list's messages repeat a few values: each read once (a long one, as a crafted message may
     # hold, is not kept).
-    return _parsed_type(value) if len(value) > MAX_CACHED_TYPE else _cached_type(value)
+    return _read_type(value) if len(value) > MAX_CACHED_TYPE else _cached_type(value)
 
 
-def _parsed_type(value: str) -> tuple[str, Mapping[str, str]]:
+def _read_type(value: str) -> _Type:
+    kind, params = _parsed_type(value)
+    charset = params.get("charset", "utf-8").strip().lower() or "utf-8"
+    if charset in ("us-ascii", "ascii"):
+        charset = "utf-8"  # undeclared 8-bit text is most often UTF-8; ASCII is a subset anyway
+    delsp = is_flowed(params) if kind == "text/plain" else None
+    return _Type(kind, params, charset, _not_text_codec(charset), delsp)
+
+
+_cached_type = lru_cache(maxsize=256)(_read_type)
+
+
+def _parsed_type(value: str) -> tuple[str, dict[str, str]]:
+    """A Content-Type value's type, lower case, and its parameters."""
     kind, _, rest = value.partition(";")
     kind = "".join(kind.split()).lower()
     if kind.count("/") != 1:
@@ -205,9 +232,6 @@ def _parsed_type(value: str) -> tuple[str, Mapping[str, str]]:
         decoded = email.utils.decode_params([("", ""), *((n, f'"{_unquote(v)}"') for n, v in pairs)])
         return kind, {name: email.utils.collapse_rfc2231_value(value) for name, value in decoded[1:]}
     return kind, {name: _unquote(raw) for name, raw in pairs}
-
-
-_cached_type = lru_cache(maxsize=256)(_parsed_type)
 
 
 def _unquote(raw: str) -> str:
@@ -222,7 +246,8 @@ def _walk(entity: _Entity, found: MessageText, counter: list[int], default: str,
     numbers them."""
     index = counter[0]
     counter[0] += 1
-    kind, params = _content_type(entity, default)
+    content = _content_type(entity, default)
+    kind = content.kind
     part = f"{index} {kind}"
     for defect in entity.defects:
         _defect(found, "malformed", part, defect)
@@ -230,23 +255,23 @@ def _walk(entity: _Entity, found: MessageText, counter: list[int], default: str,
         if depth >= MAX_DEPTH:
             _defect(found, "malformed", part, f"parts nested deeper than {MAX_DEPTH} levels; not read")
             return
-        boundary = params.get("boundary")
+        boundary = content.params.get("boundary")
         if not boundary:
             _defect(found, "malformed", part, "NoBoundaryInMultipartDefect")
-            _text_part(entity, found, part, params, kind)
+            _text_part(entity, found, part, content)
             return
         inner = "message/rfc822" if kind == "multipart/digest" else "text/plain"
         parts, problems = _split(entity, boundary.encode("utf-8", "replace"))
         for problem in problems:
             _defect(found, "malformed", part, problem)
         if not parts and problems:
-            _text_part(entity, found, part, params, kind)  # as the stdlib: the body as text
+            _text_part(entity, found, part, content)  # as the stdlib: the body as text
         for start, end in parts:
             _walk(_entity(entity.data, start, end), found, counter, inner, depth + 1)
     elif kind == "message/rfc822" and depth < MAX_DEPTH:
         _walk(_entity(entity.data, entity.start, entity.end), found, counter, "text/plain", depth + 1)
     elif kind.startswith("text/"):
-        _text_part(entity, found, part, params, kind)
+        _text_part(entity, found, part, content)
 
 
 def _defect(found: MessageText, kind: DefectKind, part: str, detail: str) -> None:
@@ -295,14 +320,11 @@ def _boundary_lines(entity: _Entity, delimiter: bytes) -> Iterator[tuple[int, in
         at = data.find(delimiter, at + 1, last)
 
 
-def _text_part(entity: _Entity, found: MessageText, part: str, params: Mapping[str, str], kind: str) -> None:
+def _text_part(entity: _Entity, found: MessageText, part: str, content: _Type) -> None:
     payload, problem = _decoded(entity.body, (entity.get("content-transfer-encoding") or "").strip().lower())
     if problem:
         _defect(found, "malformed", part, problem)
-    charset = params.get("charset", "utf-8").strip().lower() or "utf-8"
-    if charset in ("us-ascii", "ascii"):
-        charset = "utf-8"  # undeclared 8-bit text is most often UTF-8; ASCII is a subset anyway
-    problem = _not_text_codec(charset)
+    charset, problem = content.charset, content.refused
     if problem is None:
         try:  # a text codec may still refuse: idna and punycode take no "replace", "undefined" none
             text = payload.decode(charset, "replace")
@@ -316,11 +338,10 @@ def _text_part(entity: _Entity, found: MessageText, part: str, params: Mapping[s
     replaced = text.count("\ufffd") - payload.count("\ufffd".encode()) if "\ufffd" in text else 0
     if replaced > 0:
         _defect(found, "undecodable-bytes", part, f"{replaced} undecodable byte sequences ({charset})")
-    found.texts.append(_html_text(text) if kind == "text/html" else text)
+    found.texts.append(_html_text(text) if content.kind == "text/html" else text)
     found.parts.append(part)
-    delsp = is_flowed(params) if kind == "text/plain" else None
-    if delsp is not None and found.flowed is not None:  # D31: unflowed before scanning
-        found.flowed[len(found.texts) - 1] = delsp
+    if content.delsp is not None and found.flowed is not None:  # D31: unflowed before scanning
+        found.flowed[len(found.texts) - 1] = content.delsp
 
 
 @lru_cache(maxsize=256)  # a codec lookup per part cost more than decoding a short one
