@@ -208,6 +208,7 @@ def _content_type(entity: _Entity, default: str) -> _Type:
 
 
 def _read_type(value: str) -> _Type:
+    """A Content-Type value read (the charset and DelSp as a text part of it takes them)."""
     kind, params = _parsed_type(value)
     charset = params.get("charset", "utf-8").strip().lower() or "utf-8"
     if charset in ("us-ascii", "ascii"):
