@@ -100,20 +100,25 @@ def read(data: bytes, where: Provenance, pipermail: bool = False) -> MessageText
     # No colon, no URL (an RFC 2047 word may hide one: "=3A"), but for a host name with no scheme
     # ("Organization: www.example.org"), which the modern profile finds; tested first, as most
     # headers have none.
-    named = [
-        (name, value.lstrip(" \t").rstrip("\r"))
-        for (name, _, value), key in zip(message.headers, message.keys, strict=True)
-        if (":" in value or "=?" in value or "www." in value.lower()) and key not in TRACE_HEADERS
-    ]
+    names: list[str] = []
+    texts: list[str] = []
+    for (name, _, value), key in zip(message.headers, message.keys, strict=True):
+        if (":" in value or "=?" in value or "www." in value.lower()) and key not in TRACE_HEADERS:
+            names.append(name)
+            texts.append(value.lstrip(" \t").rstrip("\r"))
     problems: list[tuple[str, str]] = []
-    if any("=?" in value for _, value in named):
-        decoded = [
-            (name, _header_decoded(value) if "=?" in value else (value, None)) for name, value in named
+    if any("=?" in value for value in texts):
+        decoded = [_header_decoded(value) if "=?" in value else (value, None) for value in texts]
+        problems = [
+            (name, problem) for name, (_, problem) in zip(names, decoded, strict=True) if problem is not None
         ]
-        problems = [(name, problem) for name, (_, problem) in decoded if problem is not None]
-        named = [(name, value) for name, (value, _) in decoded if ":" in value or "www." in value.lower()]
-    names = [name for name, _ in named]
-    texts = [value for _, value in named]
+        kept = [
+            (name, value)
+            for name, (value, _) in zip(names, decoded, strict=True)
+            if ":" in value or "www." in value.lower()
+        ]
+        names = [name for name, _ in kept]
+        texts = [value for _, value in kept]
     found = MessageText(_identified(message, where), texts, names, len(texts), [], {}, pipermail)
     for name, problem in problems:  # the header is still scanned, as written
         _defect(found, "malformed", name, problem)
