@@ -65,6 +65,22 @@ def test_many_parts_are_read_in_linear_time() -> None:
 
 
 @growth.timing
+def test_parts_of_as_many_content_types_are_read_in_linear_time() -> None:
+    # Each part's value new to the cache of parsed values (and every other one too long to be kept).
+    pad = "p" * mime.MAX_CACHED_TYPE
+    messages_ = [
+        b"Content-Type: multipart/mixed; boundary=b\n\n"
+        + b"".join(
+            f"--b\nContent-Type: text/plain; x-n={n}{pad * (n % 2)}\n\nhttp://x.example/\n".encode()
+            for n in range(100 * size)
+        )
+        + b"--b--\n"
+        for size in SIZES
+    ]
+    growth.assert_linear(lambda data: mime.read(data, Provenance("m")), messages_, "many content types")
+
+
+@growth.timing
 def test_flowed_text_is_unflowed_in_linear_time() -> None:
     # Soft-broken lines at one depth (all joined), at alternating depths (none), and deep quotes.
     for line in ["word word \n", "> x \n>> y \n", ">" * 40 + " x \r\n", " \n"]:

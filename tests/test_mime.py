@@ -4,6 +4,7 @@ the same texts, by the same part names, give the same URLs, on real mail and on 
 from __future__ import annotations
 
 import io
+import re
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from pathlib import Path
@@ -169,3 +170,36 @@ def test_the_header_block_ends_at_the_first_empty_line(pieces: list[bytes], star
     expected = _first_empty_line(data[start:])
     found = mime._blank_line(data, start, len(data))
     assert found == (None if expected is None else (expected[0] + start, expected[1] + start)), data
+
+
+@pytest.mark.parametrize("pad", [0, mime.MAX_CACHED_TYPE])
+def test_a_content_type_reads_the_same_again_and_a_long_one_is_not_kept(pad: int) -> None:
+    value = 'text/plain; charset="iso-8859-1"; format=flowed; x-pad=' + "p" * pad
+    data = f"Content-Type: {value}\n\ncaf\xe9 \nsoft\n".encode("latin-1")
+    mime._cached_type.cache_clear()
+    first, again = mime.read(data, Provenance("m")), mime.read(data, Provenance("m"))
+    assert first.texts == again.texts == ["caf\xe9 \nsoft\n"]
+    assert first.flowed == again.flowed == {0: False}
+    assert mime._cached_type.cache_info().currsize == (pad == 0)
+
+
+name_characters = st.sampled_from(
+    ["a", "Z", "-", "!", "~", "9", ";", " ", "\t", "\n", "\r", "\x7f", "\xe9", "\x00"]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.lists(name_characters, max_size=4).map("".join), max_size=4))
+def test_header_names_are_checked_as_rfc_5322_writes_them(names: list[str]) -> None:
+    """``_is_names`` says whether names (cut at their colons, so holding none) are ``!`` to ``~``."""
+    expected = all(re.fullmatch(r"[!-9;-~]*", name) for name in names)
+    assert mime._is_names(":".join(names)) == expected
+
+
+def test_an_empty_content_type_in_a_digest_is_text_plain_as_the_stdlib_reads_it() -> None:
+    data = (
+        b'Content-Type: multipart/digest; boundary="b"\n\n--b\nContent-Type:\n\nsee http://a.example/\n'
+        b"--b\n\nSubject: inner\n\nsee http://b.example/\n--b--\n"
+    )
+    assert mime.read(data, Provenance("m")).parts == ["1 text/plain", "3 text/plain"]
+    assert _by_reader(data) == _by_oracle(data)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Mapping
 from typing import NamedTuple
 
 from ._lines import Lines
@@ -34,8 +35,10 @@ class Unflowed(NamedTuple):
 
 
 _QUOTE_MARKS = re.compile(">+")
-_SOFT_BREAK = re.compile(r" \r?\n")
-"""The space that ends a line, and the line break after it: where a line may be soft-broken."""
+_SOFT_BREAK = re.compile(r" \r?\n(>*)( ?)")
+"""The space that ends a line, and the line break after it: where a line may be soft-broken; then
+the next line's quote marks and space-stuffing space (a space that ends a line there is stuffing,
+never a soft break: its line's content starts after it)."""
 
 
 def _depth_and_content(text: str, start: int) -> tuple[int, int]:
@@ -58,7 +61,7 @@ def unflow(text: str, delsp: bool) -> Unflowed:
     length = 0  # of the unflowed text so far
     copied_from = 0  # where in the original the current stretch starts
     for soft_break in _SOFT_BREAK.finditer(text):
-        space, next_start = soft_break.start(), soft_break.end()
+        space, next_start = soft_break.start(), soft_break.start(1)
         if next_start == len(text):
             break  # the last line break: no line follows to join
         start = text.rfind("\n", 0, space) + 1
@@ -66,7 +69,7 @@ def unflow(text: str, delsp: bool) -> Unflowed:
         # The soft space must be the content's (not its stuffing space); "-- " never flows.
         if start + content > space or text[start + content : space + 1] == SIGNATURE_SEPARATOR:
             continue
-        next_depth, next_content = _depth_and_content(text, next_start)
+        next_depth = len(soft_break.group(1))
         if next_depth != depth:
             continue
         # Join: drop what lies between the soft break (and its space when DelSp=yes) and the next
@@ -74,7 +77,7 @@ def unflow(text: str, delsp: bool) -> Unflowed:
         cut_from = space + 1 - delsp
         out.append(text[copied_from:cut_from])
         length += cut_from - copied_from
-        copied_from = next_start + next_content
+        copied_from = soft_break.end()
         segments.append((length, copied_from))
     out.append(text[copied_from:])
     return Unflowed("".join(out), tuple(segments))
@@ -104,7 +107,7 @@ def original(match: Match, unflowed: Unflowed, text: str, lines: Lines) -> Match
     return match._replace(span=span, pieces=tuple(pieces), line=line, column=column)
 
 
-def is_flowed(params: dict[str, str]) -> bool | None:
+def is_flowed(params: Mapping[str, str]) -> bool | None:
     """From a ``text/plain`` part's Content-Type parameters: None when it is not flowed, else
     whether ``DelSp=yes``."""
     if params.get("format", "").strip().lower() != "flowed":

@@ -137,12 +137,13 @@ def _from_lines(data: bytes, end: int) -> Iterator[tuple[int, bool]]:
         at = data.find(b"From ", at + 1, end)
 
 
-def messages(file: IO[bytes], limit: int = 1 << 62) -> Iterator[RawMessage]:
+def messages(file: IO[bytes], limit: int = 1 << 62, start: int = 0) -> Iterator[RawMessage]:
     """The messages of the mbox ``file``, in order; what comes before the first separator is not
-    a message and is skipped. Messages over ``limit`` bytes are given cut (see RawMessage)."""
+    a message and is skipped. Messages over ``limit`` bytes are given cut (see RawMessage).
+    ``start``: the offset of ``file``'s first byte in a larger file the offsets are given in."""
     current: _Message | None = None
     index = 0
-    position = 0  # file offset of data[0]
+    position = start  # file offset of data[0]
     mid_line = False  # data[0] continues a long line passed on already
     after_empty = True  # the line before data[0] was empty (the file's start counts as one)
     data = b""

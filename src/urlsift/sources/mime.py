@@ -25,7 +25,7 @@ import email.errors
 import email.header
 import email.quoprimime
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from itertools import repeat
 from operator import itemgetter
@@ -37,6 +37,8 @@ from .page import text as _html_text
 
 MAX_DEPTH = 64
 """Multiparts nested deeper than this are not entered (a crafted message could nest thousands)."""
+MAX_CACHED_TYPE = 256
+"""Content-Type values up to this many characters are kept once parsed."""
 
 TRACE_HEADERS = frozenset(
     {
@@ -60,7 +62,6 @@ _HEADER_START = re.compile(r"\n(?![ \t])")
 # An empty line: "\n\n", or "\n\r\n" when no "\n" follows (in "\n\r\n\n" it is the "\n\n", as the
 # reader has always read it).
 _BLANK_LINE = re.compile(rb"\n\n|\n\r\n(?!\n)")
-_BAD_NAME = re.compile(r"[^!-9;-~\n]")  # in header names joined by line feeds
 _QUOTED_PAIR = re.compile(r"\\(.)")
 _PARAMETER = re.compile(r';\s*([^\s=;]+)\s*=\s*("(?:\\.|[^"\\])*"?|[^;]*)')
 
@@ -99,20 +100,25 @@ def read(data: bytes, where: Provenance, pipermail: bool = False) -> MessageText
     # No colon, no URL (an RFC 2047 word may hide one: "=3A"), but for a host name with no scheme
     # ("Organization: www.example.org"), which the modern profile finds; tested first, as most
     # headers have none.
-    named = [
-        (name, value.lstrip(" \t").rstrip("\r"))
-        for (name, _, value), key in zip(message.headers, message.keys, strict=True)
-        if (":" in value or "=?" in value or "www." in value.lower()) and key not in TRACE_HEADERS
-    ]
+    names: list[str] = []
+    texts: list[str] = []
+    for (name, _, value), key in zip(message.headers, message.keys, strict=True):
+        if (":" in value or "=?" in value or "www." in value.lower()) and key not in TRACE_HEADERS:
+            names.append(name)
+            texts.append(value.lstrip(" \t").rstrip("\r"))
     problems: list[tuple[str, str]] = []
-    if any("=?" in value for _, value in named):
-        decoded = [
-            (name, _header_decoded(value) if "=?" in value else (value, None)) for name, value in named
+    if any("=?" in value for value in texts):
+        decoded = [_header_decoded(value) if "=?" in value else (value, None) for value in texts]
+        problems = [
+            (name, problem) for name, (_, problem) in zip(names, decoded, strict=True) if problem is not None
         ]
-        problems = [(name, problem) for name, (_, problem) in decoded if problem is not None]
-        named = [(name, value) for name, (value, _) in decoded if ":" in value or "www." in value.lower()]
-    names = [name for name, _ in named]
-    texts = [value for _, value in named]
+        kept = [
+            (name, value)
+            for name, (value, _) in zip(names, decoded, strict=True)
+            if ":" in value or "www." in value.lower()
+        ]
+        names = [name for name, _ in kept]
+        texts = [value for _, value in kept]
     found = MessageText(_identified(message, where), texts, names, len(texts), [], {}, pipermail)
     for name, problem in problems:  # the header is still scanned, as written
         _defect(found, "malformed", name, problem)
@@ -150,10 +156,11 @@ def _entity(data: bytes, start: int = 0, end: int | None = None) -> _Entity:
         chunks.pop()  # after the line feed that ends the block
     named = list(map(str.partition, chunks, repeat(":")))
     names = list(map(itemgetter(0), named))
-    joined = "\n".join(names)
-    # Every line a header: each has a colon (no separator "" after the partition), and a name.
-    if _BAD_NAME.search(joined) is None and "" not in names and "" not in map(itemgetter(1), named):
-        return _Entity(named, joined.lower().split("\n") if names else [], data, body_start, end, [])
+    joined = ":".join(names)  # (no name holds a colon: each was cut at its first)
+    # Every line a header: each has a colon (no separator "" after the partition), and a name of
+    # printable ASCII but the space (RFC 5322 2.2: ``!`` to ``~`` less the colon).
+    if _is_names(joined) and "" not in names and "" not in map(itemgetter(1), named):
+        return _Entity(named, joined.lower().split(":") if names else [], data, body_start, end, [])
     # As the stdlib: the headers end at the first line that is none; it and the rest are body.
     # Matched in bytes (lines and names are the same as in the text), each value decoded alone.
     headers: list[tuple[str, str, str]] = []
@@ -166,6 +173,12 @@ def _entity(data: bytes, start: int = 0, end: int | None = None) -> _Entity:
     return _Entity(headers, keys, data, at, end, ["MissingHeaderBodySeparatorDefect"])
 
 
+def _is_names(joined: str) -> bool:
+    """Whether ``joined``, header names joined by colons, holds only ``!`` to ``~``: C-speed
+    tests, where a regex steps through the characters in Python's engine."""
+    return joined.isascii() and joined.isprintable() and " " not in joined
+
+
 def _blank_line(data: bytes, start: int, end: int) -> tuple[int, int] | None:
     """Where the first empty line of ``data[start:end]`` is (from the line feed before it to its
     end). One search from line feed to line feed: ``bytes.find(b"\\n\\n")`` checks nearly every
@@ -174,11 +187,46 @@ def _blank_line(data: bytes, start: int, end: int) -> tuple[int, int] | None:
     return None if blank is None else (blank.start() + 1, blank.end())
 
 
-def _content_type(entity: _Entity, default: str) -> tuple[str, dict[str, str]]:
-    """The part's type (lower case; ``default`` when missing or malformed) and its parameters."""
+class _Type(NamedTuple):
+    """A Content-Type value read: the part's type, and what reading it as text takes."""
+
+    kind: str
+    """Lower case; text/plain when malformed (as the stdlib: RFC 2045)."""
+    params: Mapping[str, str]
+    """Shared by the parts of the same value: not to be changed."""
+    charset: str
+    """What its text is decoded from: lower case, US-ASCII read as UTF-8."""
+    refused: str | None
+    """Why ``charset`` may not decode text; None when it may."""
+    delsp: bool | None
+    """D31: None for all but flowed text/plain, else whether ``DelSp=yes``."""
+
+
+def _content_type(entity: _Entity, default: str) -> _Type:
+    """The part's Content-Type read (``default``, with no parameters, when it has none)."""
     value = entity.get("content-type")
-    if value is None:
-        return default, {}
+    if value is None:  # (an empty one is malformed: text/plain, even in a digest)
+        value = default
+    # A list's messages repeat a few values: each read once (a long one, as a crafted message may
+    # hold, is not kept).
+    return _read_type(value) if len(value) > MAX_CACHED_TYPE else _cached_type(value)
+
+
+def _read_type(value: str) -> _Type:
+    """A Content-Type value read (the charset and DelSp as a text part of it takes them)."""
+    kind, params = _parsed_type(value)
+    charset = params.get("charset", "utf-8").strip().lower() or "utf-8"
+    if charset in ("us-ascii", "ascii"):
+        charset = "utf-8"  # undeclared 8-bit text is most often UTF-8; ASCII is a subset anyway
+    delsp = is_flowed(params) if kind == "text/plain" else None
+    return _Type(kind, params, charset, _not_text_codec(charset), delsp)
+
+
+_cached_type = lru_cache(maxsize=256)(_read_type)
+
+
+def _parsed_type(value: str) -> tuple[str, dict[str, str]]:
+    """A Content-Type value's type, lower case, and its parameters."""
     kind, _, rest = value.partition(";")
     kind = "".join(kind.split()).lower()
     if kind.count("/") != 1:
@@ -204,7 +252,8 @@ def _walk(entity: _Entity, found: MessageText, counter: list[int], default: str,
     numbers them."""
     index = counter[0]
     counter[0] += 1
-    kind, params = _content_type(entity, default)
+    content = _content_type(entity, default)
+    kind = content.kind
     part = f"{index} {kind}"
     for defect in entity.defects:
         _defect(found, "malformed", part, defect)
@@ -212,23 +261,23 @@ def _walk(entity: _Entity, found: MessageText, counter: list[int], default: str,
         if depth >= MAX_DEPTH:
             _defect(found, "malformed", part, f"parts nested deeper than {MAX_DEPTH} levels; not read")
             return
-        boundary = params.get("boundary")
+        boundary = content.params.get("boundary")
         if not boundary:
             _defect(found, "malformed", part, "NoBoundaryInMultipartDefect")
-            _text_part(entity, found, part, params, kind)
+            _text_part(entity, found, part, content)
             return
         inner = "message/rfc822" if kind == "multipart/digest" else "text/plain"
         parts, problems = _split(entity, boundary.encode("utf-8", "replace"))
         for problem in problems:
             _defect(found, "malformed", part, problem)
         if not parts and problems:
-            _text_part(entity, found, part, params, kind)  # as the stdlib: the body as text
+            _text_part(entity, found, part, content)  # as the stdlib: the body as text
         for start, end in parts:
             _walk(_entity(entity.data, start, end), found, counter, inner, depth + 1)
     elif kind == "message/rfc822" and depth < MAX_DEPTH:
         _walk(_entity(entity.data, entity.start, entity.end), found, counter, "text/plain", depth + 1)
     elif kind.startswith("text/"):
-        _text_part(entity, found, part, params, kind)
+        _text_part(entity, found, part, content)
 
 
 def _defect(found: MessageText, kind: DefectKind, part: str, detail: str) -> None:
@@ -277,14 +326,11 @@ def _boundary_lines(entity: _Entity, delimiter: bytes) -> Iterator[tuple[int, in
         at = data.find(delimiter, at + 1, last)
 
 
-def _text_part(entity: _Entity, found: MessageText, part: str, params: dict[str, str], kind: str) -> None:
+def _text_part(entity: _Entity, found: MessageText, part: str, content: _Type) -> None:
     payload, problem = _decoded(entity.body, (entity.get("content-transfer-encoding") or "").strip().lower())
     if problem:
         _defect(found, "malformed", part, problem)
-    charset = params.get("charset", "utf-8").strip().lower() or "utf-8"
-    if charset in ("us-ascii", "ascii"):
-        charset = "utf-8"  # undeclared 8-bit text is most often UTF-8; ASCII is a subset anyway
-    problem = _not_text_codec(charset)
+    charset, problem = content.charset, content.refused
     if problem is None:
         try:  # a text codec may still refuse: idna and punycode take no "replace", "undefined" none
             text = payload.decode(charset, "replace")
@@ -298,11 +344,10 @@ def _text_part(entity: _Entity, found: MessageText, part: str, params: dict[str,
     replaced = text.count("\ufffd") - payload.count("\ufffd".encode()) if "\ufffd" in text else 0
     if replaced > 0:
         _defect(found, "undecodable-bytes", part, f"{replaced} undecodable byte sequences ({charset})")
-    found.texts.append(_html_text(text) if kind == "text/html" else text)
+    found.texts.append(_html_text(text) if content.kind == "text/html" else text)
     found.parts.append(part)
-    delsp = is_flowed(params) if kind == "text/plain" else None
-    if delsp is not None and found.flowed is not None:  # D31: unflowed before scanning
-        found.flowed[len(found.texts) - 1] = delsp
+    if content.delsp is not None and found.flowed is not None:  # D31: unflowed before scanning
+        found.flowed[len(found.texts) - 1] = content.delsp
 
 
 @lru_cache(maxsize=256)  # a codec lookup per part cost more than decoding a short one

@@ -139,5 +139,4 @@ def range_reader(file: IO[bytes], start: int, end: int) -> IO[bytes]:
 def range_messages(file: IO[bytes], start: int, end: int, limit: int = 1 << 62) -> Iterator[RawMessage]:
     """The messages whose separators lie in ``[start, end)`` (a range from ``cuts``), with their
     offsets in the whole file and numbers from 0."""
-    for message in messages(_Window(file, start, end), limit):  # type: ignore[arg-type]
-        yield message._replace(offset=message.offset + start)
+    yield from messages(_Window(file, start, end), limit, start)  # type: ignore[arg-type]
