@@ -222,7 +222,7 @@ def _row(
 ) -> Row | None:
     """The row of ``match``, found in ``text`` (None when it is rejected and not asked for);
     ``columns`` are the row's columns of where the text is (source ... newsgroups)."""
-    verdict = match.verdict
+    url, alternatives, wrapper, span, pieces, line, column, verdict = match  # one step, not eight
     if verdict.valid:
         tally.urls += 1
         error = None
@@ -233,24 +233,23 @@ def _row(
         if (
             options.second_opinion is not None
             and not unclosed
-            and _judge(match.url, options.second_opinion).valid
+            and _judge(url, options.second_opinion).valid
         ):
             tally.rejected_valid_elsewhere += 1
         if not options.invalid:
             return None
         error = str(verdict.error)
-    pieces = match.pieces
-    start, end = (pieces[0][0], pieces[-1][1]) if pieces else (match.span[0], match.span[0])
+    start, end = (pieces[0][0], pieces[-1][1]) if pieces else (span[0], span[0])
     return _make_row(
         (
-            match.url,
-            match.alternatives,
+            url,
+            alternatives,
             verdict.valid,
             verdict.scheme,
-            match.wrapper,
-            match.wrapper is None,
-            match.line,
-            match.column,
+            wrapper,
+            wrapper is None,
+            line,
+            column,
             *columns,
             part,
             error,
@@ -258,7 +257,7 @@ def _row(
             None,
             start,
             end,
-            quote_depth(text, match) if match.column else 0,  # (nothing before it on its line: 0)
+            quote_depth(text, match) if column else 0,  # (nothing before it on its line: 0)
             None if options.context is None else context(text, start, end, options.context),
             _wayback(match, columns[_DATE]) if options.wayback and verdict.valid else None,
         )
