@@ -57,10 +57,10 @@ class Matcher:
         self._setups: dict[bool, _Setup] = {}  # by whether the messages are pipermail's (D32)
 
     def __call__(self, message: MessageText) -> Iterator[tuple[int, Match]]:
-        """The matches of one message's texts: ``batch``'s, or, for a message that weighs more
-        than a batch, those of one lazy scan (its header values' too: beside its parts they cost
-        nothing to scan again)."""
-        if weight(message) <= BATCH_WEIGHT:
+        """The matches of one message's texts: ``batch``'s when it has header values to look up
+        in the cache, else those of one lazy scan, with no layer between (most messages alone,
+        and a message heavier than a batch: beside its parts its header values cost nothing)."""
+        if weight(message) <= BATCH_WEIGHT and any(map(_worth_remembering, message.texts[: message.headers])):
             return iter(self.batch([message])[0])
         texts, unflowed = _unflowed(message)
         found = extract_each(texts, **self._setup(message.pipermail).arguments)
