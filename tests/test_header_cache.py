@@ -1,6 +1,6 @@
-"""The header values a list archive repeats are scanned once (``matches._scanned``): the matches
-of a message must be those of one scan of its texts, in the same order, whether its header values
-are cached, fresh, or some of each."""
+"""The header values a list archive repeats are scanned once (``matches._plan``): the matches of a
+message must be those of one scan of its texts, in the same order, whether its header values are
+cached, fresh, or some of each, and whether it is scanned alone or with others (``Matcher.batch``)."""
 
 from __future__ import annotations
 
