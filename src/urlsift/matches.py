@@ -57,9 +57,9 @@ class Matcher:
         self._setups: dict[bool, _Setup] = {}  # by whether the messages are pipermail's (D32)
 
     def __call__(self, message: MessageText) -> Iterator[tuple[int, Match]]:
-        """The matches of one message's texts: ``batch``'s when it has header values to look up
-        in the cache, else those of one lazy scan, with no layer between (most messages alone,
-        and a message heavier than a batch: beside its parts its header values cost nothing)."""
+        """The matches of one message's texts: ``batch``'s when some of its header values are
+        looked up in the cache; else, and for a message heavier than a batch (beside its parts its
+        header values cost nothing to scan again), those of one lazy scan, with no layer between."""
         if weight(message) <= BATCH_WEIGHT and any(map(_worth_remembering, message.texts[: message.headers])):
             return iter(self.batch([message])[0])
         texts, unflowed = _unflowed(message)
@@ -152,6 +152,8 @@ class _Plan(NamedTuple):
 
 
 def _plan(message: MessageText, cache: dict[str, tuple[Match, ...]]) -> _Plan:
+    """What to scan of ``message``, its header values found in ``cache`` (now the most recently
+    used) left out."""
     texts, unflowed = _unflowed(message)
     cacheable = [k for k in range(message.headers) if _worth_remembering(texts[k])]
     known: dict[int, tuple[Match, ...]] = {}

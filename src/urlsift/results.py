@@ -230,11 +230,7 @@ def _row(
         tally.rejected += 1
         # A wrapper never closed (D21) is rejected whatever its text: no other profile takes it.
         unclosed = verdict.error is not None and verdict.error.production == "wrapper"
-        if (
-            options.second_opinion is not None
-            and not unclosed
-            and _judge(url, options.second_opinion).valid
-        ):
+        if options.second_opinion is not None and not unclosed and _judge(url, options.second_opinion).valid:
             tally.rejected_valid_elsewhere += 1
         if not options.invalid:
             return None
