@@ -12,10 +12,12 @@ cleared as a fresh process has them) and the bare ``email.message_from_bytes`` l
 - headers: RFC 2047 decoding of the header values that have an encoded word;
 - provenance: Message-ID, Date and Newsgroups looked up and decoded, the Provenance built;
 - flowed: ``unflow`` of the format=flowed parts (D31);
-- scanning: ``results._matches`` (header cache, ``extract_each``: scanner, rejoin, validation),
-  less flowed, with the verdicts of earlier rounds cached;
+- scanning: ``matches.Matcher`` (header cache, ``extract_each``: scanner, rejoin, validation) over
+  the messages as the command line scans them (runs of them together, ``Matcher.batch``, where the
+  tree has it), less flowed, with the verdicts of earlier rounds cached;
 - validation: what the same costs more with no verdict cached (each distinct URL judged once);
-- rows: ``results._message`` less ``matches.matches`` (tally, rows);
+- rows: ``results._messages`` (``results._message`` one by one, where the tree has no batches)
+  less scanning (tally, rows);
 - output: the jsonl writer over the rows (``Printing.selected`` first, as the printer does);
 - other: what the command line costs beyond the sum (events, printer, reports).
 
@@ -46,14 +48,18 @@ from urlsift._model import MessageText, Provenance
 from urlsift.cli import main
 from urlsift.extract import _judge, extract
 from urlsift.flowed import unflow
-from urlsift.matches import _HEADER_MATCHES
-from urlsift.matches import matches as _matches
+from urlsift.matches import _HEADER_MATCHES, Matcher
 from urlsift.output import Printing, writer
 from urlsift.results import _message as message_rows
 from urlsift.rows import Options, Row, Tally
 from urlsift.sources import ReadOptions, mime, read_path
 from urlsift.sources import _message as read_message
 from urlsift.sources.mbox import messages
+
+try:  # a tree that scans runs of messages together (its command line does)
+    from urlsift.results import _batched, _messages
+except ImportError:  # an earlier tree: one message at a time
+    _batched = _messages = None
 
 DEFAULTS = [
     SHARED / "mail" / f"{name}.mbox" for name in ("blinux-list", "r-help-2003-February", "r-devel-2000-May")
@@ -103,19 +109,30 @@ def stages(path: Path, rounds: int) -> None:
     printing = Printing("jsonl")
     joined = "\n\n\x00\n\n".join(_scanned_texts(found))
 
+    batches = [[text] for text in found] if _batched is None else list(_batched(iter(found)))
+
     def scanned(cold: bool = False) -> None:
         _HEADER_MATCHES.clear()
         if cold:  # as the command line starts: no URL judged yet
             _judge.cache_clear()
-        for text in found:
-            for _ in _matches(text, options):
-                pass
+        matcher = Matcher(options)  # one a file, as the command line has
+        for batch in batches:
+            if len(batch) > 1:
+                matcher.batch(batch)
+            else:
+                for _ in matcher(batch[0]):
+                    pass
 
     def with_rows() -> None:
         _HEADER_MATCHES.clear()
         tally = Tally()
-        for text in found:
-            for _ in message_rows(text, options, tally):
+        matcher = Matcher(options)
+        for batch in batches:
+            for _ in (
+                message_rows(batch[0], options, tally, matcher)
+                if _messages is None
+                else _messages(batch, options, tally, matcher)
+            ):
                 pass
 
     def output() -> None:

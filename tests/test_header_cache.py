@@ -1,6 +1,6 @@
-"""The header values a list archive repeats are scanned once (``matches._scanned``): the matches
-of a message must be those of one scan of its texts, in the same order, whether its header values
-are cached, fresh, or some of each."""
+"""The header values a list archive repeats are scanned once (``matches._plan``): the matches of a
+message must be those of one scan of its texts, in the same order, whether its header values are
+cached, fresh, or some of each, and whether it is scanned alone or with others (``Matcher.batch``)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import urlsift
 import urlsift.matches
+from urlsift._lines import Lines
 from urlsift._model import Match, MessageText, Provenance
 from urlsift.extract import extract_each
+from urlsift.flowed import original, unflow
 from urlsift.matches import _HEADER_MATCHES, Matcher, extraction, matches
 from urlsift.rows import Options
 
@@ -106,3 +109,47 @@ def test_a_value_with_no_wrapper_is_not_remembered(monkeypatch: pytest.MonkeyPat
     assert set(cache) == {LIST_VALUE, "<m0@example.org>", "<m1@example.org>", "<m2@example.org>"}
     assert len(cache[LIST_VALUE]) == 2
     assert scanned[LIST_VALUE] == 1
+
+
+FLOWED = "see http://example.com/a/long/path/the/client/ \nbroke/here and more\n> http://q.example/ \n> b\n"
+"""A flowed part: a naked URL soft-broken across two lines, a quoted one whose line flows too."""
+
+
+def _alone(text: str, flowed: bool | None, arguments: dict[str, Any]) -> list[Match]:
+    """The matches of one text scanned by itself (a flowed one unflowed, as D31 says)."""
+    if flowed is None:
+        return list(urlsift.extract(text, **arguments))
+    unflowed = unflow(text, flowed)
+    return [
+        original(match, unflowed, text, Lines(text)) for match in urlsift.extract(unflowed.text, **arguments)
+    ]
+
+
+@given(messages, st.lists(st.sampled_from([None, False, True]), min_size=3, max_size=3), st.booleans())
+def test_a_batch_gives_each_message_the_matches_of_its_own_texts(
+    found: list[tuple[list[str], list[str]]], flowed: list[bool | None], pipermail: bool
+) -> None:
+    """``Matcher.batch`` scans the texts of many messages at once: each message still gets exactly
+    the matches of its texts each scanned alone, in order, whatever the cache holds (the first
+    time nothing, the second every header value) and whichever parts are flowed."""
+    options = Options(invalid=True)
+    arguments = {**extraction(options), "pipermail": pipermail}
+    batch, expected = [], []
+    for headers, bodies in found:
+        bodies = [
+            FLOWED if k < len(flowed) and flowed[k] is not None else body for k, body in enumerate(bodies)
+        ]
+        texts = [*headers, *bodies]
+        names = [f"x-{k}" for k in range(len(headers))] + [f"{k} text/plain" for k in range(len(bodies))]
+        flows = {
+            len(headers) + k: delsp for k, delsp in enumerate(flowed[: len(bodies)]) if delsp is not None
+        }
+        batch.append(MessageText(Provenance("m"), texts, names, len(headers), [], flows, pipermail))
+        expected.append(
+            [(k, match) for k, text in enumerate(texts) for match in _alone(text, flows.get(k), arguments)]
+        )
+    _HEADER_MATCHES.clear()
+    matcher = Matcher(options)
+    for _ in range(2):
+        assert matcher.batch(batch) == expected
+        assert [list(matcher(message)) for message in batch] == expected

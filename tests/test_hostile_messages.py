@@ -15,17 +15,19 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_fuzz import SEEDS, mutate
 
-from urlsift import sources
-from urlsift._model import Provenance
-from urlsift.results import results
+from urlsift import matches, sources
+from urlsift._model import Defect, Match, MessageText, Provenance
+from urlsift.matches import BATCH_WEIGHT, weight
+from urlsift.results import _batched, results
 from urlsift.rows import Options, Report, Row, Tally
 from urlsift.sources import mime
 from urlsift.sources.mbox import MAX_SEPARATOR_BYTES, is_separator, messages
@@ -352,6 +354,56 @@ def test_a_bug_in_the_message_reader_ends_only_its_message(
     reports = [(event.kind, event.message) for event in events if isinstance(event, Report)]
     assert reports == [("internal", 0)]
     assert [event.url for event in events if isinstance(event, Row)] == ["http://after.example/"]
+
+
+def test_a_bug_in_scanning_messages_together_ends_only_the_message_it_is_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Small messages are scanned together (``Matcher.batch``): a bug in the scan of one of them
+    loses that message only, the others come out whole, in order, and the counts add up."""
+    real_scan = matches.extract_each
+
+    def scan(texts: list[str], **arguments: Any) -> Iterator[tuple[int, Match]]:
+        if any("boom" in text for text in texts):
+            raise RuntimeError("a bug")
+        return real_scan(texts, **arguments)
+
+    monkeypatch.setattr(matches, "extract_each", scan)
+    path = tmp_path / "bug.mbox"
+    bodies = [b"http://m0.example/", b"boom http://m1.example/", b"http://m2.example/", b"http://m3.example/"]
+    path.write_bytes(_mbox(*(b"Subject: %d\n\n%s\n" % (k, body) for k, body in enumerate(bodies))))
+    tally = Tally()
+    events = list(results(str(path), Options(), tally))
+    reports = [(event.kind, event.message) for event in events if isinstance(event, Report)]
+    assert reports == [("internal", 1)]
+    urls = [event.url for event in events if isinstance(event, Row)]
+    assert urls == ["http://m0.example/", "http://m2.example/", "http://m3.example/"]
+    assert (tally.messages, tally.messages_failed, tally.urls) == (4, 1, 3)
+
+
+def test_messages_are_scanned_together_in_batches_of_bounded_weight() -> None:
+    """What ``Matcher.batch`` holds the matches of is bounded: the messages of a batch weigh
+    ``BATCH_WEIGHT`` in all at most (a heavier one is alone, and scanned lazily), empty ones
+    too; messages of pipermail's form are not mixed with others; nothing is lost or reordered."""
+    where = Provenance("m")
+    items: list[Any] = [
+        *(MessageText(where, [], [], 0, []) for _ in range(1000)),  # empty messages
+        Defect("malformed", where, "between them"),
+        *(
+            MessageText(where, ["x" * size], ["0 text/plain"], 0, [])
+            for size in (10, 40_000, 30_000, 70_000, 5)
+        ),
+        MessageText(where, ["a"], ["0 text/plain"], 0, [], None, True),
+        MessageText(where, ["b"], ["0 text/plain"], 0, []),
+    ]
+    batches = list(_batched(iter(items)))
+    assert [item for batch in batches for item in (batch if isinstance(batch, list) else [batch])] == items
+    lists = [batch for batch in batches if isinstance(batch, list)]
+    for batch in lists:
+        assert len(batch) == 1 or sum(map(weight, batch)) <= BATCH_WEIGHT
+        assert len({message.pipermail for message in batch}) == 1
+    assert [len(batch) for batch in lists][-6:] == [2, 1, 1, 1, 1, 1]  # 10 + 40,000; 30,000; ...
+    assert 1000 / len(lists[:-6]) <= BATCH_WEIGHT / 256  # empty messages weigh something too
 
 
 def test_a_message_of_many_candidates_is_not_held_as_matches(tmp_path: Path) -> None:

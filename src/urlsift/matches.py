@@ -1,10 +1,12 @@
-"""A message -> the matches of its texts (``extract_each``), with each text's index: its flowed
-parts unflowed first (D31), and the header values that every message of a list archive repeats
-(List-Unsubscribe, List-Archive, List-Post: most of an archive's matches) not scanned again."""
+"""Messages -> the matches of their texts (``extract_each``), with each text's index: their flowed
+parts unflowed first (D31), the header values that every message of a list archive repeats
+(List-Unsubscribe, List-Archive, List-Post: most of an archive's matches) not scanned again, and
+the texts of many small messages scanned in one call (its cost, a few µs, paid once for them)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from ._lines import Lines
@@ -17,6 +19,18 @@ from .rows import Options
 def extraction(options: Options) -> dict[str, Any]:
     """``extract``'s arguments for ``options`` (every candidate: the rows decide what to keep)."""
     return {"profile": options.profile, "naked": options.naked, "invalid": True, "schemes": options.schemes}
+
+
+BATCH_WEIGHT = 1 << 16
+"""The most ``weight`` that one scan of messages holds the matches of (``Matcher.batch``): a
+message of more is scanned alone, its matches given as they are found (a message of a million
+candidates is never held as a million matches)."""
+
+
+def weight(message: MessageText) -> int:
+    """What a message weighs in a batch: its texts' characters, and a little for each text and
+    for the message itself, so that a run of empty messages or parts is bounded too."""
+    return sum(map(len, message.texts)) + 16 * len(message.texts) + 256
 
 
 _HEADER_MATCHES: dict[tuple[Options, bool], dict[str, tuple[Match, ...]]] = {}
@@ -43,18 +57,37 @@ class Matcher:
         self._setups: dict[bool, _Setup] = {}  # by whether the messages are pipermail's (D32)
 
     def __call__(self, message: MessageText) -> Iterator[tuple[int, Match]]:
-        """``extract_each`` over the message's texts (its flowed parts unflowed, D31), with recurring
-        header values not scanned again. Lazy: a message of a million candidates is never held as a
-        million matches."""
-        setup = self._setups.get(message.pipermail)
+        """The matches of one message's texts: ``batch``'s when some of its header values are
+        looked up in the cache; else, and for a message heavier than a batch (beside its parts its
+        header values cost nothing to scan again), those of one lazy scan, with no layer between."""
+        if weight(message) <= BATCH_WEIGHT and any(map(_worth_remembering, message.texts[: message.headers])):
+            return iter(self.batch([message])[0])
+        texts, unflowed = _unflowed(message)
+        found = extract_each(texts, **self._setup(message.pipermail).arguments)
+        return _originals(found, message, unflowed) if unflowed else found
+
+    def batch(self, messages: Sequence[MessageText]) -> list[list[tuple[int, Match]]]:
+        """The matches of each of ``messages`` (all of one ``pipermail``, of ``BATCH_WEIGHT`` in
+        all at most), exactly as ``extract_each`` over that message's texts alone gives them, from
+        one scan of all their texts but the header values whose matches are known."""
+        arguments, cache = self._setup(messages[0].pipermail)
+        plans = [_plan(message, cache) for message in messages]
+        texts = [text for plan in plans for text in plan.texts]
+        owners = [(j, k) for j, plan in enumerate(plans) for k in range(len(plan.texts))]
+        found: list[list[tuple[int, Match]]] = [[] for _ in messages]
+        for i, match in extract_each(texts, **arguments):
+            j, k = owners[i]
+            found[j].append((k, match))
+        return [plan.finish(matches, cache) for plan, matches in zip(plans, found, strict=True)]
+
+    def _setup(self, pipermail: bool) -> _Setup:
+        setup = self._setups.get(pipermail)
         if setup is None:
-            setup = self._setups[message.pipermail] = _setup(self.options, message.pipermail)
-        if message.flowed:
-            flowed = {k: unflow(message.texts[k], delsp) for k, delsp in message.flowed.items()}
-            unflowed = {k: found for k, found in flowed.items() if len(found.segments) > 1}  # some joined
-            if unflowed:
-                return _unflowed(message, unflowed, setup)
-        return _scanned(message.texts, message.headers, setup)
+            cache = _HEADER_MATCHES.setdefault((self.options, pipermail), {})
+            setup = self._setups[pipermail] = _Setup(
+                {**extraction(self.options), "pipermail": pipermail}, cache
+            )
+        return setup
 
 
 class _Setup(NamedTuple):
@@ -64,84 +97,87 @@ class _Setup(NamedTuple):
     """The header values' matches (``_HEADER_MATCHES``'s, for these arguments)."""
 
 
-def _setup(options: Options, pipermail: bool) -> _Setup:
-    cache = _HEADER_MATCHES.setdefault((options, pipermail), {})
-    return _Setup({**extraction(options), "pipermail": pipermail}, cache)
-
-
 def matches(message: MessageText, options: Options) -> Iterator[tuple[int, Match]]:
     """The matches of one message's texts (``Matcher``'s, for many messages)."""
     return Matcher(options)(message)
 
 
-def _unflowed(
-    message: MessageText,
-    unflowed: dict[int, Unflowed],
-    setup: _Setup,
+def _unflowed(message: MessageText) -> tuple[list[str], dict[int, Unflowed]]:
+    """The message's texts to scan, its flowed parts unflowed (D31), and those of them in which
+    some lines were joined."""
+    if not message.flowed:
+        return message.texts, {}
+    flowed = {k: unflow(message.texts[k], delsp) for k, delsp in message.flowed.items()}
+    unflowed = {k: found for k, found in flowed.items() if len(found.segments) > 1}  # some joined
+    if not unflowed:
+        return message.texts, {}
+    return [unflowed[k].text if k in unflowed else text for k, text in enumerate(message.texts)], unflowed
+
+
+def _originals(
+    found: Iterable[tuple[int, Match]], message: MessageText, unflowed: dict[int, Unflowed]
 ) -> Iterator[tuple[int, Match]]:
     """The matches of a message some of whose flowed parts were joined, placed in the texts read."""
-    texts = [unflowed[k].text if k in unflowed else text for k, text in enumerate(message.texts)]
     lines = {k: Lines(message.texts[k]) for k in unflowed}
-    for k, match in _scanned(texts, message.headers, setup):
+    for k, match in found:
         yield k, (original(match, unflowed[k], message.texts[k], lines[k]) if k in unflowed else match)
 
 
-def _scanned(texts: list[str], headers: int, setup: _Setup) -> Iterator[tuple[int, Match]]:
-    """The matches of ``texts`` (the first ``headers`` header values) in order: the header values'
-    from the cache where they recur, the rest from one pass of ``extract_each`` over the texts not
-    known."""
-    cacheable = [k for k in range(headers) if _worth_remembering(texts[k])]
-    if not cacheable:  # most small messages: the scan's own matches, with no layer between
-        return extract_each(texts, **setup.arguments)
-    cache = setup.cache
+_text_index = itemgetter(0)
+
+
+class _Plan(NamedTuple):
+    """What ``Matcher.batch`` scans of a message, and what it does with the matches found."""
+
+    message: MessageText
+    texts: list[str]
+    """To scan: the flowed parts unflowed, the header values ``known`` left out as empty texts
+    (so that each text keeps its index)."""
+    known: dict[int, tuple[Match, ...]]
+    """The matches of the header values found in the cache."""
+    to_remember: list[int]
+    """The header values to keep in the cache, with their matches, once found."""
+    unflowed: dict[int, Unflowed]
+
+    def finish(
+        self, found: list[tuple[int, Match]], cache: dict[str, tuple[Match, ...]]
+    ) -> list[tuple[int, Match]]:
+        """The message's matches, in order, from those ``found`` in its ``texts``."""
+        if self.to_remember:
+            _remember(cache, self.message.texts, self.to_remember, found)
+        if self.known:  # put in their places: a stable sort by text keeps each text's in order
+            found += ((k, match) for k, hits in self.known.items() for match in hits)
+            found.sort(key=_text_index)
+        return list(_originals(found, self.message, self.unflowed)) if self.unflowed else found
+
+
+def _plan(message: MessageText, cache: dict[str, tuple[Match, ...]]) -> _Plan:
+    """What to scan of ``message``, its header values found in ``cache`` (now the most recently
+    used) left out."""
+    texts, unflowed = _unflowed(message)
+    cacheable = [k for k in range(message.headers) if _worth_remembering(texts[k])]
     known: dict[int, tuple[Match, ...]] = {}
     for k in cacheable:
         hit = cache.pop(texts[k], None)
         if hit is not None:
             known[k] = cache[texts[k]] = hit  # now the most recently used
-    return _merged(texts, headers, known, [k for k in cacheable if k not in known], setup)
+    if known:
+        texts = ["" if k in known else text for k, text in enumerate(texts)]
+    return _Plan(message, texts, known, [k for k in cacheable if k not in known], unflowed)
 
 
-def _merged(
-    texts: list[str],
-    headers: int,
-    known: dict[int, tuple[Match, ...]],
-    to_remember: list[int],
-    setup: _Setup,
-) -> Iterator[tuple[int, Match]]:
-    """The matches of the texts not ``known`` scanned, those of the ``known`` put in their places,
-    and the matches of the header values ``to_remember`` remembered once they are all found."""
-    arguments, cache = setup
-    # The known ones left out as empty texts, so that each text keeps its index.
-    scan = extract_each([("" if k in known else text) for k, text in enumerate(texts)], **arguments)
-    fresh: dict[int, list[Match]] = {k: [] for k in to_remember}
-    first_of_parts: tuple[int, Match] | None = None
-    given = 0  # the texts before this one have all been given
-    for k, match in scan:
-        if k >= headers:  # the header values' matches are all found
-            first_of_parts = k, match
+def _remember(
+    cache: dict[str, tuple[Match, ...]], texts: list[str], headers: list[int], found: list[tuple[int, Match]]
+) -> None:
+    """Keep the matches (none, often) of the header values ``headers`` just scanned, the least
+    recently used forgotten (a dict keeps its keys in the order they were last put in)."""
+    hits: dict[int, list[Match]] = {k: [] for k in headers}
+    for k, match in found:
+        if k > headers[-1]:  # the matches come in order: the rest are of later texts
             break
-        if k in fresh:
-            fresh[k].append(match)
-        while given < k:  # the known texts before this one
-            for cached in known.get(given, ()):
-                yield given, cached
-            given += 1
-        yield k, match
-    _remember(cache, texts, fresh)
-    for k, hits in known.items():  # in order, as they were found
-        if k >= given:
-            for cached in hits:
-                yield k, cached
-    if first_of_parts is not None:
-        yield first_of_parts
-        yield from scan  # the parts' matches, as the scan gives them
-
-
-def _remember(cache: dict[str, tuple[Match, ...]], texts: list[str], found: dict[int, list[Match]]) -> None:
-    """Keep the matches (none, often) of the header values just scanned, the least recently used
-    forgotten (a dict keeps its keys in the order they were last put in)."""
-    for k, hits in found.items():
-        cache[texts[k]] = tuple(hits)
+        if k in hits:
+            hits[k].append(match)
+    for k, matches in hits.items():
+        cache[texts[k]] = tuple(matches)
         if len(cache) > _HEADER_CACHE_SIZE:
             del cache[next(iter(cache))]

@@ -26,7 +26,7 @@ from ._model import (
 )
 from .around import StreamText, Text, context, quote_depth
 from .dates import wayback
-from .matches import Matcher, extraction
+from .matches import BATCH_WEIGHT, Matcher, extraction, weight
 from .rows import RENUMBERED, Event, FileEvents, Options, Render, Renumbered, Report, Row, Tally, place
 from .sources import Counter, Item, dirs, read_path, read_piece, read_stream, reason
 from .sources.packed import CORRUPT
@@ -78,15 +78,16 @@ def _events(
     before, unpacked, lines = counter.bytes, counter.unpacked, counter.lines
     tally.files += 1
     failed = False
-    item: Item | None = None
+    item: TextStream | Defect | Skipped | list[MessageText] | None = None
     matcher = Matcher(options)  # its set-up once a file, not once a message
+    batches = _batched(items)
     try:
-        for item in items:
+        for item in batches:
+            if isinstance(item, list):  # messages, which say their own bugs
+                yield from _messages(item, options, tally, matcher)
+                continue
             try:
-                if isinstance(item, MessageText):
-                    tally.messages += 1  # here, so that one that fails below is counted too
-                    yield from _message(item, options, tally, matcher)
-                elif isinstance(item, TextStream):
+                if isinstance(item, TextStream):
                     # A text cut or damaged: a member's end (the rest goes on), or the file's.
                     cut = yield from _text(item, options, tally)
                     failed = failed or (cut and item.provenance.member is None)
@@ -98,7 +99,6 @@ def _events(
                     yield _report(item, tally)
             except Exception as error:  # a bug in reading one item: it is lost, the next ones are read
                 failed = failed or (isinstance(item, TextStream) and item.provenance.member is None)
-                tally.messages_failed += isinstance(item, MessageText)
                 yield _report(Defect("internal", item.provenance, _internal(error)), tally)
     except Exception as error:  # a bug in the reader: the rest of the file cannot be read, say so
         failed = True
@@ -109,6 +109,7 @@ def _events(
         detail = f"{_internal(error)}; the rest of the file is not read (after {counter.bytes:,} bytes)"
         yield _report(Defect("internal", Provenance(path), detail), tally)
     finally:
+        batches.close()
         items.close()
         tally.files_failed += failed
         tally.bytes += counter.bytes - before
@@ -135,10 +136,61 @@ def _internal(error: Exception) -> str:
     return f"internal error, please report it: {type(error).__name__}: {error}"
 
 
+def _batched(
+    items: Iterator[Item],
+) -> Generator[TextStream | Defect | Skipped | list[MessageText], None, None]:
+    """``items``, with each run of messages in lists of up to ``BATCH_WEIGHT`` (a heavier message
+    alone), to be scanned together; what the reader read is given before its error is passed on."""
+    batch: list[MessageText] = []
+    held = 0
+    try:
+        for item in items:
+            if not isinstance(item, MessageText):
+                if batch:
+                    yield batch
+                    batch, held = [], 0
+                yield item
+                continue
+            more = weight(item)
+            if batch and (held + more > BATCH_WEIGHT or item.pipermail != batch[0].pipermail):
+                yield batch
+                batch, held = [], 0
+            batch.append(item)
+            held += more
+    except Exception:
+        if batch:
+            yield batch
+        raise
+    if batch:
+        yield batch
+
+
+def _messages(batch: list[MessageText], options: Options, tally: Tally, matcher: Matcher) -> Iterator[Event]:
+    """The reports and rows of each message of ``batch`` in turn, their texts scanned together."""
+    found: list[list[tuple[int, Match]]] | None = None
+    if len(batch) > 1:
+        try:
+            found = matcher.batch(batch)
+        except Exception:  # a bug: each is scanned alone, so that only the message it is in is lost
+            found = None
+    for j, message in enumerate(batch):
+        tally.messages += 1  # here, so that one that fails below is counted too
+        try:
+            yield from _message(message, options, tally, matcher, None if found is None else found[j])
+        except Exception as error:  # a bug in reading one message: it is lost, the next ones are read
+            tally.messages_failed += 1
+            yield _report(Defect("internal", message.provenance, _internal(error)), tally)
+
+
 def _message(
-    message: MessageText, options: Options, tally: Tally, matcher: Matcher | None = None
+    message: MessageText,
+    options: Options,
+    tally: Tally,
+    matcher: Matcher | None = None,
+    found: Iterable[tuple[int, Match]] | None = None,
 ) -> Iterator[Event]:
-    """The reports and rows of one message; ``matcher``: the file's (``Matcher(options)``)."""
+    """The reports and rows of one message; ``matcher``: the file's (``Matcher(options)``);
+    ``found``: its matches, when they are known (``Matcher.batch``)."""
     if not message.texts and any(defect.kind in ("too-large", "bad-record") for defect in message.defects):
         tally.messages_failed += 1
     tally.headers += message.headers
@@ -147,7 +199,9 @@ def _message(
         yield _report(defect, tally)
     parts, texts = message.parts, message.texts
     columns = message.provenance[:_PART]  # source ... newsgroups: the same in all its rows
-    for k, match in (matcher or Matcher(options))(message):
+    if found is None:
+        found = (matcher or Matcher(options))(message)
+    for k, match in found:
         row = _row(match, texts[k], columns, parts[k], options, tally)
         if row is not None:
             yield row
@@ -168,7 +222,7 @@ def _row(
 ) -> Row | None:
     """The row of ``match``, found in ``text`` (None when it is rejected and not asked for);
     ``columns`` are the row's columns of where the text is (source ... newsgroups)."""
-    verdict = match.verdict
+    url, alternatives, wrapper, span, pieces, line, column, verdict = match  # one step, not eight
     if verdict.valid:
         tally.urls += 1
         error = None
@@ -176,27 +230,22 @@ def _row(
         tally.rejected += 1
         # A wrapper never closed (D21) is rejected whatever its text: no other profile takes it.
         unclosed = verdict.error is not None and verdict.error.production == "wrapper"
-        if (
-            options.second_opinion is not None
-            and not unclosed
-            and _judge(match.url, options.second_opinion).valid
-        ):
+        if options.second_opinion is not None and not unclosed and _judge(url, options.second_opinion).valid:
             tally.rejected_valid_elsewhere += 1
         if not options.invalid:
             return None
         error = str(verdict.error)
-    pieces = match.pieces
-    start, end = (pieces[0][0], pieces[-1][1]) if pieces else (match.span[0], match.span[0])
+    start, end = (pieces[0][0], pieces[-1][1]) if pieces else (span[0], span[0])
     return _make_row(
         (
-            match.url,
-            match.alternatives,
+            url,
+            alternatives,
             verdict.valid,
             verdict.scheme,
-            match.wrapper,
-            match.wrapper is None,
-            match.line,
-            match.column,
+            wrapper,
+            wrapper is None,
+            line,
+            column,
             *columns,
             part,
             error,
@@ -204,7 +253,7 @@ def _row(
             None,
             start,
             end,
-            quote_depth(text, match) if match.column else 0,  # (nothing before it on its line: 0)
+            quote_depth(text, match) if column else 0,  # (nothing before it on its line: 0)
             None if options.context is None else context(text, start, end, options.context),
             _wayback(match, columns[_DATE]) if options.wayback and verdict.valid else None,
         )
