@@ -44,6 +44,7 @@ from typing import Any
 
 from _corpora import SHARED
 
+from urlsift import results
 from urlsift._model import MessageText, Provenance
 from urlsift.cli import main
 from urlsift.extract import _judge, extract
@@ -56,10 +57,10 @@ from urlsift.sources import ReadOptions, mime, read_path
 from urlsift.sources import _message as read_message
 from urlsift.sources.mbox import messages
 
-try:  # a tree that scans runs of messages together (its command line does)
-    from urlsift.results import _batched, _messages
-except ImportError:  # an earlier tree: one message at a time
-    _batched = _messages = None
+# A tree that scans runs of messages together has these (its command line does); an earlier one
+# (PYTHONPATH at another checkout, for figures before) scans one message at a time.
+_batched = getattr(results, "_batched", None)
+_messages = getattr(results, "_messages", None)
 
 DEFAULTS = [
     SHARED / "mail" / f"{name}.mbox" for name in ("blinux-list", "r-help-2003-February", "r-devel-2000-May")
@@ -109,7 +110,9 @@ def stages(path: Path, rounds: int) -> None:
     printing = Printing("jsonl")
     joined = "\n\n\x00\n\n".join(_scanned_texts(found))
 
-    batches = [[text] for text in found] if _batched is None else list(_batched(iter(found)))
+    batches: list[list[MessageText]] = (
+        [[text] for text in found] if _batched is None else list(_batched(iter(found)))
+    )
 
     def scanned(cold: bool = False) -> None:
         _HEADER_MATCHES.clear()

@@ -26,6 +26,7 @@ from test_fuzz import SEEDS, mutate
 
 from urlsift import matches, sources
 from urlsift._model import Defect, Match, MessageText, Provenance
+from urlsift.extract import extract_each
 from urlsift.matches import BATCH_WEIGHT, weight
 from urlsift.results import _batched, results
 from urlsift.rows import Options, Report, Row, Tally
@@ -361,7 +362,7 @@ def test_a_bug_in_scanning_messages_together_ends_only_the_message_it_is_in(
 ) -> None:
     """Small messages are scanned together (``Matcher.batch``): a bug in the scan of one of them
     loses that message only, the others come out whole, in order, and the counts add up."""
-    real_scan = matches.extract_each
+    real_scan = extract_each
 
     def scan(texts: list[str], **arguments: Any) -> Iterator[tuple[int, Match]]:
         if any("boom" in text for text in texts):
