@@ -55,6 +55,9 @@ NOT_COMPILED = {
     "_model.py": "Verdict.__init__ stores its instance __dict__ in one step: a compiled class has none",
     "output.py": "a row's int field holds a stand-in object (cast(int, _SLOT)): compiled code checks "
     "the type of what it reads as int",
+    "grammar/_bnf.py": "functools.cached_property on native classes: mypyc 2.4.1 compiles it as a plain "
+    "property, recomputed at each use (python/mypy#21611): validate 4x slower, the modern profile 48x",
+    "grammar/_profile.py": "cached_property (SchemeSyntax.pattern): as grammar/_bnf.py",
     "rows.py": "Row subclasses a NamedTuple class (mypyc: inheriting from builtin types)",
     "units.py": "ClusterError subclasses RuntimeError (mypyc: inheriting from builtin types)",
     "sources/packed.py": "DiskError subclasses OSError (mypyc: inheriting from builtin types)",
