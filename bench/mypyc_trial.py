@@ -24,8 +24,23 @@ where they have one); the speed-up is the compiled figure over the pure one (or 
 compiled where less is better). ``--keep DIR`` keeps the compiled copies (``DIR/safe``,
 ``DIR/all``), ``--reuse DIR`` runs on copies kept before, without compiling.
 
-The test suite against a copy (what fails compiled, and why, is in the issue's report):
-``PYTHONPATH=DIR/all python -m pytest -q -n 2 --ignore=tests/test_linear.py -p no:cacheprovider``.
+The test suite against a copy: ``PYTHONPATH=DIR/all python -m pytest -q -n 2
+--ignore=tests/test_linear.py -p no:cacheprovider``. With mypyc 2.4.1 (2026-11-24) 14 tests failed
+against ``all``, 9 of them against ``safe`` too, for these reasons:
+
+- a compiled function checks its arguments' declared types first, so ``validate(None)`` and
+  ``extract(b"...")`` say "str object expected; got None" where urlsift says what to do (test_api,
+  test_messages, test_extract);
+- compiled code checks what a third-party stub declares: typeshed's ``TarInfo.sparse`` is
+  ``bytes | None`` (it is a list: a sparse tar member is an internal error, sources/archives.py), and
+  types-tqdm's ``tqdm.refresh`` returns None (it returns True: the progress bar crashes);
+- a compiled frozen dataclass cannot be unpickled (mypyc/mypyc#1213): ``pieces.Joined`` sent to a
+  Dask worker (test_dask);
+- in ``all`` only, the 5 tests that monkeypatch a function of cli, results or sources/mime: the
+  compiled callers call the original.
+
+The growth tests that count Python steps (tests/growth.py) pass, but see little: compiled code
+makes no trace events (extract on 1,000 wrapped URLs: 3,007 steps against 62,051 pure).
 """
 
 from __future__ import annotations
