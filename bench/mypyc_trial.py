@@ -1,8 +1,8 @@
 """What compiling urlsift with mypyc would give (issue 22, an experiment): the benchmarks of bench/
 run on the pure Python package and on compiled copies of it, interleaved in one session.
 
-    python bench/mypyc_trial.py [--tree TREE] [--sets safe,all] [--rounds N] [--only NAME ...]
-                                [--keep DIR | --reuse DIR]
+    python bench/mypyc_trial.py [--tree TREE] [--corpora DIR] [--sets safe,all] [--rounds N]
+                                [--only NAME ...] [--keep DIR | --reuse DIR]
 
 TREE's ``src/urlsift`` (this checkout's by default) is copied to a temporary folder and compiled
 there with mypyc (opt level 3, all modules in one shared library, with TREE's mypy configuration);
@@ -16,7 +16,7 @@ the source tree is never touched. Two sets of modules are compiled, each in its 
 
 A module left out stays Python in the copy, imported by the compiled ones as any module is.
 
-Each benchmark script of ``BENCHES`` runs as a subprocess, with ``PYTHONPATH`` at ``TREE/src``
+Each benchmark script of ``benches`` runs as a subprocess, with ``PYTHONPATH`` at ``TREE/src``
 (pure) or at a copy (compiled), in rounds: pure, then each set, one after the other, so that a slow
 spell of this shared machine hits all of them alike. Each figure is the best of the rounds (the
 scripts measure process time, best of their own rounds, and print ratios to a same-run floor
@@ -58,9 +58,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from _corpora import SHARED
+
 BENCH = Path(__file__).resolve().parent
-SHARED = Path("/work/shared/corpora")
-MAIL = SHARED / "mail"
 
 NOT_COMPILED = {
     "__init__.py": "module __getattr__: the compiled module crashes on import (mypyc 2.4.1 calls it "
@@ -80,8 +80,9 @@ NOT_COMPILED = {
     "dask.py": "a class defined in a function (mypyc: nested classes)",
     "sources/warc.py": "`break` inside try/finally (mypyc: not implemented)",
 }
-"""Modules mypyc does not compile as they are, and why (a ``native_class=False`` decorator or a
-rewrite would get most of them through: source changes this trial does not make)."""
+"""Modules left out of every set, and why: mypyc does not compile them as they are, or what it
+makes of them fails or slows down at run time (a ``native_class=False`` decorator or a rewrite
+would get most of them through: source changes this trial does not make)."""
 
 MONKEYPATCHED = {
     "cli.py": "tests patch walk, scan_unit, _cores",
@@ -170,14 +171,17 @@ def found(output: str, *figures: Figure) -> Iterator[tuple[Figure, float]]:
             yield figure, float(m[1])
 
 
-BENCHES = (
-    Bench("archive blinux-list", ("archive_speed.py", str(MAIL / "blinux-list.mbox")), archive),
-    Bench("archive r-help", ("archive_speed.py", str(MAIL / "r-help-2003-February.mbox")), archive),
-    Bench("archive r-devel", ("archive_speed.py", str(MAIL / "r-devel-2000-May.mbox")), archive),
-    Bench("extract", ("extract_speed.py", "--corpora", str(SHARED)), extract),
-    Bench("validate", ("validate_speed.py", "--corpora", str(SHARED)), validate),
-    Bench("linear strict", ("linear.py", "strict"), linear),
-)
+def benches(shared: Path) -> tuple[Bench, ...]:
+    """The benchmarks, on the shared corpora in ``shared``: issue 22's figures."""
+    mail = shared / "mail"
+    return (
+        Bench("archive blinux-list", ("archive_speed.py", str(mail / "blinux-list.mbox")), archive),
+        Bench("archive r-help", ("archive_speed.py", str(mail / "r-help-2003-February.mbox")), archive),
+        Bench("archive r-devel", ("archive_speed.py", str(mail / "r-devel-2000-May.mbox")), archive),
+        Bench("extract", ("extract_speed.py", "--corpora", str(shared)), extract),
+        Bench("validate", ("validate_speed.py", "--corpora", str(shared)), validate),
+        Bench("linear strict", ("linear.py", "strict"), linear),
+    )
 
 
 def compile_copy(tree: Path, folder: Path, left_out: dict[str, str]) -> tuple[float, float, list[str]]:
@@ -230,6 +234,9 @@ def speed_up(figure: Figure, pure: float, compiled: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tree", type=Path, default=BENCH.parent, help="the checkout (default: this one)")
+    parser.add_argument(
+        "--corpora", type=Path, default=SHARED, metavar="DIR", help=f"the shared corpora (default: {SHARED})"
+    )
     parser.add_argument("--sets", default="safe,all", help="compiled sets, of: safe, all (default: both)")
     parser.add_argument("--rounds", type=int, default=2, help="rounds of every benchmark (default: 2)")
     parser.add_argument("--only", nargs="+", metavar="NAME", help="the benchmarks whose name starts so")
@@ -242,9 +249,11 @@ def main() -> None:
         parser.error(f"no set {', '.join(sorted(unknown))} (choose from {', '.join(SETS)})")
     if not (args.tree / "src" / "urlsift").is_dir():
         parser.error(f"no src/urlsift in {args.tree}")
-    if not MAIL.is_dir():
-        parser.error(f"no shared corpora at {SHARED}")
-    benches = [b for b in BENCHES if not args.only or any(b.name.startswith(o) for o in args.only)]
+    if not (args.corpora / "mail").is_dir():
+        parser.error(f"no shared corpora at {args.corpora} (--corpora DIR)")
+    chosen = [
+        b for b in benches(args.corpora) if not args.only or any(b.name.startswith(o) for o in args.only)
+    ]
     base = args.reuse or args.keep or Path(tempfile.mkdtemp(prefix="mypyc_trial_"))
     copies = {name: base / name for name in sets}
     if args.reuse is None:
@@ -261,7 +270,7 @@ def main() -> None:
     columns = " | ".join(f"{name} | speed-up" for name in sets)
     print(f"\n| benchmark | figure | pure | {columns} |")
     print("| --- | --- | ---: |" + " ---: | ---: |" * len(sets), flush=True)
-    for bench in benches:
+    for bench in chosen:
         best: dict[str, dict[Figure, float]] = {variant: {} for variant in variants}
         for _ in range(args.rounds):
             for variant, src in variants.items():
