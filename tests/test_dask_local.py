@@ -5,12 +5,8 @@ finds (a worker that dies, and Ctrl-C: test_units.py, test_hostile_cli.py, besid
 
 from __future__ import annotations
 
-import contextlib
 import subprocess
 import sys
-import threading
-import time
-from concurrent.futures import CancelledError, Future
 from pathlib import Path
 
 import pytest
@@ -19,7 +15,6 @@ pytest.importorskip("dask")
 
 
 from urlsift.cli import main
-from urlsift.dask import _InTurn
 from urlsift.sources import ReadOptions
 from urlsift.units import Unit, plan
 
@@ -89,66 +84,3 @@ def test_a_bad_number_of_workers_is_a_clear_error(capsys: pytest.CaptureFixture[
     status, out, err = _run(capsys, "--scheduler", "local:x", str(MBOXES[0]))
     assert (status, out) == (2, "")
     assert "not a number of workers: 'local:x' (say local:4)" in err
-
-
-class _RecordingPool:
-    """A pool that runs nothing and remembers the order tasks were handed to it."""
-
-    def __init__(self) -> None:
-        self.handed: list[object] = []
-
-    def submit(self, fn: object, /, *args: object, **kwargs: object) -> Future[object]:
-        self.handed.append(args[0])
-        future: Future[object] = Future()
-        future.set_result(None)
-        return future
-
-
-def _taking_turns(in_turn: _InTurn, ticket: int, fail: bool = False) -> None:
-    with contextlib.suppress(ValueError), in_turn.unit(ticket):
-        if fail:  # ended before handing its task over (a unit that could not be pickled, say)
-            raise ValueError(ticket)
-        in_turn.submit(print, ticket)
-
-
-def test_units_reach_the_pool_in_their_order_whatever_thread_runs_first() -> None:
-    """Two threads a worker (so a worker finds its next unit queued): the units are handed over in
-    the order they were submitted even when their threads run in the opposite order, and a unit
-    that fails before handing its task over does not hold up the ones after it."""
-    pool = _RecordingPool()
-    in_turn = _InTurn(pool, 2)  # type: ignore[arg-type]
-    tickets = [in_turn.ticket() for _ in range(6)]
-    threads = [
-        threading.Thread(target=_taking_turns, args=(in_turn, ticket, ticket == 2), daemon=True)
-        for ticket in reversed(tickets)
-    ]
-    for thread in threads:
-        thread.start()
-        time.sleep(0.01)  # each later ticket waits before the earlier ones have started
-    for thread in threads:
-        thread.join(timeout=10)
-        assert not thread.is_alive()
-    assert pool.handed == [0, 1, 3, 4, 5]
-
-
-def test_threads_waiting_for_their_turn_give_up_when_the_run_stops() -> None:
-    """Ctrl-C: a unit's thread still waiting for an earlier unit that will never run is woken."""
-    in_turn = _InTurn(_RecordingPool(), 2)  # type: ignore[arg-type]
-    in_turn.ticket()  # ticket 0: cancelled before its thread started
-    waiting = in_turn.ticket()
-    failed: list[BaseException] = []
-
-    def wait() -> None:
-        try:
-            _taking_turns(in_turn, waiting)
-        except CancelledError as error:
-            failed.append(error)
-
-    thread = threading.Thread(target=wait, daemon=True)
-    thread.start()
-    time.sleep(0.05)
-    assert thread.is_alive()
-    in_turn.close()
-    thread.join(timeout=10)
-    assert not thread.is_alive()
-    assert len(failed) == 1

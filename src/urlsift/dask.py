@@ -15,9 +15,8 @@ import importlib
 import logging
 import os
 import signal
-import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import CancelledError, Executor, Future, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -158,93 +157,29 @@ def _scheduling(pool: Executor, count: int) -> Iterator[Submit]:
     """A submit function that computes each unit's work as a Dask task on ``pool``'s processes.
     Dask's local schedulers compute a whole graph and then return, where ``cli`` wants each unit
     back as soon as it is done, and no more than a few units ahead: so each unit is a graph of
-    its own, computed in a thread of this process. There are as many threads as ``cli`` has units
-    in flight (two a worker), so that a worker finds its next unit queued when it ends one, as
-    ``-j``'s do; with one thread a worker, each waited while its unit's results came back and the
-    next unit was sent (1.67x against ``-j 2``'s 1.79x on 422 MB, 2026-11-24). ``_InTurn`` hands
-    the units to the pool in their order, which the threads alone would not: a later unit could
-    take the worker the first one needed, whose results ``cli`` waits for with the others held."""
-    in_turn = _InTurn(pool, count)
-    threads = ThreadPoolExecutor(2 * count, thread_name_prefix="urlsift-dask")
+    its own, computed in a thread of this process, one a worker. The units wait in the threads'
+    queue, so each starts when a worker is free, in their order, as ``-j``'s do (with more threads
+    than workers, the threads raced to hand theirs to the pool: a later unit could take the
+    worker the first one needed, whose results ``cli`` waits for with the others held)."""
+    threads = ThreadPoolExecutor(count, thread_name_prefix="urlsift-dask")
 
     def submit(work: Work, unit: Unit) -> Future[list[FileEvents]]:
-        return threads.submit(_computed, in_turn, in_turn.ticket(), work, unit)
+        return threads.submit(_computed, pool, work, unit)
 
     try:
         yield submit
     finally:  # not waiting: after an exception (Ctrl-C), ``pool`` ends the units in flight
-        in_turn.close()
         threads.shutdown(wait=False, cancel_futures=True)
 
 
-class _InTurn:
-    """``pool`` as Dask's scheduler sees it (``submit``, ``_max_workers``), taking each thread's
-    task only in its unit's turn: the order of the tickets, one a unit, given as ``cli`` submits."""
-
-    def __init__(self, pool: Executor, workers: int) -> None:
-        self._pool = pool
-        self._max_workers = workers  # read by Dask's ``get_async``
-        self._turns = threading.Condition()
-        self._issued = self._next = 0
-        self._skipped: set[int] = set()  # tickets whose thread ended with no task handed over
-        self._closed = False
-        self._mine = threading.local()  # the ticket of the unit this thread computes, until used
-
-    def ticket(self) -> int:
-        ticket, self._issued = self._issued, self._issued + 1
-        return ticket
-
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
-        ticket: int | None = getattr(self._mine, "ticket", None)
-        if ticket is None:  # not a unit's first task (a unit is one task; kept safe all the same)
-            return self._pool.submit(fn, *args, **kwargs)
-        with self._turns:
-            self._turns.wait_for(lambda: self._next == ticket or self._closed)
-            if self._closed:
-                raise CancelledError
-            try:
-                return self._pool.submit(fn, *args, **kwargs)
-            finally:
-                self._mine.ticket = None
-                self._next += 1
-                self._advance()
-
-    @contextmanager
-    def unit(self, ticket: int) -> Iterator[None]:
-        """While the thread computes the unit of ``ticket``: its turn given up if it ends unused."""
-        self._mine.ticket = ticket
-        try:
-            yield
-        finally:
-            if self._mine.ticket is not None:  # failed before handing its task over
-                self._mine.ticket = None
-                with self._turns:
-                    self._skipped.add(ticket)
-                    self._advance()
-
-    def _advance(self) -> None:
-        """The turn goes past the tickets given up, and the waiting threads look again."""
-        while self._next in self._skipped:
-            self._skipped.remove(self._next)
-            self._next += 1
-        self._turns.notify_all()
-
-    def close(self) -> None:
-        """No more turns: the threads still waiting for theirs give up (``cli`` stopped)."""
-        with self._turns:
-            self._closed = True
-            self._turns.notify_all()
-
-
-def _computed(in_turn: _InTurn, ticket: int, work: Work, unit: Unit) -> list[FileEvents]:
+def _computed(pool: Executor, work: Work, unit: Unit) -> list[FileEvents]:
     import dask
     import dask.multiprocessing
 
     # The scheduler as a function, not by its name ("processes"): a name has Dask import
     # ``distributed`` first, to look for a Client to prefer (0.4 s).
     task = dask.delayed(work, pure=False)(unit)
-    with in_turn.unit(ticket):
-        found: list[FileEvents] = task.compute(scheduler=dask.multiprocessing.get, pool=in_turn)
+    found: list[FileEvents] = task.compute(scheduler=dask.multiprocessing.get, pool=pool)
     return found
 
 
