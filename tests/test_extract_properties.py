@@ -195,6 +195,21 @@ wrapper_soup = st.lists(
 ).map("".join)
 
 
+# What a text may end with after a wrapper left open: blanks, a quote prefix, on a line of their own.
+open_ends = st.sampled_from(
+    ["", "\n", "\n ", " \n \t", "\n> ", "\n>  ", "\n\n ", "\nabc\n \t", "\n> abc\n> "]
+)
+
+
+@given(st.lists(st.tuples(wrapper_soup, open_ends).map("".join), max_size=4))
+def test_extract_each_is_extract_on_each_text_whatever_blanks_end_it(texts: list[str]) -> None:
+    """A wrapper left open at its text's end reads as stopped by that end, as alone (D21), also
+    when blanks follow the text's last line break (the separator's blank line is not the text's)."""
+    together = list(extract_each(texts, invalid=True))
+    alone = [(k, match) for k, text in enumerate(texts) for match in urlsift.extract(text, invalid=True)]
+    assert together == alone
+
+
 @given(wrapper_soup)
 def test_the_first_reading_is_the_first_of_the_readings(text: str) -> None:
     # A wrapper never closed shows first_reading's URL (extract's shortcut for readings(...)[0]).

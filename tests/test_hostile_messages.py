@@ -407,6 +407,19 @@ def test_messages_are_scanned_together_in_batches_of_bounded_weight() -> None:
     assert 1000 / len(lists[:-6]) <= BATCH_WEIGHT / 256  # empty messages weigh something too
 
 
+def test_a_batch_holds_a_bounded_number_of_reports() -> None:
+    """A batch holds its messages' reports too: messages of a hundred damaged header lines each,
+    and small texts, are not batched by the hundred (the weight counts their reports)."""
+    where = Provenance("m")
+    damaged = [
+        MessageText(where, ["x"], ["0 text/plain"], 0, [Defect("malformed", where, "no colon")] * 100)
+        for _ in range(300)
+    ]
+    lists = [batch for batch in _batched(iter(damaged)) if isinstance(batch, list)]
+    assert sum(map(len, lists)) == 300
+    assert max(sum(len(message.defects) for message in batch) for batch in lists) <= BATCH_WEIGHT / 256
+
+
 def test_a_message_of_many_candidates_is_not_held_as_matches(tmp_path: Path) -> None:
     # 700 KB of unclosed wrappers: 140,000 rejected candidates, once built as one list of matches
     # before the first row (124 MB at this size, 170 times the message).

@@ -160,8 +160,10 @@ def _within(match: Match, start: int, lines_before: int, text: str) -> Match:
     if reason is not None:
         # Alone, a wrapper still open when its text ends is stopped by that end (D21), before any
         # count of lines; joined, by the separator's blank line, or the line count at its break.
+        # A blank line that starts after the text's last break is the separator's: only blanks (and
+        # a quote prefix, D25) are left of the text after that break.
         at_end = span[1] == end
-        at_last_break = span[1] == end - 1 and text.endswith("\n") and reason is Unclosed.BLANK_LINE
+        at_last_break = reason is Unclosed.BLANK_LINE and start <= span[1] == start + text.rfind("\n")
         if at_end or at_last_break:
             span, verdict = (span[0], end), _unterminated(verdict, Unclosed.TEXT_ENDED)
     if start == 0 and verdict is match.verdict:

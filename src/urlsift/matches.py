@@ -28,9 +28,10 @@ candidates is never held as a million matches)."""
 
 
 def weight(message: MessageText) -> int:
-    """What a message weighs in a batch: its texts' characters, and a little for each text and
-    for the message itself, so that a run of empty messages or parts is bounded too."""
-    return sum(map(len, message.texts)) + 16 * len(message.texts) + 256
+    """What a message weighs in a batch: its texts' characters, and a little for each text, each
+    report (a batch holds its messages' reports too) and the message itself, so that a run of
+    empty messages, parts or damaged headers is bounded too."""
+    return sum(map(len, message.texts)) + 16 * len(message.texts) + 256 * (1 + len(message.defects))
 
 
 _HEADER_MATCHES: dict[tuple[Options, bool], dict[str, tuple[Match, ...]]] = {}
