@@ -11,7 +11,8 @@ from typing import IO, Any, Literal, NamedTuple, get_args
 
 Part = str | int | tuple[str, ...] | tuple[tuple[str, str], ...] | None
 """A component of a URL: text, a number (port, article number), decoded segments or fields; None
-when the URL does not have that component (which differs from having it empty, D9)."""
+when the URL does not have that component (which differs from having it empty, D9). A number of
+more than 640 significant digits (the grammars set no bound) is given as its digits, a str."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ from .._model import Part
 from ._bnf import Chars, Label, Node, Rule, alt, opt, rep, seq
 from ._chars import ALPHA, ALPHADIGIT, DIGIT, HEX
 from ._profile import Decomposed, RegexMatch, SchemeSyntax
+from ._shared import number
 from .rfc3986 import IPv6address
 
 # --- tel: RFC 3966 section 3 ---------------------------------------------------------------------
@@ -216,7 +217,7 @@ def _sip(m: RegexMatch, scheme: str) -> Decomposed:
         "user": None if user is None else unquote(user),
         "password": None if password is None else unquote(password),
         "host": m.group("host"),
-        "port": None if port is None else int(port),
+        "port": None if port is None else number(port),
     }
     starts = {"host": m.start("host")}
     if password is not None:
