@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from ._model import LATER, Match, www_url
+from ._model import Match, www_url
 from .grammar import STRICT, Profile, get_profile
 from .grammar._profile import host_span
 from .validate import validate
@@ -104,9 +104,6 @@ def match_canonical(match: Match) -> str | None:
     if not verdict.valid:
         return None
     return canonical(match.url if verdict.scheme else www_url(match.url), verdict.profile)
-
-
-LATER.canonical = match_canonical
 
 
 def _without_dot_segments(rest: str, after_authority: bool) -> str:
