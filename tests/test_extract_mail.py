@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -44,6 +47,12 @@ CASES = [
     ("URN:12 and urn:ietf", "URN:12 and urn:ietf"),
     ("see urn:ietf:rfc:1738.", "see «urn:ietf:rfc:1738»."),
     ("sip:(x) sip:alice@atlanta.com", "sip:(x) «sip:alice@atlanta.com»"),
+    # sip: needs RFC 3261's host, and a run of digits is none (its last label starts with a letter)
+    (
+        "<Identity>sip:6505550579 at ims.example</Identity>",
+        "<Identity>sip:6505550579 at ims.example</Identity>",
+    ),
+    ("sip:6505550579@ims.example", "«sip:6505550579@ims.example»"),
     ("sips:alice@sip.example:5061;transport=tcp", "«sips:alice@sip.example:5061;transport=tcp»"),
     ("mid:x cid:foo4%25foo1@bar.net", "mid:x «cid:foo4%25foo1@bar.net»"),
     (
@@ -136,3 +145,23 @@ def test_the_iana_list_is_the_specs() -> None:
     lines = spec.read_text().splitlines()
     names = {line.split()[0] for line in lines if line.strip() and not line.startswith("#")}
     assert names == IANA_PERMANENT_SCHEMES
+
+
+def test_a_sip_identity_in_pipermail_mail_is_no_url(tmp_path: Path) -> None:
+    """Issue 29: from ``<Identity>sip:6505550579 at ims...`` in a pipermail archive the strict
+    profile reported ``sip:6505550579`` (its shape took a host of digits); now neither profile does."""
+    path = tmp_path / "list.mbox"
+    path.write_bytes(
+        b"From alice at example.org  Mon Feb  3 10:00:00 2003\n"
+        b"From: alice at example.org (Alice)\nSubject: IMS\nMessage-ID: <1@example.org>\n\n"
+        b"The P-CSCF answers <Identity>sip:6505550579 at ims.mnc001.mcc001.3gppnetwork.org</Identity>\n"
+        b"and see sip:alice@atlanta.example for the rest.\n"
+    )
+    for profile in BOTH:
+        command = [sys.executable, "-m", "urlsift", "--invalid", "--format", "jsonl", "--profile", profile]
+        done = subprocess.run([*command, str(path)], capture_output=True, text=True, check=False)
+        rows = [json.loads(line) for line in done.stdout.splitlines()]
+        assert [(row["url"], row["valid"]) for row in rows if row["url"].startswith("sip:")] == [
+            ("sip:6505550579", False),
+            ("sip:alice@atlanta.example", True),
+        ], (profile, done.stderr)

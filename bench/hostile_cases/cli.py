@@ -54,9 +54,18 @@ def _bidi_everywhere(root: Path) -> tuple[list[str], Path | None]:
     return ["--invalid", str(path)], None
 
 
+def _huge_ports(root: Path) -> tuple[list[str], Path | None]:
+    """``urlsift validate -`` on 10,000 URLs, each with a port of 5,000 digits, then one plain URL:
+    every line judged valid (expected exit 0; a traceback at the first before issue 28's fix)."""
+    path = root / "ports.txt"
+    path.write_text(f"http://h.example:{'9' * 5_000}/\n" * 10_000 + "http://after.example/\n")
+    return ["validate", "--profile", "both", "-"], path
+
+
 CASES: dict[str, Case] = {
     "folder of 5,000 entries, 20% links to themselves": _hostile_folder,
     "-j 64 on two 20 MB files": _jobs_on_two_files,
     "csv of 200,000 formula cells": _formula_cells,
     "text with 200,000 bidi and ESC candidates": _bidi_everywhere,
+    "validate 10,000 ports of 5,000 digits": _huge_ports,
 }

@@ -12,7 +12,6 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from ._model import (
-    LATER,
     Candidate,
     Caveat,
     CaveatKind,
@@ -70,15 +69,6 @@ def _submodule(name: str) -> Any:
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
 
-
-def _uri(verdict: Verdict) -> str | None:
-    """``Verdict.uri`` until ``grammar.iri`` (IDNA, the script table) is imported: it imports it."""
-    from .grammar.iri import verdict_uri
-
-    return verdict_uri(verdict)
-
-
-LATER.uri = _uri
 
 __all__ = [
     "KNOWN_SCHEMES",

@@ -11,7 +11,8 @@ from typing import IO, Any, Literal, NamedTuple, get_args
 
 Part = str | int | tuple[str, ...] | tuple[tuple[str, str], ...] | None
 """A component of a URL: text, a number (port, article number), decoded segments or fields; None
-when the URL does not have that component (which differs from having it empty, D9)."""
+when the URL does not have that component (which differs from having it empty, D9). A number of
+more than 640 significant digits (the grammars set no bound) is given as its digits, a str."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,22 +91,6 @@ canonical and URI forms given, as this prefix and itself."""
 def www_url(reference: str) -> str:
     """The http URL a "www." host name with no scheme stands for: the one place the rule is said."""
     return WWW_STANDS_FOR + reference
-
-
-class _Later:
-    """What the records' derived forms are worked out by: functions of later stages, set by their
-    modules when imported (``urlsift`` imports them, ``grammar.iri`` when a URI form is first asked
-    for), so that this module imports none."""
-
-    uri: Callable[[Verdict], str | None] | None = None
-    canonical: Callable[[Match], str | None] | None = None
-
-
-LATER = _Later()
-
-
-def _unset(name: str) -> RuntimeError:
-    return RuntimeError(f"urlsift.{name} is not imported: import urlsift before using its records")
 
 
 ProfileName = Literal["strict", "modern"]
@@ -192,9 +177,10 @@ class Verdict:
     def uri(self) -> str | None:
         """The URI form of a valid IRI (RFC 3987 3.1: host through IDNA, the rest's non-ASCII
         characters escaped as UTF-8); the URL itself when it is ASCII; None when invalid."""
-        if LATER.uri is None:
-            raise _unset("grammar.iri")
-        return LATER.uri(self)
+        # A later stage, imported where it is used (IDNA and the script table load with it).
+        from .grammar.iri import verdict_uri
+
+        return verdict_uri(self)
 
 
 def _unpickled_verdict(
@@ -291,9 +277,10 @@ class Match(NamedTuple):
     def canonical(self) -> str | None:
         """The URL's canonical form under the profile that judged it (D30); None if rejected.
         Worked out when asked: scanning never pays for it."""
-        if LATER.canonical is None:
-            raise _unset("canonical")
-        return LATER.canonical(self)
+        # A later stage, imported where it is used.
+        from .canonical import match_canonical
+
+        return match_canonical(self)
 
     @property
     def fragment(self) -> str | None:

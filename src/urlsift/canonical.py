@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from ._model import LATER, Match, www_url
+from ._model import Match, www_url
 from .grammar import STRICT, Profile, get_profile
 from .grammar._profile import host_span
 from .validate import validate
@@ -90,7 +90,8 @@ def _authority(rest: str, default_port: int | None, ends_at: str) -> tuple[str, 
     # An IP literal's colons are inside its brackets.
     host, colon, port = hostport.rpartition(":") if ":" in hostport.rpartition("]")[2] else (hostport, "", "")
     # RFC 3986 6.2.3: an empty port (modern only; strict refuses it) is no port.
-    if colon and (not port or (default_port is not None and int(port) == default_port)):
+    # (the default compared as digits: no int of a port of 5,000 digits)
+    if colon and (not port or (default_port is not None and port.lstrip("0") == str(default_port))):
         colon = port = ""
     host = _ESCAPE.sub(lambda m: "%" + m.group(1).upper(), host.lower())  # escapes stay upper case
     return "//" + login + host + colon + port, after
@@ -103,9 +104,6 @@ def match_canonical(match: Match) -> str | None:
     if not verdict.valid:
         return None
     return canonical(match.url if verdict.scheme else www_url(match.url), verdict.profile)
-
-
-LATER.canonical = match_canonical
 
 
 def _without_dot_segments(rest: str, after_authority: bool) -> str:

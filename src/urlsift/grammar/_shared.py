@@ -45,6 +45,24 @@ def not_in_scheme(char: str) -> str:
     return f"{shown(char)} cannot be in a scheme name (letters, digits, '+', '-' and '.')"
 
 
+# --- numbers -----------------------------------------------------------------------------------
+
+MAX_NUMBER_DIGITS = 640
+"""The most significant digits a port or an article number is turned into an int with: CPython
+refuses to convert longer digit strings (4,300 by default, as few as 640 where a program lowers
+its limit), and no port or article has that many."""
+
+
+def number(digits: str) -> int | str:
+    """A port's or an article number's value, from the digits the grammar read (``1*digit``, any
+    length: RFC 1738 5 and RFC 3986 3.2.3 set no bound): an int, or, past ``MAX_NUMBER_DIGITS``
+    significant digits, the digits as written, so that such a URL is judged like any other."""
+    significant = digits.lstrip("0")  # CPython's limit counts leading zeros too
+    if len(significant) > MAX_NUMBER_DIGITS:
+        return digits
+    return int(significant or "0")
+
+
 # --- warnings ----------------------------------------------------------------------------------
 
 _CONTROL_ESCAPE = re.compile(r"%(?:[01][0-9A-Fa-f]|7[Ff])")
@@ -56,8 +74,9 @@ def port_caveat(
 ) -> list[Caveat]:
     """Section 6 of RFC 1738: a port other than the scheme's default deserves a word."""
     port = parts.get("port")
-    if isinstance(port, int) and default is not None and port != default:
-        message = f"port {port} is not the default port {default} of {scheme} (RFC 1738 section 6)"
+    # A port kept as its digits (``number``) is past any default.
+    if isinstance(port, (int, str)) and default is not None and port != default:
+        message = f"port {clip(str(port))} is not the default port {default} of {scheme} (RFC 1738 section 6)"
         return [Caveat(CaveatKind.PORT, starts["port"], message)]
     return []
 

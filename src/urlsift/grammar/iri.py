@@ -11,7 +11,7 @@ from __future__ import annotations
 import idna
 import regex
 
-from .._model import LATER, Verdict, www_url
+from .._model import Verdict, www_url
 from ._profile import host_span
 
 # Scripts that real host names combine within one label: Japanese mixes Han, Hiragana and
@@ -94,6 +94,3 @@ def _host_span(url: str) -> tuple[int, int] | None:
     valid in no other)."""
     fragment = url.find("#")
     return host_span(url, url.find(":") + 1, len(url) if fragment < 0 else fragment, "/?")
-
-
-LATER.uri = verdict_uri

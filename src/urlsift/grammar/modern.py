@@ -29,6 +29,7 @@ from ._shared import (
     gopher_parts,
     long_label_caveats,
     not_in_scheme,
+    number,
     port_caveat,
     scheme_end,
     shown,
@@ -39,10 +40,10 @@ from .iri import ascii_host, mixes_scripts
 # --- parts -----------------------------------------------------------------------------------
 
 
-def _port(m: RegexMatch) -> int | None:
+def _port(m: RegexMatch) -> int | str | None:
     # RFC 3986 6.2.3: an empty port is no port.
     text = m.group("port")
-    return int(text) if text else None
+    return number(text) if text else None
 
 
 def _server(m: RegexMatch) -> Decomposed:
@@ -129,8 +130,8 @@ def _news(m: RegexMatch, scheme: str) -> Decomposed:
 
 def _nntp(m: RegexMatch, scheme: str) -> Decomposed:
     found = _server(m)
-    number = m.group("article_number")
-    found.parts.update(group=unquote(m.group("group")), article=None if number is None else int(number))
+    article = m.group("article_number")  # RFC 5538's 1*16DIGIT: never past ``number``'s bound
+    found.parts.update(group=unquote(m.group("group")), article=None if article is None else number(article))
     return found
 
 
@@ -288,7 +289,10 @@ _DOTTED_NUMBERS = re.compile(r"[0-9]++(?:\.[0-9]++)++\.?")
 def _is_ipv4(host: str) -> bool:
     """RFC 3986's IPv4address: four dec-octets (0-255, no leading zero)."""
     octets = host.split(".")
-    return len(octets) == 4 and all(o.isdigit() and o == str(int(o)) and int(o) <= 255 for o in octets)
+    # (the length first: no int of a group of 5,000 digits)
+    return len(octets) == 4 and all(
+        o.isdigit() and len(o) <= 3 and o == str(int(o)) and int(o) <= 255 for o in octets
+    )
 
 
 def _host_caveats(host: str, start: int) -> list[Caveat]:

@@ -1,5 +1,7 @@
 """Schemes with no "//" whose own RFCs give them a short, clear syntax, in the modern profile (D29,
-D35): tel (RFC 3966 3), urn (RFC 8141 2), sip and sips (RFC 3261 25.1), cid and mid (RFC 2392 2).
+D35): tel (RFC 3966 3), urn (RFC 8141 2), sip and sips (RFC 3261 25.1), cid and mid (RFC 2392 2);
+and xmpp (RFC 5122 2.2), for D35 only. ``IN_TEXT`` is D35's shape in running text, in either
+profile: these rules, stated here once (``shapes.py`` only says a refusal's words).
 
 One ``Rule`` per ABNF rule, named as its RFC names it, the RFC's line above each; as in
 ``schemes``, a rule starts after the scheme's colon, and the fragment is split off first (D4).
@@ -16,6 +18,7 @@ from .._model import Part
 from ._bnf import Chars, Label, Node, Rule, alt, opt, rep, seq
 from ._chars import ALPHA, ALPHADIGIT, DIGIT, HEX
 from ._profile import Decomposed, RegexMatch, SchemeSyntax
+from ._shared import number
 from .rfc3986 import IPv6address
 
 # --- tel: RFC 3966 section 3 ---------------------------------------------------------------------
@@ -188,6 +191,33 @@ mid_url = Rule(
 )
 
 
+# --- xmpp: RFC 5122 section 2.2 (the URI form) ------------------------------------------------------
+# Not a scheme the modern profile judges by it (RFC 3986's URI does): only D35's shape in text.
+
+# unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~"        (RFC 3986)
+XMPP_UNRESERVED = ALPHADIGIT + "-._~"
+# nodeid = *( unreserved / pct-encoded / nodeallow )
+# nodeallow = "!" / "$" / "(" / ")" / "*" / "+" / "," / ";" / "="
+nodeid = Rule("nodeid", Chars(XMPP_UNRESERVED + "!$()*+,;=", escapes=True))
+# resid = *( unreserved / pct-encoded / resallow )
+# resallow = "!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ":" / ";" / "="
+resid = Rule("resid", Chars(XMPP_UNRESERVED + "!$&'()*+,:;=", escapes=True))
+# host: RFC 3986's, which takes any reg-name ("(416)" too, or none); an XMPP domainpart is an IP
+# literal, an IPv4 address or a domain name (RFC 6122 2.2), whose non-ASCII letters a URI escapes.
+xmpp_host = Rule("host", alt(IPv6reference, Chars(ALPHADIGIT + "-.", escapes=True, min=1)))
+# pathxmpp = [ nodeid "@" ] host [ "/" resid ]
+pathxmpp = Rule("pathxmpp", seq(opt(nodeid, "@"), xmpp_host, opt("/", resid)))
+# authxmpp = nodeid "@" host;  authpath = "//" authxmpp [ "/" pathxmpp ]
+authpath = Rule("authpath", seq("//", nodeid, "@", xmpp_host, opt("/", pathxmpp)))
+# hierxmpp = authpath / pathxmpp
+hierxmpp = Rule("hierxmpp", alt(authpath, pathxmpp))
+# querytype = *( unreserved / pct-encoded );  key and value likewise
+_xmpp_word = Chars(XMPP_UNRESERVED, escapes=True)
+# pair = ";" key "=" value;  querycomp = querytype [ *pair ]
+querycomp = Rule("querycomp", seq(_xmpp_word, rep(";", _xmpp_word, "=", _xmpp_word)))
+# xmppuri = "xmpp" ":" hierxmpp [ "?" querycomp ] [ "#" fragment ]
+xmppuri = Rule("xmppuri", seq(hierxmpp, opt("?", querycomp)))
+
 # --- parts -----------------------------------------------------------------------------------------
 
 
@@ -216,7 +246,7 @@ def _sip(m: RegexMatch, scheme: str) -> Decomposed:
         "user": None if user is None else unquote(user),
         "password": None if password is None else unquote(password),
         "host": m.group("host"),
-        "port": None if port is None else int(port),
+        "port": None if port is None else number(port),
     }
     starts = {"host": m.start("host")}
     if password is not None:
@@ -245,6 +275,10 @@ SCHEME_RULES: dict[str, Rule] = {
     "mid": mid_url,
 }
 """The schemes the modern profile judges by their own RFC's syntax (and not by RFC 3986's URI)."""
+
+IN_TEXT: dict[str, Rule] = {**SCHEME_RULES, "xmpp": xmppuri}
+"""D35: the rule a naked URL of each of these schemes, written without "//", must fullmatch (after
+its colon, its fragment split off) to be a URL of running text, in either profile."""
 
 # sip 5060 and sips 5061: RFC 3261 19.1.2. No "." or ".." segments: none of these is hierarchical.
 SCHEMES: dict[str, SchemeSyntax] = {

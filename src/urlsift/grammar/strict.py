@@ -24,6 +24,7 @@ from ._shared import (
     gopher_parts,
     long_label_caveats,
     not_in_scheme,
+    number,
     port_caveat,
     scheme_end,
     shown,
@@ -37,8 +38,8 @@ def _decoded(value: str | None) -> str | None:
     return None if value is None else unquote(value)
 
 
-def _int(value: str | None) -> int | None:
-    return None if value is None else int(value)
+def _int(value: str | None) -> int | str | None:
+    return None if value is None else number(value)
 
 
 def _starts(m: RegexMatch, *names: str) -> dict[str, int]:
@@ -196,8 +197,9 @@ def _host_caveats(host: str, start: int) -> list[Caveat]:
     if len(labels) == 4 and all(label.isdigit() for label in labels):
         offset = start
         for label in labels:
-            if int(label) > 255:
-                message = f"host number group {label} is over 255 (D7)"
+            value = label.lstrip("0")
+            if len(value) > 3 or int(value or "0") > 255:  # (no int of a label of 5,000 digits)
+                message = f"host number group {clip(label)} is over 255 (D7)"
                 out.append(Caveat(CaveatKind.HOSTNUMBER_RANGE, offset, message))
             offset += len(label) + 1
         return out
