@@ -311,7 +311,7 @@ class _View:
             objects, home = os.path.join(self.folder, "objects"), os.path.join(self.folder, "home")
             for folder in (objects, home, os.path.join(self.folder, "refs")):
                 os.mkdir(folder)
-            self.packed, self.problems = _survey(path, objects)
+            self.packed, self.problems = _survey(os.path.abspath(path), objects)  # (links from elsewhere)
             sha256 = self.tip is not None and len(self.tip) == 64
             with open(os.path.join(self.folder, "config"), "w", encoding="ascii") as config:
                 config.write(f"[core]\n\trepositoryformatversion = {int(sha256)}\n\tbare = true\n")
@@ -368,8 +368,11 @@ class _View:
             try:
                 out, _ = process.communicate(data, timeout=GIT_SILENCE)
             except subprocess.TimeoutExpired:
-                process.kill()
-                process.communicate()
+                process.kill()  # (waiting for the pipes to close would wait on what it started)
+                process.wait()
+                for pipe in (process.stdin, process.stdout):
+                    if pipe is not None:
+                        pipe.close()
                 raise Silent(f"git {argv[0]}: nothing said for {GIT_SILENCE:g} s; stopped") from None
             if process.returncode != 0:
                 raise GitError(f"git {argv[0]}: {_last_line(said, process.returncode)}")
@@ -620,6 +623,8 @@ def _messages(
             if not finished:  # stopped early: its output is not read to its end, so it might wait for ever
                 log.kill()
             log.wait()
+            if log.stdout is not None:
+                log.stdout.close()
         if log.returncode != 0:
             after = f" after {commit}" if commit else ""
             yield Defect(
