@@ -45,6 +45,7 @@ from collections.abc import Iterable, Iterator
 from typing import IO, NamedTuple
 
 from .._model import Defect, Provenance
+from ..errors import StateError as StateError  # (publicinbox.StateError, as before)
 from .mbox import HEAD_BYTES
 from .packed import MAX_EXPAND, Budget
 
@@ -880,10 +881,6 @@ def _load(file: str) -> object:
         raise StateError(f"--state {file}: JSON nested too deep: not a state file") from error
     except ValueError as error:  # no JSON, or no UTF-8
         raise StateError(f"--state {file}: cannot be read: {error}") from error
-
-
-class StateError(ValueError):
-    """A state file that cannot be used (said before any work starts)."""
 
 
 def holds(path: str, commit: str) -> bool:
