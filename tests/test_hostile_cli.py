@@ -615,3 +615,53 @@ def test_an_import_error_that_is_a_bug_is_said_as_one_not_as_a_usage_error(
         "urlsift: internal error, please report it: ModuleNotFoundError: import of urlsift.workers halted; "
         "None in sys.modules"
     ]
+
+
+# --- issue 28.12: --state FILE is read with a guard, saved with a named error ---------------
+
+
+def _state_run(tmp_path: Path, state: Path, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    text = text_file(tmp_path / "a.txt", "http://a.example/")
+    return subprocess.run(
+        [sys.executable, "-m", "urlsift", "-q", "--state", str(state), str(text)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+@pytest.mark.parametrize("kind", ["fifo", "/dev/zero", "nested", "folder"])
+def test_a_state_file_that_is_no_state_is_one_line_exit_2(tmp_path: Path, kind: str) -> None:
+    state = tmp_path / "state.json"
+    if kind == "fifo":
+        os.mkfifo(state)  # it was: blocked for ever in open()
+    elif kind == "/dev/zero":
+        state.symlink_to("/dev/zero")  # it was: 3 GB in 2.4 s, growing
+    elif kind == "nested":
+        state.write_text("[" * 200_000 + "]" * 200_000)  # it was: a RecursionError traceback
+    else:
+        state.mkdir()
+    started = time.monotonic()
+    done = _state_run(tmp_path, state)
+    assert time.monotonic() - started < 30
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert len(done.stderr.splitlines()) == 1
+    assert done.stderr.startswith(f"urlsift: --state {state}: ")
+    said = {"fifo": "a FIFO, not a regular file", "/dev/zero": "a device, not a regular file"}
+    said |= {"nested": "JSON nested too deep", "folder": "a folder, not a regular file"}
+    assert said[kind] in done.stderr
+
+
+def test_a_state_file_that_cannot_be_saved_is_named_and_its_temporary_removed(tmp_path: Path) -> None:
+    state = tmp_path / "state.json"
+    state.write_text("{}\n")
+    (tmp_path / "state.json.tmp").symlink_to("/dev/full")  # a full disk under the temporary file
+    done = _state_run(tmp_path, state)
+    assert done.returncode == 2
+    assert done.stdout == "http://a.example/\n"
+    assert done.stderr == (
+        f"urlsift: {state}: --state: cannot be saved (No space left on device); it is left as it was\n"
+    )  # it was: "urlsift: No space left on device", and an empty .tmp
+    assert not (tmp_path / "state.json.tmp").exists()
+    assert state.read_text() == "{}\n"

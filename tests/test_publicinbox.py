@@ -3,11 +3,14 @@ the mbox, each with its commit; ``--since`` and ``--state``; ``-j``; what git ca
 
 from __future__ import annotations
 
+import errno
 import itertools
 import json
 import os
+import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from urlsift._model import Provenance
+from urlsift._model import Defect, Provenance
 from urlsift.cli import main
 from urlsift.sources import ReadOptions, publicinbox
 
@@ -267,3 +270,294 @@ def test_a_folder_of_inboxes_is_read_as_their_repositories(
         (str(mirror / "list" / "git" / "1.git"), "http://example.org/2"),
         (str(mirror / "old.git"), "http://example.org/3"),
     ]
+
+
+# --- issue 28: a repository is a stranger's: nothing in it runs, blocks, or decides what is read --
+
+GOOD = b"From: a@b\nSubject: s\n\nsee http://example.org/%d\n"
+
+
+def _marker_script(folder: Path) -> tuple[Path, Path]:
+    """A program that leaves a marker file when it runs (and fails), and the marker."""
+    marker = folder / "it-ran"
+    script = folder / "run.sh"
+    script.write_text(f"#!/bin/sh\ntouch {marker}\nexit 1\n")
+    script.chmod(0o755)
+    return script, marker
+
+
+def _signed(epoch: Path) -> str:
+    """A commit on top of the branch with a ``gpgsig`` header (any signature: git asks gpg.program)."""
+    git = [inbox.GIT, f"--git-dir={epoch}"]
+    parent = subprocess.run([*git, "rev-parse", "refs/heads/master"], capture_output=True, text=True).stdout
+    tree = subprocess.run([*git, "rev-parse", "refs/heads/master^{tree}"], capture_output=True, text=True)
+    body = (
+        f"tree {tree.stdout.strip()}\nparent {parent.strip()}\n"
+        "author A <a@example.org> 1000000000 +0000\ncommitter A <a@example.org> 1000000000 +0000\n"
+        "gpgsig -----BEGIN PGP SIGNATURE-----\n \n -----END PGP SIGNATURE-----\n\nsigned\n"
+    )
+    made = subprocess.run(
+        [*git, "hash-object", "-t", "commit", "-w", "--stdin"], input=body.encode(), capture_output=True
+    )
+    commit = made.stdout.decode().strip()
+    subprocess.run([*git, "update-ref", "refs/heads/master", commit], check=True)
+    return commit
+
+
+def _hostile_epoch(tmp_path: Path) -> Path:
+    epoch = inbox.init(tmp_path / "0.git")
+    inbox.commit(epoch, [GOOD % k for k in range(3)])
+    _signed(epoch)
+    return epoch
+
+
+# Each: the lines added to the repository's config (RUN: the program), and what more it needs.
+EXECUTING = {
+    "gpg.program with log.showSignature": "[log]\n\tshowSignature = true\n[gpg]\n\tprogram = RUN\n",
+    "gpg.ssh.program": '[log]\n\tshowSignature = true\n[gpg]\n\tformat = ssh\n[gpg "ssh"]\n\tprogram = RUN\n',
+    "core.fsmonitor": "[core]\n\tfsmonitor = RUN\n",
+    "diff.external": "[diff]\n\texternal = RUN\n",
+    "core.pager": "[core]\n\tpager = RUN\n[pager]\n\tlog = RUN\n",
+    "diff textconv": '[diff "x"]\n\ttextconv = RUN\n',
+    "core.hooksPath": "[core]\n\thooksPath = HOOKS\n",
+    "include.path": "[include]\n\tpath = INCLUDED\n",
+    "includeIf": '[includeIf "gitdir:/"]\n\tpath = INCLUDED\n',
+    "partial clone fetching a missing blob over ext::": (
+        "[core]\n\trepositoryformatversion = 1\n[extensions]\n\tpartialClone = origin\n"
+        '[remote "origin"]\n\turl = ext::RUN %S\n\tpromisor = true\n[protocol "ext"]\n\tallow = always\n'
+    ),
+    "partial clone fetching over ssh (core.sshCommand)": (
+        "[core]\n\trepositoryformatversion = 1\n\tsshCommand = RUN\n[extensions]\n\tpartialClone = origin\n"
+        '[remote "origin"]\n\turl = ssh://example.org/x\n\tpromisor = true\n'
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXECUTING))
+def test_no_setting_of_the_repository_runs_a_program(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    epoch = _hostile_epoch(tmp_path)
+    lost, blob = inbox.loose_commit(epoch, GOOD % 3)
+    (epoch / "objects" / blob[:2] / blob[2:]).unlink()  # a missing blob: a partial clone would fetch it
+    script, marker = _marker_script(tmp_path)
+    hooks = tmp_path / "hooks"
+    hooks.mkdir()
+    for hook in (
+        "pre-commit",
+        "post-checkout",
+        "reference-transaction",
+        "fsmonitor-watchman",
+        "post-index-change",
+    ):
+        (hooks / hook).symlink_to(script)
+        (epoch / "hooks" / hook).symlink_to(script)
+    (epoch / "info" / "attributes").write_text("* diff=x\n")
+    included = tmp_path / "included"
+    included.write_text(
+        f"[log]\n\tshowSignature = true\n[gpg]\n\tprogram = {script}\n[core]\n\tfsmonitor = {script}\n"
+    )
+    setting = EXECUTING[name].replace("RUN", str(script)).replace("HOOKS", str(hooks))
+    with (epoch / "config").open("a") as config:
+        config.write(setting.replace("INCLUDED", str(included)))
+    status, rows, err = _rows([str(epoch)], capsys)
+    assert not marker.exists()
+    assert [row["url"] for row in rows] == [f"http://example.org/{k}" for k in range(3)]
+    assert status == 2  # the missing blob
+    assert f"[{lost}]#4: corrupt: the blob {blob} is missing from the repository" in err
+
+
+def _run(argv: list[str], timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "urlsift", "-q", "--stats", *argv],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def test_a_fifo_as_a_loose_object_is_reported_not_opened(tmp_path: Path) -> None:
+    epoch = inbox.init(tmp_path / "0.git")
+    inbox.commit(epoch, [GOOD % 0])
+    lost, blob = inbox.loose_commit(epoch, GOOD % 1)
+    inbox.loose_commit(epoch, GOOD % 2)
+    loose = epoch / "objects" / blob[:2] / blob[2:]
+    loose.unlink()
+    os.mkfifo(loose)
+    started = time.monotonic()
+    done = _run([str(epoch)])
+    assert time.monotonic() - started < 30  # it was: no end (git cat-file in the FIFO's open())
+    assert done.stdout.splitlines() == ["http://example.org/0", "http://example.org/2"]
+    assert (
+        f"urlsift: {epoch}[objects/{blob[:2]}/{blob[2:]}]: corrupt: a FIFO, not a regular file: not read"
+        in done.stderr
+    )
+    assert (
+        f"urlsift: {epoch}[{lost}]#1: corrupt: the blob {blob} is missing from the repository" in done.stderr
+    )
+    assert "messages            3 = 2 scanned + 1 failed" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_fifo_included_by_the_config_is_never_opened(tmp_path: Path) -> None:
+    epoch = inbox.init(tmp_path / "0.git")
+    inbox.commit(epoch, [GOOD % 0])
+    os.mkfifo(tmp_path / "fifo")
+    with (epoch / "config").open("a") as config:
+        config.write(f"[include]\n\tpath = {tmp_path / 'fifo'}\n")
+    started = time.monotonic()
+    done = _run([str(epoch)])
+    assert time.monotonic() - started < 30  # it was: 600 s for each git call
+    assert (done.returncode, done.stdout) == (0, "http://example.org/0\n")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "link to /dev/zero", "link out"])
+def test_a_ref_that_is_no_regular_file_is_reported_not_opened(tmp_path: Path, kind: str) -> None:
+    epoch = inbox.init(tmp_path / "0.git")
+    inbox.commit(epoch, [GOOD % 0])
+    ref = epoch / "refs" / "heads" / "master"
+    outside = tmp_path / "elsewhere"
+    outside.write_text(ref.read_text())
+    ref.unlink()
+    if kind == "fifo":
+        os.mkfifo(ref)
+    else:
+        ref.symlink_to("/dev/zero" if kind == "link to /dev/zero" else outside)
+    done = _run([str(epoch)])
+    what = "a FIFO" if kind == "fifo" else "a link"
+    assert done.returncode == 2
+    assert f"urlsift: {epoch}: corrupt: not read: refs/heads/master is {what}: not read\n" in done.stderr
+
+
+def test_a_loop_of_symbolic_refs_is_a_damaged_repository(tmp_path: Path) -> None:
+    epoch = inbox.init(tmp_path / "0.git")
+    inbox.commit(epoch, [GOOD % 0])
+    (epoch / "HEAD").write_text("ref: refs/heads/a\n")
+    (epoch / "refs" / "heads" / "a").write_text("ref: refs/heads/b\n")
+    (epoch / "refs" / "heads" / "b").write_text("ref: refs/heads/a\n")
+    (epoch / "refs" / "heads" / "master").unlink()  # the loop is all there is
+    done = _run([str(epoch)])
+    assert done.returncode == 2  # it was 1: an empty repository, no report
+    loop = "HEAD -> refs/heads/a -> refs/heads/b -> refs/heads/a"
+    assert f"urlsift: {epoch}: corrupt: not read: symbolic refs in a loop: {loop}\n" in done.stderr
+
+
+def test_symbolic_refs_are_followed_as_git_follows_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    epoch = inbox.init(tmp_path / "0.git")
+    inbox.commit(epoch, [GOOD % 0, GOOD % 1])
+    subprocess.run([inbox.GIT, f"--git-dir={epoch}", "pack-refs", "--all"], check=True)
+    (epoch / "HEAD").write_text("ref: refs/heads/main\n")
+    (epoch / "refs" / "heads" / "main").write_text("ref: refs/heads/master\n")  # packed: in packed-refs
+    status, rows, _ = _rows([str(epoch)], capsys)
+    assert (status, [row["url"] for row in rows]) == (0, ["http://example.org/0", "http://example.org/1"])
+
+
+def test_an_epoch_linked_to_another_is_read_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "list"
+    inbox.v2_inbox(folder, [[GOOD % 0]])
+    (folder / "git" / "1.git").symlink_to(folder / "git" / "0.git")
+    status, rows, err = _rows([str(folder)], capsys)
+    assert [row["url"] for row in rows] == ["http://example.org/0"]  # it was read twice
+    assert status == 2
+    assert f"{folder / 'git' / '1.git'}: unreadable: a link to a folder: not followed" in err
+
+
+def test_blobs_spend_from_the_decompression_budget(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    epoch = inbox.init(tmp_path / "0.git")
+    head = b"From: a@b\nSubject: big\n\nhttp://example.org/big\n"
+    big = [head + bytes([k]) * (5 << 20) for k in (1, 2)]  # two blobs of 5 MiB of one byte, alternating
+    inbox.commit(epoch, [big[k % 2] for k in range(20)])
+    status, rows, err = _rows(["--max-message", "10M", "--max-expand", "22M", str(epoch)], capsys)
+    assert status == 2
+    assert len(rows) == 4  # it was 20: 100 MiB out of a repository of a few KB
+    assert "corrupt" not in err
+    assert re.search(
+        r": too-large: blobs: expands past 22,000,000 bytes .*; the messages from commit \w+ on", err
+    )
+
+
+def test_a_blob_over_max_message_is_not_read_past_its_head(tmp_path: Path) -> None:
+    epoch = inbox.init(tmp_path / "0.git")
+    big = b"From: a@b\nMessage-ID: <big@x>\n\n" + b"x" * (60 << 20)
+    inbox.commit(epoch, [big, GOOD % 0])
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            # VmHWM: this process's own peak (ru_maxrss would keep the forking test's)
+            "import re, sys; from urlsift.cli import main; s = main(sys.argv[1:]); "
+            "peak = re.search(r'VmHWM:\\s*(\\d+)', open('/proc/self/status').read())[1]; "
+            "print(peak, file=sys.stderr); sys.exit(s)",
+            "-q",
+            "--max-message",
+            "50M",
+            str(epoch),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.stdout == "http://example.org/0\n"
+    assert f"#0: too-large: a message of {len(big):,} bytes" in done.stderr
+    assert int(done.stderr.splitlines()[-1]) < 45_000  # KB: it held 50 MB of it
+
+
+def test_messages_lost_to_missing_blobs_are_counted(tmp_path: Path) -> None:
+    epoch = inbox.init(tmp_path / "0.git")
+    inbox.commit(epoch, [GOOD % 0])
+    _, blob = inbox.loose_commit(epoch, GOOD % 1)
+    (epoch / "objects" / blob[:2] / blob[2:]).unlink()
+    inbox.commit(epoch, [b"", GOOD % 2])
+    done = _run([str(epoch)])
+    assert "messages            4 = 2 scanned + 2 failed" in done.stderr  # it was 2 = 2 + 0
+
+
+def test_out_of_file_descriptors_is_the_machines_fault(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    epoch = inbox.init(tmp_path / "0.git")
+    inbox.commit(epoch, [GOOD % 0])
+
+    def emfile(*_: object, **__: object) -> None:
+        raise OSError(errno.EMFILE, os.strerror(errno.EMFILE))
+
+    monkeypatch.setattr(subprocess, "Popen", emfile)
+    status, _, err = _rows([str(epoch)], capsys)
+    assert status == 2
+    assert f"{epoch}: unreadable: not read: Too many open files (the machine's)" in err  # it was internal
+
+
+@pytest.mark.parametrize("silent", ["log", "cat-file"])
+def test_a_git_that_says_nothing_is_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, silent: str
+) -> None:
+    epoch = inbox.init(tmp_path / "0.git")
+    inbox.commit(epoch, [GOOD % 0])
+    fake = tmp_path / "git"
+    # git SILENT never answers; the others (cat-file --batch-check: which commits it holds) do.
+    cases = f'case " $* " in *" --batch-check "*) ;; *" {silent} "*) exec sleep 60;; esac'
+    fake.write_text(f'#!/bin/sh\n{cases}\nexec {inbox.GIT} "$@"\n')
+    fake.chmod(0o755)
+    monkeypatch.setattr(publicinbox, "_git", lambda: str(fake))
+    monkeypatch.setattr(publicinbox, "GIT_SILENCE", 0.5)
+    started = time.monotonic()
+    found = list(publicinbox.read(str(epoch), Provenance(str(epoch)), 10**9, ReadOptions().inbox()))
+    assert time.monotonic() - started < 20
+    assert [item.kind for item in found if isinstance(item, Defect)] == ["unreadable"]
+    (defect,) = [item for item in found if isinstance(item, Defect)]
+    assert f"git {silent}: nothing said for 0.5 s; stopped" in defect.detail
+
+
+def test_a_symlinked_objects_folder_is_not_followed_nor_sized(tmp_path: Path) -> None:
+    epoch = inbox.init(tmp_path / "0.git")
+    inbox.commit(epoch, [GOOD % 0])
+    (epoch / "objects").rename(tmp_path / "objects")
+    (epoch / "objects").symlink_to(tmp_path / "objects")
+    assert publicinbox.size(str(epoch)) == 0  # -j sized it by walking wherever the link led
+    done = _run([str(epoch)])
+    assert done.returncode == 2
+    assert f"urlsift: {epoch}: corrupt: not read: objects is a link: not followed\n" in done.stderr

@@ -52,6 +52,11 @@ __all__ = [  # the records are the rows module's; they are named here too, with 
 _FILE_LOST: frozenset[DefectKind] = frozenset({"unreadable", "corrupt", "binary"})
 """Defects of a whole file that leave it (or its end) unscanned: the file counts as failed."""
 
+_MESSAGE_LOST: frozenset[DefectKind] = frozenset(
+    {"too-large", "bad-record", "corrupt", "not-mail", "internal", "unreadable"}
+)
+"""Defects of a message that leave none of its text to scan: the message counts as failed."""
+
 
 _judge = lru_cache(maxsize=4096)(validate)
 """The second opinion on a rejected candidate (the same footer URL recurs in every message)."""
@@ -191,7 +196,7 @@ def _message(
 ) -> Iterator[Event]:
     """The reports and rows of one message; ``matcher``: the file's (``Matcher(options)``);
     ``found``: its matches, when they are known (``Matcher.batch``)."""
-    if not message.texts and any(defect.kind in ("too-large", "bad-record") for defect in message.defects):
+    if not message.texts and any(defect.kind in _MESSAGE_LOST for defect in message.defects):
         tally.messages_failed += 1
     tally.headers += message.headers
     tally.parts += len(message.texts) - message.headers

@@ -454,10 +454,14 @@ def _inbox(
     path: str, options: ReadOptions, counter: Counter, start: int = 0, end: int | None = None
 ) -> Iterator[Item]:
     """The messages of a public-inbox repository (of its commits ``start`` to ``end``, counted
-    from the first to read), with the commit as ``member``, its number as ``message``."""
-    for found in publicinbox.read(path, Provenance(path), options.max_message, options.inbox(), start, end):
+    from the first to read), with the commit as ``member``, its number as ``message``; a message
+    lost (a missing blob) is a message with its report, counted as failed."""
+    where = Provenance(path)
+    inbox = options.inbox()
+    for found in publicinbox.read(path, where, options.max_message, inbox, start, end, options.max_expand):
         if isinstance(found, Defect):
-            yield found
+            lost = found.provenance.message is not None
+            yield MessageText(found.provenance, [], [], 0, [found]) if lost else found
             continue
         counter.bytes += found.size
         yield _message(found.data, found.size, found.where, options, last_line_ended=True)
