@@ -31,7 +31,7 @@ from contextlib import ExitStack
 from typing import IO, Literal, NamedTuple, Protocol, cast
 
 from .._model import Defect, MessageText, Provenance, Skipped, TextStream
-from .packed import CORRUPT, Budget, Capped, MissingLibrary, Salvaged, defect, zstd, zstd_options
+from .packed import CORRUPT, Budget, Capped, MissingLibrary, Salvaged, ZstdFrames, defect, zstd, zstd_options
 
 Item = MessageText | TextStream | Defect | Skipped
 Kind = Literal["zip", "tar"]
@@ -323,6 +323,7 @@ class _Inflating(io.RawIOBase):
             self._inner = _lzma(raw)
         elif entry.method == ZIP_ZSTANDARD:
             self._inner = _Zstd()
+            self._raw = ZstdFrames(raw)  # a bad checksum loses none of the frame (see ZstdFrames)
         else:
             raise NotImplementedError(f"compression method {entry.method} is not one zip readers know")
 
