@@ -303,7 +303,8 @@ class _Zstd:
         try:
             found: bytes = self._inner.decompress(data, max_length)
         except self._error as error:
-            raise zipfile.BadZipFile(f"the member's Zstandard data: {error}") from error
+            text = str(error).removeprefix("Unable to decompress Zstandard data: ")
+            raise zipfile.BadZipFile(f"the member's Zstandard data: {text}") from error
         return found
 
 
