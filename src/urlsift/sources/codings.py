@@ -25,6 +25,11 @@ _NAMES = {"gzip": "gzip", "x-gzip": "gzip", "deflate": "deflate", "br": "br", "z
 """The content codings undone, by their HTTP names (RFC 9110 8.4.1, RFC 8878 7.2)."""
 
 
+class CutCoding(CorruptData):
+    """A coding whose input ended before its end: the file's end, when the record is cut too
+    (``limit``: the record's report says it)."""
+
+
 class Body(Protocol):
     """A record's bytes (warcio's LimitReader): ``limit`` is what the file ended before."""
 
@@ -162,7 +167,7 @@ class _Decoding(io.RawIOBase):
         if not data:
             self._ended = True
             if self._started:  # an empty body is no damage: nothing was coded
-                raise CorruptData(f"the {self._name} content coding is cut before its end")
+                raise CutCoding(f"the {self._name} content coding is cut before its end")
         self._started = True
         return data
 

@@ -141,7 +141,9 @@ class ZstdFrames(io.RawIOBase):
                 self._plain = True
                 return False
             last = header & 1
-            following = ("checksum", 0) if last and checksum else ("frame", 0) if last else ("block", checksum)
+            following = (
+                ("checksum", 0) if last and checksum else ("frame", 0) if last else ("block", checksum)
+            )
             self._step(3 + (1 if kind == 1 else size), following, cut=bool(last))
         elif 0x184D2A50 <= int.from_bytes(head[:4], "little") <= 0x184D2A5F:  # a skippable frame
             self._step(8 + int.from_bytes(head[4:8], "little"), ("frame", 0), cut=True)

@@ -27,7 +27,7 @@ from typing import IO, Any
 
 from .._model import Defect, MessageText, Provenance, Skipped, TextStream
 from . import mime
-from .codings import codings, decoded
+from .codings import CutCoding, codings, decoded
 from .packed import Budget, CorruptData, MissingLibrary, OverBudget, defect
 from .page import text as html_text
 
@@ -87,7 +87,9 @@ class _Lines:
         self._lines += 1
         self._bytes += len(line)
         if self._lines > MAX_HEADER_LINES or self._bytes > MAX_HEADER_BYTES:
-            raise HeaderDamage(f"a header block over {MAX_HEADER_LINES:,} lines or {MAX_HEADER_BYTES:,} bytes")
+            raise HeaderDamage(
+                f"a header block over {MAX_HEADER_LINES:,} lines or {MAX_HEADER_BYTES:,} bytes"
+            )
         return line
 
 
@@ -364,7 +366,9 @@ def _content(
             # Each content coding's output is spent from the Budget (at most 1000 times the
             # record's size, all layers together); the record's own bytes were counted by the
             # layers under the WARC. A coding not undone here: the body is read as it is.
-            transfer = [name.strip().lower() for name in (http.get_header("Transfer-Encoding") or "").split(",")]
+            transfer = [
+                name.strip().lower() for name in (http.get_header("Transfer-Encoding") or "").split(",")
+            ]
             applied = codings(http.get_header("Content-Encoding")) or []
             stream = decoded(stream, transfer[-1] == "chunked", applied, budget.inner(max(record.length, 1)))
         while taken <= max_message and (piece := stream.read(min(1 << 20, max_message + 1 - taken))):
@@ -374,7 +378,7 @@ def _content(
         return MessageText(where, [], [], 0, [defect(error, here)])
     except (OverBudget, CorruptData) as error:
         # A coding the file's end cut is the record's report (truncated), not one of its own.
-        if isinstance(error, OverBudget) or getattr(record.raw_stream, "limit", 0) <= 0:
+        if not isinstance(error, CutCoding) or getattr(record.raw_stream, "limit", 0) <= 0:
             defects.append(defect(error, here, taken))
     if taken > max_message:
         detail = f"a record of more than {max_message:,} bytes, over the limit; not scanned"
