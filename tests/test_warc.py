@@ -444,6 +444,7 @@ def test_a_huge_chunk_is_read_in_steps_not_held(tmp_path: Path) -> None:
             _chunked(gzip.compress(b"see http://example.org/small\n"), 7),
         )
     )
+    assert isinstance(small, MessageText)
     assert small.texts == ["see http://example.org/small\n"]
 
 
@@ -455,7 +456,8 @@ def _warc_of(tmp_path: Path, headers: list[tuple[str, str]], body: bytes, name: 
 
 def _texts_and_reports(path: Path) -> tuple[list[str], list[tuple[str, str]]]:
     """The texts read (joined, per record) and every report, (kind, detail), in order."""
-    texts, reports = [], []
+    texts: list[str] = []
+    reports: list[tuple[str, str]] = []
     for item in _items(path):
         if isinstance(item, MessageText):
             texts.append("".join(item.texts))
@@ -509,10 +511,8 @@ def test_an_endless_header_block_is_reported_at_once() -> None:
     """Issue 28: an endless WARC header block on standard input grew to 4 GB with nothing said:
     the report comes once the block passes its bound, before the stream is searched on."""
     stream = _Endless(200_000_000)
-    source = io.BufferedReader(io.BufferedReader(stream), 1 << 16)
-    items = warc.records(
-        _Prefixed(b"WARC/1.0\r\n", source), Provenance("-"), Budget(10**9, lambda: stream.given), 10**8
-    )
+    source = io.BufferedReader(_Prefixed(b"WARC/1.0\r\n", io.BufferedReader(stream)), 1 << 16)
+    items = warc.records(source, Provenance("-"), Budget(10**9, lambda: stream.given), 10**8)
     first = next(items)
     assert isinstance(first, Defect)
     assert first.kind == "corrupt"
@@ -521,6 +521,8 @@ def test_an_endless_header_block_is_reported_at_once() -> None:
 
 
 class _Prefixed(io.RawIOBase):
+    """``head``, then ``rest``: a stream that starts a WARC record."""
+
     def __init__(self, head: bytes, rest: IO[bytes]) -> None:
         self._head, self._rest = head, rest
 
