@@ -146,6 +146,7 @@ LATER_STAGES = {
             "archives.py",
             "page.py",
             "warc.py",
+            "codings.py",
             "jsonl.py",
             "publicinbox.py",
         )

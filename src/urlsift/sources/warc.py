@@ -1,19 +1,24 @@
 """WARC files (ISO 28500) and Common Crawl's WET files -> one MessageText per record read.
 
-Records are framed and their HTTP headers parsed by warcio (``pip install 'urlsift[warc]'``),
-imported here only when a WARC is read. What is read: ``response`` and ``resource`` records of a
-text type (their HTTP chunked transfer coding and gzip, deflate or brotli content coding undone by
-warcio, the output spent from the Budget like any decompression), and ``conversion`` records (WET:
-the page's text). HTML goes through ``page.text`` and ``message/rfc822`` through ``mime.read``, as
-in mail; the charset comes from the HTTP headers, else the page's ``<meta>``, else UTF-8. Every
-other record (request, metadata, warcinfo, revisit, images ...) is skipped and counted
+Records are framed and their headers parsed by warcio (``pip install 'urlsift[warc]'``), imported
+here only when a WARC is read, through bounded header reads (``_Parser``: lines, bytes and the
+Content-Length checked before warcio uses them). What is read: ``response`` and ``resource``
+records of a text type (their HTTP chunked transfer coding and gzip, deflate, br or zstd content
+codings undone in bounded steps by ``codings``, each coding's output spent from the Budget like any
+decompression), and ``conversion`` records (WET: the page's text); a ``response`` read without HTTP
+headers (not of type application/http, no http(s) target) is read as a resource. HTML goes through
+``page.text`` and ``message/rfc822`` through ``mime.read``, as in mail; the charset comes from the
+HTTP headers, else the page's ``<meta>`` (as the HTML standard's prescan takes it), else UTF-8.
+Every other record (request, metadata, warcinfo, revisit, images ...) is skipped and counted
 (``Skipped``). A ``.warc.gz`` is read through the gzip layer of ``packed`` (one gzip member per
 record, or one for all: either way a stream), record by record: a record is held only up to
 ``max_message`` bytes.
 
-Damage is reported and read past: a record cut by the file's end (``truncated``), a record whose
-Content-Length is wrong or bytes that are no record (``corrupt``): the stream is searched forward,
-line by line, for the next ``WARC/1.`` line and read on from there.
+Damage is reported and read past: a record cut by the file's end, in its content or its headers
+(``truncated``); a record whose Content-Length is wrong or no length, headers past their bounds, or
+bytes that are no record (``corrupt``, reported before) the stream is searched forward, line by
+line, for the next ``WARC/1.`` line and read on from there; a content coding that is damaged
+(``corrupt``, what it gave before kept) or needs a library not installed (``unreadable``).
 """
 
 from __future__ import annotations
@@ -107,7 +112,7 @@ class _Parser:
         if self._warc:
             length = headers.get_header("Content-Length")
             if length is not None and not (_LENGTH.fullmatch(length) and int(length) < 1 << 63):
-                raise HeaderDamage(f"a Content-Length that is no length ({_said(length[:40])})")
+                raise HeaderDamage(f"a Content-Length of {_said(length[:40])!r}, no length")
             self.last = headers
         return headers
 
@@ -126,7 +131,8 @@ def _bounded(iterator: Any) -> Any:
         # resource (by its WARC Content-Type).
         if length == 0 or rec_type not in _HTTP_RECORDS:
             return None
-        declared = loader.warc_parser.last.get_header("Content-Type") or ""
+        last = loader.warc_parser.last  # (None for an ARC file's records)
+        declared = (None if last is None else last.get_header("Content-Type")) or ""
         media = "".join(declared.partition(";")[0].split()).lower()
         if media != "application/http" and not (uri or "").lower().startswith(("http:", "https:")):
             return None
