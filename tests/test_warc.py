@@ -646,7 +646,12 @@ def test_without_brotli_a_br_page_is_unreadable_naming_it(
     monkeypatch.setitem(sys.modules, "brotli", None)
     texts, reports = _texts_and_reports(path)
     assert texts == ["", "see <URL:http://example.org/after>\n"]
-    assert reports == [("unreadable", "a brotli content coding: install urlsift[warc] (brotli) to undo it")]
+    assert reports == [
+        (
+            "unreadable",
+            "a brotli content coding, not undone without the brotli package: pip install 'urlsift[warc]'",
+        )
+    ]
 
 
 def test_a_response_whose_target_is_not_lower_case_http_is_scanned(tmp_path: Path) -> None:

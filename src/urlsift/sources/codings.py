@@ -13,7 +13,8 @@ import zlib
 from collections.abc import Callable
 from typing import Protocol
 
-from .packed import Budget, Capped, CorruptData, MissingLibrary, zstd, zstd_options
+from ..errors import MissingExtra
+from .packed import Budget, Capped, CorruptData, zstd, zstd_options
 
 MAX_CODINGS = 4
 """Content codings stacked on one body (``Content-Encoding: gzip, br``); more is damage."""
@@ -218,10 +219,12 @@ def _brotli() -> _Brotli:
     try:
         import brotli
     except ImportError as error:
-        raise MissingLibrary("a brotli content coding: install urlsift[warc] (brotli) to undo it") from error
+        raise MissingExtra(
+            "a brotli content coding, not undone without the brotli package", "warc"
+        ) from error
     decompressor: _Brotli = brotli.Decompressor()
     if not hasattr(decompressor, "can_accept_more_data"):  # before 1.2: no bound on a step
-        raise MissingLibrary("a brotli content coding: brotli 1.2 or later is needed to undo it")
+        raise MissingExtra("a brotli content coding, not undone without brotli 1.2 or later", "warc")
     return decompressor
 
 

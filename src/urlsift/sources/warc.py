@@ -31,9 +31,10 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from .._model import Defect, MessageText, Provenance, Skipped, TextStream
+from ..errors import MissingExtra
 from . import mime
 from .codings import CutCoding, codings, decoded
-from .packed import Budget, CorruptData, MissingLibrary, OverBudget, defect
+from .packed import Budget, CorruptData, OverBudget, defect
 from .page import text as html_text
 
 Item = MessageText | TextStream | Defect | Skipped
@@ -380,7 +381,7 @@ def _content(
         while taken <= max_message and (piece := stream.read(min(1 << 20, max_message + 1 - taken))):
             pieces.append(piece)
             taken += len(piece)
-    except MissingLibrary as error:
+    except MissingExtra as error:
         return MessageText(where, [], [], 0, [defect(error, here)])
     except (OverBudget, CorruptData) as error:
         # A coding the file's end cut is the record's report (truncated), not one of its own.
