@@ -147,6 +147,7 @@ LATER_STAGES = {
             "archives.py",
             "page.py",
             "warc.py",
+            "codings.py",
             "jsonl.py",
             "publicinbox.py",
         )

@@ -11,10 +11,13 @@ import json
 import re
 import subprocess
 import sys
+import tracemalloc
 import zipfile
-from collections.abc import Iterator
+import zlib
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
+from typing import IO
 
 import growth
 import pytest
@@ -235,23 +238,16 @@ def _record(kind: bytes, headers: bytes, body: bytes, *, length: bool = True) ->
 
 
 def test_records_warcio_cannot_read_are_reported_and_read_past(tmp_path: Path) -> None:
-    """A record with no Content-Length (warcio would read the rest of the file as its text), a
-    response with no WARC-Target-URI (warcio raises AttributeError): each is damage, reported, and
-    the next record is read; a file of one cut header line is reported too."""
+    """A record with no Content-Length (warcio would read the rest of the file as its text) is
+    damage, reported, and the next record is read; a file of one header line is cut in its headers."""
     good = _record(b"resource", b"Content-Type: text/plain\r\n", b"after http://after.example/")
-    http = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nhttp://response.example/"
-    cases = {
-        "no-length": _record(b"resource", b"Content-Type: text/plain\r\n", b"x", length=False),
-        "no-target": _record(b"response", b"Content-Type: application/http; msgtype=response\r\n", http),
-    }
-    for name, bad in cases.items():
-        path = tmp_path / f"{name}.warc"
-        path.write_bytes(bad + good)
-        assert [row[_URL] for row in _rows(path)] == ["http://after.example/"], name
-        assert [report.kind for report in _reports(path)] == ["corrupt"], name
+    path = tmp_path / "no-length.warc"
+    path.write_bytes(_record(b"resource", b"Content-Type: text/plain\r\n", b"x", length=False) + good)
+    assert [row[_URL] for row in _rows(path)] == ["http://after.example/"]
+    assert [report.kind for report in _reports(path)] == ["corrupt"]
     cut = tmp_path / "cut.warc"
     cut.write_bytes(b"WARC/1.0\r\n")
-    assert [report.kind for report in _reports(cut)] == ["corrupt"]
+    assert [report.kind for report in _reports(cut)] == ["truncated"]
 
 
 def test_without_warcio_a_warc_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -403,3 +399,296 @@ def test_parquet_gives_the_warc_date_as_a_utc_time(
     header = path.read_bytes().split(b"WARC-Date: ")[2][:20].decode()  # the first conversion record's
     assert rows[0]["date"] == datetime.fromisoformat(header)
     assert rows[0]["date"].tzinfo is not None
+
+
+# --- issue 28: budgets of the WARC reader -------------------------------------------------------
+
+
+def _peak(read: Callable[[], object]) -> tuple[object, int]:
+    """What ``read()`` gives, and the most memory Python held while it ran (bytes)."""
+    tracemalloc.start()
+    try:
+        found = read()
+        return found, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_huge_chunk_is_read_in_steps_not_held(tmp_path: Path) -> None:
+    """Issue 28: warcio held a chunk whole (a 1 GiB one in a 1.3 MB .warc.gz took 2 GB) and
+    inflated it in one call; the record is held only up to --max-message."""
+    text = b"http://example.org/chunk " + b"x" * 30_000_000
+    gzipped = gzip.compress(b"http://example.org/inflated " + bytes(30_000_000), 1)
+    path = tmp_path / "chunks.warc"
+    _warc(
+        path,
+        [
+            ([*PLAIN, ("Transfer-Encoding", "chunked")], b"%x\r\n%s\r\n0\r\n\r\n" % (len(text), text)),
+            (
+                [*PLAIN, ("Transfer-Encoding", "chunked"), ("Content-Encoding", "gzip")],
+                _chunked(gzipped, 10**6),
+            ),
+            GOOD,
+        ],
+    )
+    items, peak = _peak(lambda: _items(path, max_message=2_000_000))
+    assert isinstance(items, list)
+    assert [[defect.kind for defect in item.defects] for item in items] == [["too-large"], ["too-large"], []]
+    assert "http://example.org/after" in items[2].texts[0]
+    assert peak < 12_000_000  # the message limit and a few steps, not 30 MB chunks
+    # Within the limit, chunked and gzip are undone as before.
+    small, _ = _items(
+        _warc_of(
+            tmp_path,
+            [*PLAIN, ("Transfer-Encoding", "chunked"), ("Content-Encoding", "gzip")],
+            _chunked(gzip.compress(b"see http://example.org/small\n"), 7),
+        )
+    )
+    assert isinstance(small, MessageText)
+    assert small.texts == ["see http://example.org/small\n"]
+
+
+def _warc_of(tmp_path: Path, headers: list[tuple[str, str]], body: bytes, name: str = "one.warc") -> Path:
+    path = tmp_path / name
+    _warc(path, [(headers, body), GOOD])
+    return path
+
+
+def _texts_and_reports(path: Path) -> tuple[list[str], list[tuple[str, str]]]:
+    """The texts read (joined, per record) and every report, (kind, detail), in order."""
+    texts: list[str] = []
+    reports: list[tuple[str, str]] = []
+    for item in _items(path):
+        if isinstance(item, MessageText):
+            texts.append("".join(item.texts))
+            reports.extend((defect.kind, defect.detail) for defect in item.defects)
+        elif isinstance(item, Defect):
+            reports.append((item.kind, item.detail))
+    return texts, reports
+
+
+def test_header_blocks_of_too_many_lines_are_damage_read_past(tmp_path: Path) -> None:
+    """Issue 28: warcio keeps every header line (10 million short HTTP ones took 2 GB): a block
+    of more than 10,000 lines is damage, and the next record is read."""
+    good = _record(b"resource", b"Content-Type: text/plain\r\n", b"after http://after.example/")
+    http = b"HTTP/1.1 200 OK\r\n" + b"X: y\r\n" * 20_000 + b"Content-Type: text/plain\r\n\r\nhttp://lost/"
+    for name, bad in {
+        "http": _record(b"response", b"WARC-Target-URI: http://e/\r\n", http),
+        "warc": _record(b"resource", b"X: y\r\n" * 20_000 + b"Content-Type: text/plain\r\n", b"http://lost/"),
+    }.items():
+        path = tmp_path / f"{name}.warc"
+        path.write_bytes(bad + good)
+        texts, reports = _texts_and_reports(path)
+        assert texts == ["after http://after.example/"], name
+        assert [kind for kind, _ in reports] == ["corrupt"], name
+        assert "a header block over 10,000 lines" in reports[0][1], name
+    # 10,000 lines are still headers.
+    path = tmp_path / "many.warc"
+    path.write_bytes(
+        _record(b"resource", b"X: y\r\n" * 9_990 + b"Content-Type: text/plain\r\n", b"http://kept/")
+    )
+    assert _texts_and_reports(path) == (["http://kept/"], [])
+
+
+class _Endless(io.RawIOBase):
+    """A header line repeated up to ``limit`` bytes (a pipe that would not end), counting what was read."""
+
+    def __init__(self, limit: int) -> None:
+        self.given, self._limit = 0, limit
+        self._line = b"X-Header: " + b"y" * 20 + b"\r\n"
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        size = min(len(buffer), self._limit - self.given) // len(self._line) * len(self._line)
+        buffer[:size] = self._line * (size // len(self._line))
+        self.given += size
+        return size
+
+
+def test_an_endless_header_block_is_reported_at_once() -> None:
+    """Issue 28: an endless WARC header block on standard input grew to 4 GB with nothing said:
+    the report comes once the block passes its bound, before the stream is searched on."""
+    stream = _Endless(200_000_000)
+    source = io.BufferedReader(_Prefixed(b"WARC/1.0\r\n", io.BufferedReader(stream)), 1 << 16)
+    items = warc.records(source, Provenance("-"), Budget(10**9, lambda: stream.given), 10**8)
+    first = next(items)
+    assert isinstance(first, Defect)
+    assert first.kind == "corrupt"
+    assert "header block" in first.detail
+    assert stream.given < 6_000_000
+
+
+class _Prefixed(io.RawIOBase):
+    """``head``, then ``rest``: a stream that starts a WARC record."""
+
+    def __init__(self, head: bytes, rest: IO[bytes]) -> None:
+        self._head, self._rest = head, rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        data, self._head = self._head[: len(buffer)], self._head[len(buffer) :]
+        data = data or self._rest.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+@pytest.mark.parametrize(
+    "length", [b"9223372036854775808", b"99999999999999999999", b"+5", b"0x5", b"\xd9\xa5", b"1_0"]
+)
+def test_a_content_length_that_is_no_length_is_damage_read_past(length: bytes, tmp_path: Path) -> None:
+    """Issue 28: 2**63 or more raised an OverflowError, the rest of the file lost; int() takes
+    signs, underscores and any script's digits: 1 to 19 ASCII digits, under 2**63, are a length."""
+    good = _record(b"resource", b"Content-Type: text/plain\r\n", b"after http://after.example/")
+    http = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nhttp://lost.example/"
+    for kind, headers, body in (
+        (b"resource", b"Content-Type: text/plain\r\n", b"http://lost.example/"),
+        (b"response", b"WARC-Target-URI: http://e/\r\nContent-Type: application/http\r\n", http),
+    ):
+        path = tmp_path / "length.warc"
+        bad = b"WARC/1.0\r\nWARC-Type: %s\r\n%sContent-Length: %s\r\n\r\n%s\r\n\r\n" % (
+            kind,
+            headers,
+            length,
+            body,
+        )
+        path.write_bytes(bad + good)
+        texts, reports = _texts_and_reports(path)
+        assert texts == ["after http://after.example/"]
+        assert [kind for kind, _ in reports] == ["corrupt"]
+        assert "Content-Length" in reports[0][1]
+
+
+def test_a_damaged_content_coding_is_corrupt_and_what_came_before_kept(tmp_path: Path) -> None:
+    """Issue 28: gzip damaged in its first 16 KB made warcio scan the compressed bytes as text;
+    damage later is corrupt too, what was decoded before it scanned."""
+    lines = b"".join(b"http://example.org/%d\n" % k for k in range(200_000))
+    packed = bytearray(gzip.compress(lines))
+    early, late = bytearray(packed), bytearray(packed)
+    early[100:140] = bytes(40)
+    late[len(packed) // 2 : len(packed) // 2 + 40] = bytes(40)
+    for name, body in (("early", early), ("late", late)):
+        texts, reports = _texts_and_reports(
+            _warc_of(tmp_path, [*PLAIN, ("Content-Encoding", "gzip")], bytes(body))
+        )
+        assert [kind for kind, _ in reports] == ["corrupt"], name
+        assert "gzip content coding is damaged" in reports[0][1]
+        assert "\x1f" not in texts[0]  # no compressed byte read as text
+        assert texts[1] == "see <URL:http://example.org/after>\n"
+    assert texts[0].startswith("http://example.org/0\n")
+    assert len(texts[0]) > len(lines) // 4  # (the late damage: the lines before it)
+    # A chunk size line that is none, after the first chunk.
+    chunked = b"5\r\nhttp:\r\nzz\r\n//x/\r\n0\r\n\r\n"
+    texts, reports = _texts_and_reports(
+        _warc_of(tmp_path, [*PLAIN, ("Transfer-Encoding", "chunked")], chunked)
+    )
+    assert (texts[0], [kind for kind, _ in reports]) == ("http:", ["corrupt"])
+
+
+def test_a_warc_cut_inside_a_records_headers_is_truncated(tmp_path: Path) -> None:
+    good = _record(b"resource", b"Content-Type: text/plain\r\n", b"after http://after.example/")
+    path = tmp_path / "cut.warc"
+    path.write_bytes(good + b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Date: 2026-01-01T00:00:00Z\r\n")
+    texts, reports = _texts_and_reports(path)
+    assert texts == ["after http://after.example/"]
+    assert reports == [("truncated", "the file ends inside a record's headers; not read")]
+
+
+def test_content_codings_are_undone_stacked_up_to_four(tmp_path: Path) -> None:
+    """gzip, x-gzip, deflate (zlib's and raw), br and zstd, stacked in the order applied; more
+    than four is damage; a coding not known here leaves the body as it is."""
+    brotli = pytest.importorskip("brotli")
+    from backports import zstd
+
+    page = b"see http://example.org/coded\n"
+    raw = zlib.compressobj(9, zlib.DEFLATED, -15)
+    cases = {
+        "gzip": gzip.compress(page),
+        "x-gzip": gzip.compress(page),
+        "deflate": zlib.compress(page),
+        "Deflate": raw.compress(page) + raw.flush(),
+        "br": brotli.compress(page),
+        "zstd": zstd.compress(page),
+        "gzip, br": brotli.compress(gzip.compress(page)),
+        "br,zstd ,gzip, identity": gzip.compress(zstd.compress(brotli.compress(page))),
+        "compress": page,
+    }
+    for coding, body in cases.items():
+        texts, reports = _texts_and_reports(_warc_of(tmp_path, [*PLAIN, ("Content-Encoding", coding)], body))
+        assert (texts[0], reports) == (page.decode(), []), coding
+    five = gzip.compress(gzip.compress(gzip.compress(gzip.compress(gzip.compress(page)))))
+    texts, reports = _texts_and_reports(
+        _warc_of(tmp_path, [*PLAIN, ("Content-Encoding", "gzip, " * 4 + "gzip")], five)
+    )
+    assert [kind for kind, _ in reports] == ["corrupt"]
+    assert "5 content codings" in reports[0][1]
+
+
+def test_a_stacked_coding_bomb_is_stopped_by_the_ratio(tmp_path: Path) -> None:
+    """Every layer's output is spent from the record's Budget: 1000 times its bytes in all."""
+    bomb = gzip.compress(gzip.compress(b"http://example.org/a " + bytes(20_000_000), 9), 9)
+    texts, reports = _texts_and_reports(
+        _warc_of(tmp_path, [*PLAIN, ("Content-Encoding", "gzip, gzip")], bomb)
+    )
+    assert [kind for kind, _ in reports] == ["too-large"]
+    assert texts[0].startswith("http://example.org/a")
+    assert texts[1] == "see <URL:http://example.org/after>\n"
+
+
+def test_without_brotli_a_br_page_is_unreadable_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    brotli = pytest.importorskip("brotli")
+    path = _warc_of(tmp_path, [*PLAIN, ("Content-Encoding", "br")], brotli.compress(b"http://example.org/br"))
+    monkeypatch.setitem(sys.modules, "brotli", None)
+    texts, reports = _texts_and_reports(path)
+    assert texts == ["", "see <URL:http://example.org/after>\n"]
+    assert reports == [
+        (
+            "unreadable",
+            "a brotli content coding, not undone without the brotli package: pip install 'urlsift[warc]'",
+        )
+    ]
+
+
+def test_a_response_whose_target_is_not_lower_case_http_is_scanned(tmp_path: Path) -> None:
+    """warcio reads HTTP headers only for a target URI that starts with "http:" or "https:" in
+    lower case, and the response was skipped: one of type application/http is read as HTTP, any
+    other as a resource (by its WARC Content-Type), one with no target too."""
+    http = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nhttp://%s.example/"
+    records = [
+        _record(
+            b"response", b"WARC-Target-URI: HTTP://E/\r\nContent-Type: application/http\r\n", http % b"upper"
+        ),
+        _record(b"response", b"Content-Type: application/http; msgtype=response\r\n", http % b"none"),
+        _record(
+            b"response",
+            b"WARC-Target-URI: dns:e\r\nContent-Type: text/dns\r\n",
+            b"e. TXT http://dns.example/",
+        ),
+    ]
+    path = tmp_path / "targets.warc"
+    path.write_bytes(b"".join(records))
+    texts, reports = _texts_and_reports(path)
+    assert texts == ["http://upper.example/", "http://none.example/", "e. TXT http://dns.example/"]
+    assert reports == []
+
+
+@pytest.mark.parametrize("charset", ["utf-16", "UTF-16LE", "utf-16be", "utf-32", "unicode", "x-user-defined"])
+def test_a_meta_charset_of_utf16_or_utf32_reads_as_utf8(charset: str, tmp_path: Path) -> None:
+    """The HTML standard's prescan reads a UTF-16 <meta> label as UTF-8 (the bytes that said it
+    were ASCII) and x-user-defined as windows-1252; the page's URLs were lost."""
+    page = f'<html><head><meta charset="{charset}"></head><body><a href="http://example.org/m">x</a>é'
+    texts, reports = _texts_and_reports(
+        _warc_of(
+            tmp_path,
+            [("Content-Type", "text/html")],
+            page.encode("utf-8" if charset != "x-user-defined" else "cp1252"),
+        )
+    )
+    assert "http://example.org/m" in texts[0]
+    assert "é" in texts[0]
+    assert reports == []

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import io
 import json
+import struct
 import sys
 import tarfile
+import zipfile
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -214,3 +217,63 @@ def test_j2_prints_what_j1_prints(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert runs[1] == runs[0]
     assert runs[0][0] == 0
     assert len(runs[0][1]) > 2 * 69
+
+
+def _bad_checksum(data: bytes) -> bytes:
+    """One frame of ``data`` with its content checksum, the checksum's last byte flipped."""
+    frame = bytearray(zstd.compress(data, options={zstd.CompressionParameter.checksum_flag: 1}))
+    frame[-1] ^= 0xFF
+    return bytes(frame)
+
+
+def test_a_bad_content_checksum_keeps_the_frame(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 28: the decoder checks the checksum in the call it is handed in and gives nothing of
+    that call's output (0 of 1,000 URLs); handed alone, it loses nothing, as gzip's bad CRC does."""
+    urls = b"".join(b"<URL:http://u%d.example/>\n" % k for k in range(1000))
+    packed = tmp_path / "urls.txt.zst"
+    packed.write_bytes(_bad_checksum(urls) + zstd.compress(b"<URL:http://after.example/>\n"))
+    status, lines, reports = _output([str(packed)], capsys)
+    assert status == 2
+    assert lines == [f"http://u{k}.example/" for k in range(1000)]  # the stream ends at the damage
+    assert reports == [
+        f"urlsift: {packed}: corrupt: Restored data doesn't match checksum "
+        f"(the {len(urls):,} bytes before it were read)"
+    ]
+    # A zip member packed with Zstandard: the same frame, the member's CRC-32 then checked too.
+    archive = tmp_path / "urls.zip"
+    archive.write_bytes(_zip_of_frame("urls.txt", _bad_checksum(urls), urls))
+    status, lines, reports = _output([str(archive)], capsys)
+    assert (status, len(lines)) == (2, 1000)
+    assert reports == [
+        f"urlsift: {archive}[urls.txt]: corrupt: the member's Zstandard data: Restored data doesn't match "
+        f"checksum (the {len(urls):,} bytes before it were read)"
+    ]
+
+
+def _zip_of_frame(name: str, frame: bytes, data: bytes) -> bytes:
+    """A zip of one member whose data is the Zstandard ``frame`` of ``data`` (zipfile's writer
+    packs a frame with no checksum): written stored, then its method, CRC and size made Zstandard's."""
+    held = io.BytesIO()
+    with zipfile.ZipFile(held, "w") as out:
+        out.writestr(name, frame)
+    packed = bytearray(held.getvalue())
+    fields = struct.pack("<H", 93), struct.pack("<I", zlib.crc32(data)), struct.pack("<I", len(data))
+    for signature, method, crc, size in ((b"PK\x03\x04", 8, 14, 22), (b"PK\x01\x02", 10, 16, 24)):
+        at = packed.index(signature)
+        packed[at + method : at + method + 2], packed[at + crc : at + crc + 4] = fields[0], fields[1]
+        packed[at + size : at + size + 4] = fields[2]
+    return bytes(packed)
+
+
+@pytest.mark.parametrize("frames", [1, 3])
+def test_frames_cut_at_their_checksums_read_as_they_were(frames: int) -> None:
+    """ZstdFrames hands the decoder the same bytes in other reads: what comes out is unchanged, for
+    blocks of every kind (raw, RLE, compressed), streamed frames and skippable ones."""
+    from urlsift.sources.packed import ZstdFrames
+
+    noise = bytes(range(256)) * 2000 + bytes(1_000_000) + MBOX.read_bytes()
+    compressor = zstd.ZstdCompressor(options={zstd.CompressionParameter.checksum_flag: 1})
+    streamed = b"".join(compressor.compress(noise[k : k + 4096]) for k in range(0, len(noise), 4096))
+    one = zstd.compress(noise) + streamed + compressor.flush() + _skippable_first(GOOD)
+    packed = one * frames
+    assert zstd.ZstdFile(ZstdFrames(io.BytesIO(packed))).read() == zstd.decompress(packed)

@@ -5,9 +5,12 @@ no standard input. Small variants of each are tests in ``tests/test_warc.py``. w
 
 from __future__ import annotations
 
+import gzip
 import io
+import random
+import re
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from warcio.statusandheaders import StatusAndHeaders
@@ -75,3 +78,94 @@ CASES: dict[str, Callable[[Path], tuple[list[str], Path | None]]] = {
     "100,000 damaged stretches": damaged_many_times,
     "a header line of 100 MB": header_line_of_100_mb,
 }
+
+
+# --- issue 28 ------------------------------------------------------------------------------------
+
+
+def _gzip_record(path: Path, head: bytes, body: Callable[[], Iterator[bytes]], length: int) -> None:
+    """A .warc.gz: a response record of WARC headers ``head`` and a body of ``length`` bytes
+    (``body`` gives them in pieces), then a good record; written in pieces, never held."""
+    with gzip.open(path, "wb", compresslevel=6) as out:
+        out.write(b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://e/\r\n" + head)
+        out.write(b"Content-Type: application/http; msgtype=response\r\nContent-Length: %d\r\n\r\n" % length)
+        for piece in body():
+            out.write(piece)
+        out.write(b"\r\n\r\n" + _record(GOOD))
+
+
+def chunk_of_1_gib(folder: Path) -> tuple[list[str], Path | None]:
+    """One HTTP chunk of 1 GiB in a 1.5 MB .warc.gz: warcio held it whole and inflated it in one call."""
+    size = 1 << 30
+    http = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n" % size
+    noise = random.Random(28)  # 600 hex digits a MiB: the file packs 725 times, within the 1000x ratio
+
+    def body() -> Iterator[bytes]:
+        yield http
+        for _ in range(size >> 20):
+            head = b"http://chunk.example/ %0600x " % noise.getrandbits(2400)
+            yield head + b"a" * ((1 << 20) - len(head) - 1) + b"\n"
+        yield b"\r\n0\r\n\r\n"
+
+    path = folder / "chunk.warc.gz"
+    _gzip_record(path, b"", body, len(http) + size + 7)
+    return _with_good(folder, path), None
+
+
+def http_header_lines_10m(folder: Path) -> tuple[list[str], Path | None]:
+    """10 million short HTTP header lines in a 117 KB .warc.gz (warcio kept them all: 2 GB)."""
+    http = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
+    lines = b"a: b\r\n" * 100_000
+
+    def body() -> Iterator[bytes]:
+        yield http
+        for _ in range(100):
+            yield lines
+        yield b"\r\nhttp://lost.example/"
+
+    path = folder / "lines.warc.gz"
+    _gzip_record(path, b"", body, len(http) + len(lines) * 100 + 22)
+    return _with_good(folder, path), None
+
+
+def endless_header_block_on_stdin(folder: Path) -> tuple[list[str], Path | None]:
+    """A WARC header block of 2 GB of lines on standard input (gzipped: 2 MB): it grew without bound,
+    with nothing printed; now one report at its 10,000th line, then a search that ends with the input."""
+    path = folder / "stdin.warc.gz"
+    lines = b"X-Header: yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy\r\n" * 20_000
+    with gzip.open(path, "wb", compresslevel=9) as out:
+        out.write(b"WARC/1.0\r\n")
+        for _ in range(2 * 10**9 // len(lines)):
+            out.write(lines)
+    return ["--quiet", "--stats", "--max-expand", "5G", "-"], path
+
+
+def bad_zstd_checksum(folder: Path) -> tuple[list[str], Path | None]:
+    """A 20 MB text of URLs in one Zstandard frame whose content checksum is wrong: all kept."""
+    from backports import zstd
+
+    urls = b"".join(b"see http://u%d.example/ and more\n" % k for k in range(600_000))
+    frame = bytearray(zstd.compress(urls, options={zstd.CompressionParameter.checksum_flag: 1}))
+    frame[-1] ^= 0xFF
+    path = folder / "urls.txt.zst"
+    path.write_bytes(bytes(frame))
+    return ["--quiet", "--stats", "--count", str(path)], None
+
+
+def huge_content_length(folder: Path) -> tuple[list[str], Path | None]:
+    """500 records whose Content-Length is 2**64 (warcio: OverflowError), each before a good one."""
+    bad = re.sub(rb"Content-Length: \d+", b"Content-Length: 18446744073709551616", _record(GOOD), count=1)
+    path = folder / "lengths.warc"
+    path.write_bytes((bad + _record(GOOD)) * 500)
+    return _with_good(folder, path), None
+
+
+CASES.update(
+    {
+        "a 1 GiB chunk in a 1.5 MB .warc.gz": chunk_of_1_gib,
+        "10 million HTTP header lines (.warc.gz)": http_header_lines_10m,
+        "an endless WARC header block on standard input": endless_header_block_on_stdin,
+        "a Zstandard frame with a bad checksum (20 MB)": bad_zstd_checksum,
+        "Content-Length 2**64, 500 times": huge_content_length,
+    }
+)

@@ -32,7 +32,7 @@ from typing import IO, Literal, NamedTuple, Protocol, cast
 
 from .._model import Defect, MessageText, Provenance, Skipped, TextStream
 from ..errors import MissingExtra
-from .packed import CORRUPT, Budget, Capped, Salvaged, defect, zstd, zstd_options
+from .packed import CORRUPT, Budget, Capped, Salvaged, ZstdFrames, defect, zstd, zstd_options
 
 Item = MessageText | TextStream | Defect | Skipped
 Kind = Literal["zip", "tar"]
@@ -304,7 +304,8 @@ class _Zstd:
         try:
             found: bytes = self._inner.decompress(data, max_length)
         except self._error as error:
-            raise zipfile.BadZipFile(f"the member's Zstandard data: {error}") from error
+            text = str(error).removeprefix("Unable to decompress Zstandard data: ")
+            raise zipfile.BadZipFile(f"the member's Zstandard data: {text}") from error
         return found
 
 
@@ -324,6 +325,7 @@ class _Inflating(io.RawIOBase):
             self._inner = _lzma(raw)
         elif entry.method == ZIP_ZSTANDARD:
             self._inner = _Zstd()
+            self._raw = ZstdFrames(raw)  # a bad checksum loses none of the frame (see ZstdFrames)
         else:
             raise NotImplementedError(f"compression method {entry.method} is not one zip readers know")
 

@@ -75,8 +75,94 @@ def zstd_options(window_log: int = ZSTD_WINDOW_LOG) -> dict[object, int]:
 
 
 def _zstd_file(file: IO[bytes], window_log: int) -> _Readable:
-    reader: _Steps = zstd().ZstdFile(file, mode="rb", options=zstd_options(window_log))
+    reader: _Steps = zstd().ZstdFile(ZstdFrames(file), mode="rb", options=zstd_options(window_log))
     return _ZstdErrors(reader, window_log)
+
+
+class ZstdFrames(io.RawIOBase):
+    """A Zstandard stream whose reads never pass the start of a frame's checksum or the frame's end
+    (RFC 8878 3.1.1: the frame and block headers say where they are). The decoder checks the
+    checksum in the call that is handed it and gives nothing of that call's output when it fails:
+    handed alone, the checksum's failure loses nothing, and the frame's data is kept as gzip's is
+    with a bad CRC. Anything that is no frame is handed on as it is (the decoder says what it is)."""
+
+    def __init__(self, inner: _Readable) -> None:
+        self._inner = inner
+        self._buffer = b""  # read from inner, not yet given
+        self._safe = 0  # how many bytes from here may be given in one read (up to a cut)
+        self._parsed = 0  # the bytes of the buffer (and on) whose structure is known
+        self._state: tuple[str, int] = ("frame", 0)  # what starts at _parsed; a frame's checksum flag
+        self._plain = False  # no frame: handed on as it is
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        if self._plain:
+            data = self._buffer[: len(buffer)] or self._inner.read(len(buffer))
+            self._buffer = self._buffer[len(data) :] if self._buffer else b""
+        else:
+            while self._safe == 0 and self._advance():
+                pass
+            if not self._buffer and self._safe:
+                self._buffer = self._inner.read(max(_ZSTD_STEP, len(buffer)))
+            size = min(len(buffer), self._safe or len(self._buffer), len(self._buffer))
+            data, self._buffer = self._buffer[:size], self._buffer[size:]
+            self._safe = max(self._safe - size, 0)
+            self._parsed -= size
+        buffer[: len(data)] = data
+        return len(data)
+
+    def _need(self, size: int) -> bytes | None:
+        """The ``size`` bytes at _parsed, reading on as needed; None at the stream's end."""
+        while len(self._buffer) < self._parsed + size:
+            more = self._inner.read(_ZSTD_STEP)
+            if not more:
+                return None
+            self._buffer += more
+        return self._buffer[self._parsed : self._parsed + size]
+
+    def _advance(self) -> bool:
+        """Learn the structure of the next part (a frame header, a block, a checksum); whether
+        there may be more to give. A cut falls after a frame's last block and after its end."""
+        what, checksum = self._state
+        head = self._need(8 if what == "frame" else 3 if what == "block" else 4)
+        if head is None:  # the stream's end (or a part it cuts): what is left is handed on
+            self._plain = True
+            return False
+        if what == "checksum":
+            self._step(4, ("frame", 0), cut=True)
+        elif what == "block":
+            header = int.from_bytes(head[:3], "little")
+            kind, size = header >> 1 & 3, header >> 3
+            if kind == 3:  # reserved: no block
+                self._plain = True
+                return False
+            last = header & 1
+            following = (
+                ("checksum", 0) if last and checksum else ("frame", 0) if last else ("block", checksum)
+            )
+            self._step(3 + (1 if kind == 1 else size), following, cut=bool(last))
+        elif 0x184D2A50 <= int.from_bytes(head[:4], "little") <= 0x184D2A5F:  # a skippable frame
+            self._step(8 + int.from_bytes(head[4:8], "little"), ("frame", 0), cut=True)
+        elif head[:4] == b"\x28\xb5\x2f\xfd" and not head[4] & 0x08:
+            descriptor = head[4]
+            single = descriptor >> 5 & 1
+            size = 5 + (not single) + (0, 1, 2, 4)[descriptor & 3] + (single, 2, 4, 8)[descriptor >> 6]
+            self._step(size, ("block", descriptor >> 2 & 1), cut=False)
+        else:
+            self._plain = True
+            return False
+        return True
+
+    def _step(self, size: int, following: tuple[str, int], *, cut: bool) -> None:
+        self._parsed += size
+        self._state = following
+        if cut or self._parsed - self._safe >= _ZSTD_STEP:
+            self._safe = self._parsed
+
+
+_ZSTD_STEP = 1 << 17
 
 
 class _ZstdErrors:

@@ -1,19 +1,24 @@
 """WARC files (ISO 28500) and Common Crawl's WET files -> one MessageText per record read.
 
-Records are framed and their HTTP headers parsed by warcio (``pip install 'urlsift[warc]'``),
-imported here only when a WARC is read. What is read: ``response`` and ``resource`` records of a
-text type (their HTTP chunked transfer coding and gzip, deflate or brotli content coding undone by
-warcio, the output spent from the Budget like any decompression), and ``conversion`` records (WET:
-the page's text). HTML goes through ``page.text`` and ``message/rfc822`` through ``mime.read``, as
-in mail; the charset comes from the HTTP headers, else the page's ``<meta>``, else UTF-8. Every
-other record (request, metadata, warcinfo, revisit, images ...) is skipped and counted
+Records are framed and their headers parsed by warcio (``pip install 'urlsift[warc]'``), imported
+here only when a WARC is read, through bounded header reads (``_Parser``: lines, bytes and the
+Content-Length checked before warcio uses them). What is read: ``response`` and ``resource``
+records of a text type (their HTTP chunked transfer coding and gzip, deflate, br or zstd content
+codings undone in bounded steps by ``codings``, each coding's output spent from the Budget like any
+decompression), and ``conversion`` records (WET: the page's text); a ``response`` read without HTTP
+headers (not of type application/http, no http(s) target) is read as a resource. HTML goes through
+``page.text`` and ``message/rfc822`` through ``mime.read``, as in mail; the charset comes from the
+HTTP headers, else the page's ``<meta>`` (as the HTML standard's prescan takes it), else UTF-8.
+Every other record (request, metadata, warcinfo, revisit, images ...) is skipped and counted
 (``Skipped``). A ``.warc.gz`` is read through the gzip layer of ``packed`` (one gzip member per
 record, or one for all: either way a stream), record by record: a record is held only up to
 ``max_message`` bytes.
 
-Damage is reported and read past: a record cut by the file's end (``truncated``), a record whose
-Content-Length is wrong or bytes that are no record (``corrupt``): the stream is searched forward,
-line by line, for the next ``WARC/1.`` line and read on from there.
+Damage is reported and read past: a record cut by the file's end, in its content or its headers
+(``truncated``); a record whose Content-Length is wrong or no length, headers past their bounds, or
+bytes that are no record (``corrupt``, reported before) the stream is searched forward, line by
+line, for the next ``WARC/1.`` line and read on from there; a content coding that is damaged
+(``corrupt``, what it gave before kept) or needs a library not installed (``unreadable``).
 """
 
 from __future__ import annotations
@@ -26,8 +31,10 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from .._model import Defect, MessageText, Provenance, Skipped, TextStream
+from ..errors import MissingExtra
 from . import mime
-from .packed import Budget, Capped, CorruptData, OverBudget, defect
+from .codings import CutCoding, codings, decoded
+from .packed import Budget, CorruptData, OverBudget, defect
 from .page import text as html_text
 
 Item = MessageText | TextStream | Defect | Skipped
@@ -36,6 +43,12 @@ READ = frozenset({"response", "resource", "conversion"})
 """The record types whose content is scanned (when it is text)."""
 MAX_HEADER_LINE = 1 << 20
 """A WARC or HTTP header line longer than this is damage, not a header (warcio would hold it)."""
+MAX_HEADER_LINES = 10_000
+"""A WARC or HTTP header block of more lines than this is damage (warcio keeps every line)."""
+MAX_HEADER_BYTES = 4 << 20
+"""... or of more bytes than this."""
+_LENGTH = re.compile(r"[0-9]{1,19}")
+_HTTP_RECORDS = ("response", "request", "revisit")
 MAX_RESYNCS = 1000
 """Damaged stretches searched past in one file; past them the rest of the file is not read."""
 _HTML = frozenset({"text/html", "application/xhtml+xml"})
@@ -49,8 +62,90 @@ def is_warc(head: bytes, name: str) -> bool:
     return head.startswith(b"WARC/1.") or name.lower().endswith((".warc", ".warc.gz", ".wet", ".wet.gz"))
 
 
-class LongHeaderLine(Exception):
-    """A header line past MAX_HEADER_LINE: the stream is searched for the next record."""
+class HeaderDamage(Exception):
+    """A record's headers that are none (a line or a block past its bound, a Content-Length that
+    is no length): the stream is searched for the next record."""
+
+
+class LongHeaderLine(HeaderDamage):
+    """A header line past MAX_HEADER_LINE."""
+
+
+class CutHeaders(Exception):
+    """The file ends inside a record's WARC headers."""
+
+
+class _Lines:
+    """A stream read by warcio's header parser, line by line, within the bounds of one header
+    block; for WARC headers (``warc``), the stream's end before the blank line is a CutHeaders."""
+
+    def __init__(self, stream: Any, warc: bool, status: bool) -> None:
+        self._stream, self._warc = stream, warc
+        self._lines = int(status)  # the status line warcio was handed counts
+        self._bytes = 0
+
+    def readline(self, size: int | None = None) -> bytes:
+        line: bytes = self._stream.readline(MAX_HEADER_LINE + 1)
+        if len(line) > MAX_HEADER_LINE:
+            raise LongHeaderLine(f"a header line over {MAX_HEADER_LINE:,} bytes")
+        if not line and self._warc and self._lines:
+            raise CutHeaders
+        self._lines += 1
+        self._bytes += len(line)
+        if self._lines > MAX_HEADER_LINES or self._bytes > MAX_HEADER_BYTES:
+            raise HeaderDamage(
+                f"a header block over {MAX_HEADER_LINES:,} lines or {MAX_HEADER_BYTES:,} bytes"
+            )
+        return line
+
+
+class _Parser:
+    """warcio's header parser (``inner``) reading through _Lines; for WARC headers, the record's
+    Content-Length checked (1 to 19 ASCII digits, under 2**63, as warcio's int() is not) and the
+    headers kept (``last``: the HTTP parser's choice reads them)."""
+
+    def __init__(self, inner: Any, warc: bool) -> None:
+        self._inner, self._warc = inner, warc
+        self.last: Any = None
+
+    def parse(self, stream: Any, full_statusline: bytes | None = None) -> Any:
+        headers = self._inner.parse(_Lines(stream, self._warc, full_statusline is not None), full_statusline)
+        if self._warc:
+            length = headers.get_header("Content-Length")
+            if length is not None and not (_LENGTH.fullmatch(length) and int(length) < 1 << 63):
+                raise HeaderDamage(f"a Content-Length of {_said(length[:40])!r}, no length")
+            self.last = headers
+        return headers
+
+
+def _bounded(iterator: Any) -> Any:
+    """warcio's iterator with its header parsers bounded (_Parser) and HTTP headers read for a
+    record of type application/http whatever its target URI's scheme is written in."""
+    loader = iterator.loader
+    loader.warc_parser = _Parser(loader.warc_parser, warc=True)
+    loader.http_parser = _Parser(loader.http_parser, warc=False)
+    loader.http_req_parser = _Parser(loader.http_req_parser, warc=False)
+
+    def http_headers(rec_type: str, uri: str | None, stream: Any, length: int | None) -> Any:
+        # warcio reads them only for a target URI that starts with lower-case "http:"/"https:"
+        # (its AttributeError when there is none); a response read without them is read as a
+        # resource (by its WARC Content-Type).
+        if length == 0 or rec_type not in _HTTP_RECORDS:
+            return None
+        last = loader.warc_parser.last  # (None for an ARC file's records)
+        declared = (None if last is None else last.get_header("Content-Type")) or ""
+        media = "".join(declared.partition(";")[0].split()).lower()
+        if media != "application/http" and not (uri or "").lower().startswith(("http:", "https:")):
+            return None
+        if rec_type == "request":
+            return loader.http_req_parser.parse(stream)
+        try:
+            return loader.http_parser.parse(stream)
+        except EOFError:  # an empty revisit (warcio's own), or a response of no bytes
+            return None
+
+    loader.load_http_headers = http_headers
+    return iterator
 
 
 class _Source:
@@ -127,7 +222,7 @@ def records(file: IO[bytes], where: Provenance, budget: Budget, max_message: int
     damage = (
         ArchiveLoadFailed,
         StatusAndHeadersParserException,
-        LongHeaderLine,
+        HeaderDamage,
         ValueError,
         IndexError,
         AttributeError,
@@ -136,7 +231,7 @@ def records(file: IO[bytes], where: Provenance, budget: Budget, max_message: int
     skipped: dict[str, int] = {}
     index = resyncs = end = 0  # end: where the last whole record (or damaged stretch) ends
     while True:
-        iterator = ArchiveIterator(source)
+        iterator = _bounded(ArchiveIterator(source))
         quiet = _Quiet(iterator)
         failure: tuple[Provenance, str] | None = None
         in_headers = False  # whether the damage is in a record's headers (warcio took its first line)
@@ -145,6 +240,11 @@ def records(file: IO[bytes], where: Provenance, budget: Budget, max_message: int
                 source.lines = True
                 with contextlib.redirect_stderr(quiet):
                     record = next(iterator)
+            except CutHeaders:
+                detail = "the file ends inside a record's headers; not read"
+                yield Defect("truncated", where._replace(message=index, offset=end), detail)
+                yield from _skipped(where, skipped)
+                return
             except StopIteration:
                 if source.last_text > end:
                     cut = source.last_text - end
@@ -206,10 +306,11 @@ def records(file: IO[bytes], where: Provenance, budget: Budget, max_message: int
             source.unread(reader.read(reader.rem_length()))
         if iterator.next_line and not in_headers:  # the line warcio took for a record's first
             source.unread(iterator.next_line)
-        lost = source.next_record()
-        end = source.tell()
         place, what = failure
-        yield Defect("corrupt", place, f"{what}: {lost:,} bytes skipped to the next record")
+        # Said before the search, which may read on for long (an endless stream: for ever).
+        yield Defect("corrupt", place, f"{what}; read on from the next record")
+        source.next_record()
+        end = source.tell()
         resyncs += 1
         if resyncs >= MAX_RESYNCS:
             yield Defect("corrupt", where, f"{MAX_RESYNCS:,} damaged stretches; the rest is not read")
@@ -252,9 +353,10 @@ def _content(
     record: Any, kind: str, where: Provenance, budget: Budget, max_message: int
 ) -> MessageText | None:
     """The record's text to scan, or None when it holds none (no text type)."""
+    http = record.http_headers
     content_type = record.rec_headers.get_header("Content-Type")
-    if kind == "response":  # the type of the page is the HTTP response's (none: not HTTP)
-        content_type = None if record.http_headers is None else record.http_headers.get_header("Content-Type")
+    if kind == "response" and http is not None:  # the page's type is the HTTP response's
+        content_type = http.get_header("Content-Type")
     if content_type is None:
         return None
     media, _, parameters = content_type.partition(";")
@@ -266,19 +368,25 @@ def _content(
     pieces: list[bytes] = []
     taken = 0
     try:
-        stream = record.content_stream()
-        if record.http_headers is not None and record.http_headers.get_header("Content-Encoding"):
-            # A compressed layer: its output is spent from the Budget (at most 1000 times the
-            # record's size); the record's own bytes were counted by the layers under the WARC.
-            stream = Capped(stream, budget.inner(max(record.length, 1)))
+        stream = record.raw_stream
+        if http is not None:
+            # Each content coding's output is spent from the Budget (at most 1000 times the
+            # record's size, all layers together); the record's own bytes were counted by the
+            # layers under the WARC. A coding not undone here: the body is read as it is.
+            transfer = [
+                name.strip().lower() for name in (http.get_header("Transfer-Encoding") or "").split(",")
+            ]
+            applied = codings(http.get_header("Content-Encoding")) or []
+            stream = decoded(stream, transfer[-1] == "chunked", applied, budget.inner(max(record.length, 1)))
         while taken <= max_message and (piece := stream.read(min(1 << 20, max_message + 1 - taken))):
             pieces.append(piece)
             taken += len(piece)
+    except MissingExtra as error:
+        return MessageText(where, [], [], 0, [defect(error, here)])
     except (OverBudget, CorruptData) as error:
-        defects.append(defect(error, here, taken))
-    except (AttributeError, ValueError, OSError, EOFError) as error:  # warcio's decoders' own
-        # (brotli 1.2's Decompressor lacks the unused_data warcio asks for): what came is scanned
-        defects.append(Defect("corrupt", here, f"the content coding could not be undone ({_said(error)})"))
+        # A coding the file's end cut is the record's report (truncated), not one of its own.
+        if not isinstance(error, CutCoding) or getattr(record.raw_stream, "limit", 0) <= 0:
+            defects.append(defect(error, here, taken))
     if taken > max_message:
         detail = f"a record of more than {max_message:,} bytes, over the limit; not scanned"
         return MessageText(where, [], [], 0, [Defect("too-large", where, detail)])
@@ -292,10 +400,32 @@ def _content(
     charset = declared.group(1) if declared else None
     if charset is None and media in _HTML:
         meta = _META_CHARSET.search(data, 0, _META_BYTES)
-        charset = meta.group(1).decode("ascii") if meta else None
+        charset = _prescanned(meta.group(1).decode("ascii")) if meta else None
     text = _decoded(data, charset or "utf-8", here, defects)
     texts = [html_text(text) if media in _HTML else text]
     return MessageText(where, texts, [media], 0, defects)
+
+
+def _prescanned(label: str) -> str:
+    """The encoding a ``<meta>`` charset gives, as the HTML standard's prescan takes it (13.2.3.2):
+    a UTF-16 one is UTF-8 (the page's bytes, read to find the label, were ASCII), UTF-32, which
+    the standard lacks, too; x-user-defined is windows-1252."""
+    label = label.strip().lower()
+    if label == "x-user-defined":
+        return "windows-1252"
+    if label in _UTF16_LABELS:
+        return "utf-8"
+    try:
+        name = codecs.lookup(label).name
+    except (LookupError, ValueError):
+        return label
+    return "utf-8" if name.startswith(("utf-16", "utf-32")) else label
+
+
+_UTF16_LABELS = frozenset(
+    {"csunicode", "iso-10646-ucs-2", "ucs-2", "unicode", "unicodefeff", "unicodefffe", "unicode-1-1"}
+)
+"""The Encoding Standard's labels of UTF-16LE and UTF-16BE that Python's codecs do not know."""
 
 
 def _decoded(data: bytes, charset: str, where: Provenance, defects: list[Defect]) -> str:
