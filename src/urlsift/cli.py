@@ -17,10 +17,10 @@ import itertools
 import os
 import stat
 import sys
-from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from functools import partial
-from typing import IO, Any, NamedTuple
+from functools import partial, wraps
+from typing import IO, Any, NamedTuple, TextIO, cast
 
 import regex
 
@@ -566,6 +566,7 @@ class _Printer:
     def _other(self, event: Report | Printed) -> None:
         if isinstance(event, Report):
             self.failed = self.failed or event.lost_input
+            self.out.flush()  # the rows before it first; a write error of its own (not the report's)
             self.bar.say(f"urlsift: {escaped(event.place)}: {event.kind}: {escaped(event.detail)}")
         else:  # rows a worker printed; counted before they are written, as a row is above: a
             # Ctrl-C just after the write (its reader may act on the text at once) finds them counted
@@ -839,6 +840,77 @@ class _Refused(Exception):
     line, exit 2 (before any work starts, but for a list found wrong after its first chunk)."""
 
 
+def _standard_streams(run: Callable[[Sequence[str] | None], int]) -> Callable[[Sequence[str] | None], int]:
+    """``run`` with standard error made safe to write to (``_Reports``), and each of the three
+    standard streams open: a closed one is /dev/null opened the wrong way round, so that a file
+    urlsift opens never takes its number (and git's writes to it, or ours, go to that file), and
+    reading or writing it fails as a closed one would (a closed standard output is then a write
+    error: one line, exit 2)."""
+
+    @wraps(run)
+    def guarded(argv: Sequence[str] | None = None) -> int:
+        for number, flags in ((0, os.O_WRONLY), (1, os.O_RDONLY), (2, os.O_WRONLY)):
+            with contextlib.suppress(OSError):
+                os.fstat(number)
+                continue
+            with contextlib.suppress(OSError):  # (nothing to do about a machine out of descriptors)
+                devnull = os.open(os.devnull, flags)
+                if devnull != number:
+                    os.dup2(devnull, number)
+                    os.close(devnull)
+        if sys.stdin is None:
+            sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115 (the process's, kept open)
+        if sys.stdout is None:
+            sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+        errors = sys.stderr
+        sys.stderr = cast(TextIO, _Reports(errors))
+        try:
+            return run(argv)
+        finally:
+            sys.stderr = errors
+
+    return guarded
+
+
+class _Reports:
+    """Standard error, whose writes never fail (``2>/dev/full``, a closed one): a report that
+    cannot be written is dropped, and so is every one after it, rather than stop the output or
+    change the exit status. At the first failure the descriptor under it is pointed at /dev/null,
+    so that the interpreter's last flush, git's messages and a worker's go there too."""
+
+    def __init__(self, stream: TextIO | None) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        if self._stream is not None:
+            try:
+                self._stream.write(text)
+            except (OSError, ValueError):  # ValueError: written after it was closed
+                self._lose()
+        return len(text)
+
+    def flush(self) -> None:
+        if self._stream is not None:
+            try:
+                self._stream.flush()
+            except (OSError, ValueError):
+                self._lose()
+
+    def isatty(self) -> bool:
+        return self._stream is not None and self._stream.isatty()
+
+    def __getattr__(self, name: str) -> Any:  # encoding, fileno ...: the stream's own
+        return getattr(self._stream, name)
+
+    def _lose(self) -> None:
+        stream, self._stream = self._stream, None
+        with contextlib.suppress(OSError, ValueError, AttributeError):  # (a test's captured stream)
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, cast(TextIO, stream).fileno())
+            os.close(devnull)
+
+
+@_standard_streams
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     try:

@@ -31,6 +31,7 @@ from contextlib import ExitStack
 from typing import IO, Literal, NamedTuple, Protocol, cast
 
 from .._model import Defect, MessageText, Provenance, Skipped, TextStream
+from . import faults
 from .packed import CORRUPT, Budget, Capped, MissingLibrary, Salvaged, defect, zstd, zstd_options
 
 Item = MessageText | TextStream | Defect | Skipped
@@ -95,7 +96,11 @@ def _read_member(
 ) -> Iterator[Item]:
     """A member's items, its stream ending where it fails (then the report: what came before is kept)."""
     ending = Salvaged(stream)
-    yield from read(io.BufferedReader(ending, buffer_size=_CHUNK), name, here, budget)
+    try:
+        yield from read(io.BufferedReader(ending, buffer_size=_CHUNK), name, here, budget)
+    except Exception as error:  # a bug (or the machine's fault) loses this member only: faults.py
+        yield faults.unexpected(error, here)
+        return
     damage = ending.defect(here)
     if damage is not None:
         yield damage
