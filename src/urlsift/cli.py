@@ -63,12 +63,46 @@ def _line(verdict: Verdict, unwrapped: bool) -> str:
     return "\t".join(map(escaped, fields))  # a URL argument may hold ESC, BEL, U+202E ...
 
 
-def _arguments(urls: Sequence[str]) -> Iterable[str]:
+MAX_URL_LINE = 1 << 20
+"""``urlsift validate -``: a line longer than this is no URL anyone pasted: it is reported and
+skipped as it streams past, never held (a line of 1 GiB would take 4 GB as a str)."""
+
+
+def _arguments(urls: Sequence[str], skipped: Callable[[int], None]) -> Iterable[str]:
+    """The URLs to judge: the arguments, and for ``-`` each line of standard input that is not
+    blank; ``skipped`` is told the number of each line over MAX_URL_LINE bytes."""
     for url in urls:
         if url == "-":
-            yield from (line.rstrip("\r\n") for line in sys.stdin if line.strip())
+            stdin = sys.stdin
+            lines = _bounded_lines(stdin.buffer, skipped)
+            yield from (line.decode(stdin.encoding, stdin.errors or "strict").rstrip("\r") for line in lines)
         else:
             yield url
+
+
+def _bounded_lines(stream: IO[bytes], skipped: Callable[[int], None]) -> Iterator[bytes]:
+    """The lines of ``stream`` that are not blank, without their line feeds, as they come (read1:
+    a line typed is judged at once); a line over MAX_URL_LINE bytes is measured, not held."""
+    read = getattr(stream, "read1", stream.read)
+    held: list[bytes] = []  # the start of a line that runs on into the next chunk, up to the limit
+    length, number = 0, 1  # that line's length so far; its number, from 1
+    while True:
+        chunk = read(_LIST_CHUNK)
+        *ended, rest = chunk.split(b"\n") if chunk else [b"", b""]
+        for piece in ended:
+            length += len(piece)
+            if length > MAX_URL_LINE:
+                skipped(number)
+            else:
+                line = b"".join([*held, piece]) if held else piece
+                if not line.isspace() and line:
+                    yield line
+            held, length = [], 0
+            number += 1
+        if not chunk:
+            return
+        length += len(rest)
+        held = [*held, rest] if length <= MAX_URL_LINE else []
 
 
 def _side_by_side(verdicts: Sequence[Verdict], unwrapped: bool) -> str:
@@ -88,8 +122,18 @@ def _run_validate(args: argparse.Namespace) -> int:
     status = 0
     out = _Output(sys.stdout)
     profiles = sorted(PROFILES, key=lambda name: name != "strict") if args.profile == BOTH else [args.profile]
+
+    def skipped(number: int) -> None:
+        nonlocal status
+        status = 1  # not judged, so not valid
+        out.flush()  # the lines before it first
+        print(
+            f"urlsift: standard input, line {number:,}: over {MAX_URL_LINE:,} bytes, no URL; not judged",
+            file=sys.stderr,
+        )
+
     try:
-        for argument in _arguments(args.urls):
+        for argument in _arguments(args.urls, skipped):
             url, unwrapped = _unwrap(argument)
             verdicts = [validate(url, profile=profile) for profile in profiles]
             line = _side_by_side(verdicts, unwrapped) if len(verdicts) > 1 else _line(verdicts[0], unwrapped)

@@ -153,6 +153,8 @@ def _zip(
                 yield Defect("corrupt", where, f"not a readable zip archive: {lost}")
                 return
         for entry in listed if chosen is None else listed[chosen.start : chosen.stop]:
+            if budget.spent_out():
+                break  # (a bomb before: its report said that nothing after it is read)
             if entry.name.endswith("/"):
                 continue  # a folder
             here = _members(where, entry.name)
@@ -400,6 +402,8 @@ def _tar(file: IO[bytes], where: Provenance, budget: Budget, read: Reader) -> It
     with archive:
         try:
             for info in archive:
+                if budget.spent_out():
+                    return  # (a bomb before: its report said that nothing after it is read)
                 here = _members(where, info.name)
                 sparse = cast("list[tuple[int, int]] | None", info.sparse)  # (offset, size) of each data run
                 stored = info.size if sparse is None else sum(size for _, size in sparse)

@@ -248,8 +248,10 @@ def _parsed_type(value: str) -> tuple[str, dict[str, str], str | None]:
                 # As the stdlib reads a value of an unknown charset (LookupError): as written.
                 params[name] = email.utils.unquote(found[2] if isinstance(found, tuple) else found)
                 charset = found[0] if isinstance(found, tuple) else None
-                undecoded = undecoded or (
-                    f"parameter {name}: charset {charset!r} cannot decode it ({type(error).__name__}); read as written"
+                why = type(error).__name__
+                undecoded = (
+                    undecoded
+                    or f"parameter {name}: charset {charset!r} cannot decode it ({why}); read as written"
                 )
         return kind, params, undecoded
     return kind, {name: _unquote(raw) for name, raw in pairs}, None
