@@ -310,3 +310,11 @@ def test_extract_message_takes_a_message_a_program_made(kind: type[email.message
         ("http://example.org/b", "0 text/plain", "<1@example.org>"),
     ]
     assert reports == []
+
+
+def test_extract_stream_says_a_wrong_argument_at_once() -> None:
+    # Issue 28.19: an AttributeError, and only at the first match asked for.
+    with pytest.raises(TypeError, match="takes a file object, not int"):
+        urlsift.extract_stream(42)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="takes a file object, not str"):
+        urlsift.extract_stream("http://example.org/")  # type: ignore[arg-type]
