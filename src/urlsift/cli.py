@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial, wraps
-from typing import IO, Any, NamedTuple, TextIO, cast
+from typing import IO, Any, NamedTuple, TextIO, TypeVar, cast
 
 import regex
 
@@ -884,7 +884,10 @@ class _Refused(Exception):
     line, exit 2 (before any work starts, but for a list found wrong after its first chunk)."""
 
 
-def _standard_streams(run: Callable[[Sequence[str] | None], int]) -> Callable[[Sequence[str] | None], int]:
+_Main = TypeVar("_Main", bound=Callable[..., int])
+
+
+def _standard_streams(run: _Main) -> _Main:
     """``run`` with standard error made safe to write to (``_Reports``), and each of the three
     standard streams open: a closed one is /dev/null opened the wrong way round, so that a file
     urlsift opens never takes its number (and git's writes to it, or ours, go to that file), and
@@ -913,7 +916,7 @@ def _standard_streams(run: Callable[[Sequence[str] | None], int]) -> Callable[[S
         finally:
             sys.stderr = errors
 
-    return guarded
+    return cast(_Main, guarded)
 
 
 class _Reports:
