@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial, wraps
-from typing import IO, Any, NamedTuple, TextIO, TypeVar, cast
+from typing import IO, Any, NamedTuple, Protocol, TextIO, TypeVar, cast
 
 import regex
 
@@ -74,16 +74,33 @@ def _arguments(urls: Sequence[str], skipped: Callable[[int], None]) -> Iterable[
     for url in urls:
         if url == "-":
             stdin = sys.stdin
-            lines = _bounded_lines(stdin.buffer, skipped)
-            yield from (line.decode(stdin.encoding, stdin.errors or "strict").rstrip("\r") for line in lines)
+            raw: _Readable | None = getattr(stdin, "buffer", None)
+            decoding = stdin.encoding, stdin.errors or "strict"
+            if raw is None:  # a text stream a program put there (io.StringIO): its text as UTF-8
+                raw, decoding = _Encoded(stdin), ("utf-8", "surrogatepass")
+            yield from (line.decode(*decoding).rstrip("\r") for line in _bounded_lines(raw, skipped))
         else:
             yield url
 
 
-def _bounded_lines(stream: IO[bytes], skipped: Callable[[int], None]) -> Iterator[bytes]:
+class _Readable(Protocol):
+    def read(self, size: int, /) -> bytes: ...
+
+
+class _Encoded:
+    """A text stream read as UTF-8 bytes."""
+
+    def __init__(self, text: IO[str]) -> None:
+        self._text = text
+
+    def read(self, size: int, /) -> bytes:
+        return self._text.read(size).encode("utf-8", "surrogatepass")
+
+
+def _bounded_lines(stream: _Readable, skipped: Callable[[int], None]) -> Iterator[bytes]:
     """The lines of ``stream`` that are not blank, without their line feeds, as they come (read1:
     a line typed is judged at once); a line over MAX_URL_LINE bytes is measured, not held."""
-    read = getattr(stream, "read1", stream.read)
+    read: Callable[[int], bytes] = getattr(stream, "read1", stream.read)
     held: list[bytes] = []  # the start of a line that runs on into the next chunk, up to the limit
     length, number = 0, 1  # that line's length so far; its number, from 1
     while True:
@@ -95,7 +112,7 @@ def _bounded_lines(stream: IO[bytes], skipped: Callable[[int], None]) -> Iterato
                 skipped(number)
             else:
                 line = b"".join([*held, piece]) if held else piece
-                if not line.isspace() and line:
+                if line and not line.isspace():
                     yield line
             held, length = [], 0
             number += 1
