@@ -74,7 +74,10 @@ NOT_COMPILED = {
     "property, recomputed at each use (python/mypy#21611): validate 4x slower, the modern profile 48x",
     "grammar/_profile.py": "cached_property (SchemeSyntax.pattern): as grammar/_bnf.py",
     "rows.py": "Row subclasses a NamedTuple class (mypyc: inheriting from builtin types)",
-    "units.py": "ClusterError subclasses RuntimeError (mypyc: inheriting from builtin types)",
+    "errors.py": "its exceptions subclass ImportError, RuntimeError, ValueError (mypyc: inheriting "
+    "from builtin types)",
+    "units.py": "ClusterError subclassed RuntimeError here; it moved to errors.py (issue 29), and "
+    "units.py has not been tried since",
     "sources/packed.py": "DiskError subclasses OSError (mypyc: inheriting from builtin types)",
     "workers.py": "mypyc crashes on `with _Processes(...)` (a ProcessPoolExecutor subclass)",
     "dask.py": "a class defined in a function (mypyc: nested classes)",

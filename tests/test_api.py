@@ -6,11 +6,14 @@ from __future__ import annotations
 import contextlib
 import email
 import gzip
+import importlib
 import io
 import json
 import mailbox
 import multiprocessing
 import os
+import pickle
+import sys
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -19,6 +22,7 @@ from typing import Any
 import pytest
 
 import urlsift
+from urlsift import dask as urlsift_dask
 from urlsift.cli import main
 from urlsift.library import MESSAGE_NAME, STREAM_NAME
 from urlsift.rows import FIELDS
@@ -310,6 +314,64 @@ def test_extract_message_takes_a_message_a_program_made(kind: type[email.message
         ("http://example.org/b", "0 text/plain", "<1@example.org>"),
     ]
     assert reports == []
+
+
+# --- issue 29.7: one error family ---------------------------------------------------------
+
+
+def test_each_public_exception_is_an_urlsift_error_and_what_it_was() -> None:
+    assert issubclass(urlsift.MissingExtra, urlsift.Error)
+    assert issubclass(urlsift.MissingExtra, ImportError)  # (an `except ImportError` still catches it)
+    assert issubclass(urlsift.ClusterError, urlsift.Error)
+    assert issubclass(urlsift.ClusterError, RuntimeError)
+    assert issubclass(urlsift.StateError, urlsift.Error)
+    assert issubclass(urlsift.StateError, ValueError)
+    exported = [getattr(urlsift, name) for name in urlsift.__all__]
+    exceptions = {value for value in exported if isinstance(value, type) and issubclass(value, BaseException)}
+    assert exceptions == {urlsift.Error, urlsift.MissingExtra, urlsift.ClusterError, urlsift.StateError}
+    # Where they lived before (issue 29 moved them), for code that imports them from there.
+    assert urlsift.units.ClusterError is urlsift.ClusterError
+    assert urlsift.sources.publicinbox.StateError is urlsift.StateError
+
+
+def test_a_missing_extra_is_an_urlsift_error_naming_the_pip_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # None: "not installed" to the import system
+    monkeypatch.delitem(sys.modules, "urlsift.parquet", raising=False)
+    with pytest.raises(urlsift.Error) as raised:
+        importlib.import_module("urlsift.parquet")
+    assert isinstance(raised.value, urlsift.MissingExtra)
+    assert raised.value.extra == "parquet"
+    assert str(raised.value).endswith("pip install 'urlsift[parquet]'")
+
+    monkeypatch.setitem(sys.modules, "dask", None)
+    with pytest.raises(urlsift.MissingExtra, match=r"pip install 'urlsift\[dask\]'$") as missing:
+        urlsift_dask.scan(str(CORPORA / MBOXES[0]))
+    assert missing.value.extra == "dask"
+    assert pickle.loads(pickle.dumps(missing.value)).args == missing.value.args  # (from a worker)
+
+
+def test_a_cluster_that_cannot_work_is_an_urlsift_error() -> None:
+    with pytest.raises(urlsift.Error, match="not a number of workers") as raised:  # noqa: SIM117
+        with urlsift_dask.client("local:0"):
+            pass
+    assert isinstance(raised.value, urlsift.ClusterError)
+
+
+def test_a_missing_library_for_the_input_is_a_report_not_an_exception(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Input problems stay reports: a .zst with no library to read it is said, and the rest read."""
+    zst = tmp_path / "a.txt.zst"
+    zst.write_bytes(bytes.fromhex("28b52ffd") + b"\0" * 16)
+    (tmp_path / "b.txt").write_text("see http://b.example/ here\n")
+    monkeypatch.setitem(sys.modules, "backports", None)  # (Python 3.11 to 3.13 read it from there)
+    monkeypatch.setitem(sys.modules, "compression", None)
+    rows, reports = _split(urlsift.scan([zst, tmp_path / "b.txt"]))
+    assert [row["url"] for row in rows] == ["http://b.example/"]
+    assert reports == [
+        f"urlsift: {zst}: unreadable: a Zstandard stream, not read without compression.zstd or its "
+        "backport: pip install 'urlsift[zstd]'"
+    ]
 
 
 def test_extract_stream_says_a_wrong_argument_at_once() -> None:

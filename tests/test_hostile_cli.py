@@ -589,6 +589,37 @@ def test_readme_lists_exactly_the_kinds_that_exist() -> None:
     assert {name for name, status in listed.items() if status == "2"} == ERROR_KINDS
 
 
+# --- issue 29.7: one error family -----------------------------------------------------------
+
+
+def test_a_missing_extra_is_one_line_and_exit_two(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # None: "not installed" to the import system
+    monkeypatch.delitem(sys.modules, "urlsift.parquet", raising=False)
+    text = text_file(tmp_path / "a.txt", "http://a.example/")
+    assert main(["--format", "parquet", "--output", str(tmp_path / "out"), str(text)]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("urlsift: Parquet output needs pyarrow (")
+    assert line.endswith(": pip install 'urlsift[parquet]'")
+
+
+def test_an_import_error_that_is_a_bug_is_said_as_one_not_as_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Not every ImportError is an extra not installed: a module of urlsift itself that cannot be
+    imported (a broken install, a bug) is an internal error, not a line that blames the options."""
+    monkeypatch.setitem(sys.modules, "urlsift.workers", None)  # what -j 2 imports when it starts
+    files = [str(gzipped(tmp_path / f"{n}.txt.gz", f"http://{n}.example/")) for n in "ab"]
+    assert main(["-j", "2", *files]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines() == [
+        "urlsift: internal error, please report it: ModuleNotFoundError: import of urlsift.workers halted; "
+        "None in sys.modules"
+    ]
+
+
 # --- issue 28: what the environment does never ends the run silently ------------------------
 
 _WARNED = (  # three messages, each with a warning: reports on standard error, exit 0

@@ -111,6 +111,7 @@ LATER_STAGES = {
     "flowed.py": STAGES - {"_model", "_lines"},
     "_iana.py": NOTHING,
     "_version.py": NOTHING,
+    "errors.py": NOTHING,  # the exceptions every stage may raise (issue 29)
     "canonical.py": {
         *("scanner", "rejoin", "extract", "stream", "cli", "sources", "results", "rows", "matches"),
         *("pieces", "output"),

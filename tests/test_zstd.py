@@ -175,8 +175,8 @@ def test_without_the_library_a_zst_is_reported_and_the_rest_read(
     status, lines, reports = _output([str(tmp_path / "list.mbox.zst"), str(tmp_path / "good.txt")], capsys)
     assert (status, lines) == (2, ["http://good.example/"])
     assert reports == [
-        f"urlsift: {tmp_path / 'list.mbox.zst'}: unreadable: a Zstandard stream: install urlsift[zstd] to "
-        "read it; not read"
+        f"urlsift: {tmp_path / 'list.mbox.zst'}: unreadable: a Zstandard stream, not read without "
+        "compression.zstd or its backport: pip install 'urlsift[zstd]'"
     ]
 
 

@@ -30,6 +30,7 @@ from ._version import __version__
 # A function named as its module is imported here: were it left for __getattr__, the first import of
 # its module (by another module of urlsift) would bind the module to the name instead.
 from .canonical import canonical
+from .errors import ClusterError, Error, MissingExtra, StateError
 from .extract import extract, extract_urls
 from .grammar import PROFILES, STRICT, Profile
 from .scanner import KNOWN_SCHEMES, REGISTERED_SCHEMES
@@ -79,7 +80,10 @@ __all__ = [
     "Candidate",
     "Caveat",
     "CaveatKind",
+    "ClusterError",
+    "Error",
     "Match",
+    "MissingExtra",
     "NotInText",
     "Part",
     "Problem",
@@ -88,6 +92,7 @@ __all__ = [
     "Report",
     "Row",
     "Span",
+    "StateError",
     "Unclosed",
     "Verdict",
     "Wrapper",

@@ -26,6 +26,7 @@ import regex
 
 from ._model import Verdict
 from ._version import __version__
+from .errors import Error
 from .grammar import PROFILES, STRICT
 from .output import FORMATS, Printing, Writer, escaped, writer
 from .pieces import in_files
@@ -36,7 +37,7 @@ from .scanner import KNOWN_SCHEMES, MAX_SCHEME_CHARS
 from .sources import FORMATS as INPUT_FORMATS
 from .sources import MAX_MESSAGE, Counter, ReadOptions, publicinbox
 from .sources.packed import MAX_EXPAND, ZSTD_WINDOW_LOG, ZSTD_WINDOW_LOGS
-from .units import SPLIT_BYTES, ClusterError, Unit, first_units, plan
+from .units import SPLIT_BYTES, Unit, first_units, plan
 from .validate import validate
 
 INTERRUPTED = 130
@@ -896,7 +897,7 @@ def _hint(elsewhere: int) -> str:
     )
 
 
-class _Refused(Exception):
+class _Refused(Error):
     """Options that do not go together, or a ``--files-from`` list that is no list: said in one
     line, exit 2 (before any work starts, but for a list found wrong after its first chunk)."""
 
@@ -981,7 +982,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if arguments[:1] == ["validate"]:
             return _run_validate(_validate_parser().parse_args(arguments[1:]))
         return _run_scan(_parse_scan(arguments))
-    except (_Refused, ClusterError, FileExistsError, ImportError) as error:
+    except (Error, FileExistsError) as error:  # _Refused, a MissingExtra, a ClusterError ...
         print(f"urlsift: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `urlsift ... | head` is not an error
@@ -1000,6 +1001,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         _finish_output()
         print("urlsift: interrupted", file=sys.stderr)
         return INTERRUPTED
+    except Exception as error:  # a bug (an ImportError too, but for a MissingExtra): one line, exit 2
+        _finish_output()
+        said = escaped(f"{type(error).__name__}: {error}")
+        print(f"urlsift: internal error, please report it: {said}", file=sys.stderr)
+        return 2
 
 
 def _finish_output() -> None:

@@ -22,6 +22,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from ._model import ProfileName
+from .errors import ClusterError, MissingExtra
 from .grammar import STRICT
 from .pieces import Joined
 from .results import scan_unit, walk
@@ -29,7 +30,7 @@ from .rows import FIELDS, Event, FileEvents, Options, Report, Row
 from .scanner import KNOWN_SCHEMES
 from .sources import MAX_MESSAGE, ReadOptions
 from .sources.packed import MAX_EXPAND, ZSTD_WINDOW_LOG
-from .units import SPLIT_BYTES, ClusterError, Unit, plan
+from .units import SPLIT_BYTES, Unit, plan
 
 if TYPE_CHECKING:
     import dask.bag
@@ -43,14 +44,14 @@ CONNECT_SECONDS = 30
 
 
 def _dask(*extra: str) -> None:
-    """Dask (and the ``extra`` modules of it asked for), or a clear error saying how to get it."""
+    """Dask (and the ``extra`` modules of it asked for), or a MissingExtra saying how to get it."""
     try:
         import dask  # noqa: F401
 
         for name in extra:
             importlib.import_module(name)
     except ImportError as error:
-        raise ClusterError(f"Dask is not installed ({error}): pip install 'urlsift[dask]'") from None
+        raise MissingExtra(f"Dask is not installed ({error})", "dask") from None
 
 
 @contextmanager
@@ -306,6 +307,7 @@ def reports(bag: dask.bag.Bag) -> dask.bag.Bag:
 def to_dataframe(bag: dask.bag.Bag) -> dask.dataframe.DataFrame:
     """The rows of a ``scan`` bag as a Dask DataFrame with the jsonl columns, typed as the Parquet
     output types them (``parquet.SCHEMA``: ``date`` a UTC timestamp, ``alternatives`` a list)."""
+    _dask("dask.dataframe")  # (pandas)
     import dask
     import dask.dataframe
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .dates import timestamp
+from .errors import MissingExtra
 from .escaping import surrogates_escaped
 from .rows import FIELDS, Row
 
@@ -21,7 +22,7 @@ try:
     import pyarrow as pa
     import pyarrow.parquet as pq
 except ImportError as error:  # pragma: no cover (the extra is installed where tests run)
-    raise ImportError(f"Parquet output needs pyarrow ({error}): pip install 'urlsift[parquet]'") from None
+    raise MissingExtra(f"Parquet output needs pyarrow ({error})", "parquet") from None
 
 SCHEMA = pa.schema(
     [

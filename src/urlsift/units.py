@@ -18,6 +18,7 @@ import stat
 from collections.abc import Iterable, Iterator
 from typing import Literal, NamedTuple, TypeVar
 
+from .errors import ClusterError as ClusterError  # (units.ClusterError, as before)
 from .scanner import MAX_WRAPPER_CHARS
 from .sources import ReadOptions, cut_points, publicinbox
 from .sources.split import text_cutter
@@ -164,8 +165,3 @@ def _group_offsets(offsets: list[int], split: int) -> list[int]:
         if offset - starts[-1] >= split:
             starts.append(offset)
     return starts
-
-
-class ClusterError(RuntimeError):
-    """A Dask cluster that cannot do the work: not installed, not reachable, no workers, or paths
-    its workers cannot read (said before any work starts)."""

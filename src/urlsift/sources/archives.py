@@ -31,8 +31,9 @@ from contextlib import ExitStack
 from typing import IO, Literal, NamedTuple, Protocol, cast
 
 from .._model import Defect, MessageText, Provenance, Skipped, TextStream
+from ..errors import MissingExtra
 from . import faults
-from .packed import CORRUPT, Budget, Capped, MissingLibrary, Salvaged, defect, zstd, zstd_options
+from .packed import CORRUPT, Budget, Capped, Salvaged, defect, zstd, zstd_options
 
 Item = MessageText | TextStream | Defect | Skipped
 Kind = Literal["zip", "tar"]
@@ -166,7 +167,7 @@ def _zip(
             except CORRUPT as error:
                 yield Defect("corrupt", here, reason(error))
                 continue
-            except MissingLibrary as error:  # a Zstandard member, and no library to read it
+            except MissingExtra as error:  # a Zstandard member, and no library to read it
                 yield defect(error, here)
                 continue
             inner = budget.inner(entry.compress_size)

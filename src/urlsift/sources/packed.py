@@ -31,6 +31,7 @@ from types import ModuleType
 from typing import IO, Protocol
 
 from .._model import Defect, Provenance
+from ..errors import MissingExtra
 
 MAX_EXPAND = 20 * 10**9
 """Default cap on what decompression may give for one file (bytes)."""
@@ -54,19 +55,16 @@ class _Steps(_Readable, Protocol):
     def read1(self, size: int = -1, /) -> bytes: ...
 
 
-class MissingLibrary(Exception):
-    """The optional library a format needs is not installed (its message says which extra)."""
-
-
 def zstd() -> ModuleType:
-    """``compression.zstd``, or its backport; MissingLibrary when neither is installed."""
+    """``compression.zstd``, or its backport; MissingExtra when neither is installed."""
     try:
         if sys.version_info >= (3, 14):
             from compression import zstd as module
         else:
             from backports import zstd as module
     except ImportError as error:
-        raise MissingLibrary("a Zstandard stream: install urlsift[zstd] to read it; not read") from error
+        needs = "a Zstandard stream, not read without compression.zstd or its backport"
+        raise MissingExtra(needs, "zstd") from error
     return module
 
 
@@ -150,7 +148,7 @@ CORRUPT = (
 )
 """What a corrupt or truncated compressed stream or archive raises while it is read. Not OSError:
 a disk's read error is a DiskError (``unreadable``), and a decompressor's OSError a CorruptData."""
-STOPS = (*CORRUPT, DiskError, OverBudget, MissingLibrary)
+STOPS = (*CORRUPT, DiskError, OverBudget, MissingExtra)
 """Everything a stream of the input may end with: ``defect`` says which report it makes."""
 
 
@@ -162,7 +160,7 @@ def defect(error: BaseException, where: Provenance, out: int | None = None) -> D
         return Defect("unreadable", where, f"read error: {error.strerror or error}{kept}")
     if isinstance(error, OverBudget):
         return Defect("too-large", where, f"{error}{kept}")
-    if isinstance(error, MissingLibrary):
+    if isinstance(error, MissingExtra):
         return Defect("unreadable", where, f"{error}{kept}")
     text = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
     return Defect("corrupt", where, f"{text or type(error).__name__}{kept}")

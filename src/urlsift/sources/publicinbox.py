@@ -30,6 +30,7 @@ from collections.abc import Iterable, Iterator
 from typing import IO, NamedTuple
 
 from .._model import Defect, Provenance
+from ..errors import StateError as StateError  # (publicinbox.StateError, as before)
 
 GIT_MISSING = "reading a git repository needs the git command, which was not found: install git"
 NOT_MAIL_HEAD = 4096
@@ -448,10 +449,6 @@ class State:
             json.dump(self._recorded, text, indent=1, sort_keys=True)
             text.write("\n")
         os.replace(temporary, self._file)
-
-
-class StateError(ValueError):
-    """A state file that cannot be used (said before any work starts)."""
 
 
 def holds(path: str, commit: str) -> bool:
