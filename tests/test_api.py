@@ -372,3 +372,11 @@ def test_a_missing_library_for_the_input_is_a_report_not_an_exception(
         f"urlsift: {zst}: unreadable: a Zstandard stream, not read without compression.zstd or its "
         "backport: pip install 'urlsift[zstd]'"
     ]
+
+
+def test_extract_stream_says_a_wrong_argument_at_once() -> None:
+    # Issue 28.19: an AttributeError, and only at the first match asked for.
+    with pytest.raises(TypeError, match="takes a file object, not int"):
+        urlsift.extract_stream(42)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="takes a file object, not str"):
+        urlsift.extract_stream("http://example.org/")  # type: ignore[arg-type]

@@ -21,7 +21,9 @@ from typing import NamedTuple
 
 import pytest
 
+import urlsift.sources
 from urlsift._model import Defect, TextStream
+from urlsift.cli import main
 from urlsift.sources import ReadOptions, read_path
 from urlsift.sources.packed import MAX_DEPTH, MAX_RATIO
 
@@ -393,3 +395,62 @@ def test_stats_say_bytes_read_and_decompressed_and_read_is_no_more_than_the_file
     line = next(line for line in stats.splitlines() if line.startswith("urlsift: bytes"))
     on_disk = sum(path.stat().st_size for path in files)
     assert line.split()[2:] == [f"{on_disk:,}", "read,", f"{4 * len(text):,}", "decompressed"]
+
+
+# --- issue 28: one bomb, one report; a bug in one member loses that member only ---------------
+
+
+def _zip(members: list[tuple[str, bytes]], method: int = zipfile.ZIP_DEFLATED) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", method) as archive:
+        for name, data in members:
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("after", [2, 1000])
+def test_one_bomb_in_a_nested_zip_is_one_report(tmp_path: Path, after: int) -> None:
+    # Issue 28.19: past --max-expand, every member after the bomb, at every level, said it again
+    # (3 reports here with one member after it at each level; one per member with many).
+    later = [(f"after{k}.txt", b"http://after.example/\n") for k in range(after)]
+    inner = _zip([("bomb.txt", b"x" * (20 << 20)), *later])
+    middle = _zip([("inner.zip", inner), *later], zipfile.ZIP_STORED)
+    path = tmp_path / "nested.zip"
+    path.write_bytes(_zip([("middle.zip", middle), *later], zipfile.ZIP_STORED))
+    run = _urlsift("--max-expand", "1M", path)
+    assert run.status == 2
+    [said] = run.reports
+    assert said.startswith(
+        f"urlsift: {path}[middle.zip!inner.zip!bomb.txt]: too-large: expands past 1,000,000 "
+    )
+    assert "nothing after it in the file is read" in said
+
+
+def test_a_bug_in_one_zip_member_loses_that_member_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real = urlsift.sources.sniff
+
+    def sniff(head: bytes, name: str) -> str:
+        if name == "bug.txt":
+            raise RuntimeError("a bug")
+        return real(head, name)
+
+    monkeypatch.setattr(urlsift.sources, "sniff", sniff)
+    path = tmp_path / "a.zip"
+    path.write_bytes(
+        _zip(
+            [
+                ("a.txt", b"http://a.example/\n"),
+                ("bug.txt", b"http://bug.example/\n"),
+                ("c.txt", b"http://c.example/\n"),
+            ]
+        )
+    )
+    assert main(["--stats", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out.split() == ["http://a.example/", "http://c.example/"]
+    assert (
+        f"urlsift: {path}[bug.txt]: internal: internal error, please report it: RuntimeError: a bug\n" in err
+    )
+    assert "files               1 = 1 scanned + 0 failed" in err

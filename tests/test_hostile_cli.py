@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import errno
 import gzip
 import io
+import json
 import os
 import re
 import signal
@@ -29,6 +31,7 @@ from hypothesis import strategies as st
 
 import urlsift.cli
 import urlsift.results
+import urlsift.sources.mime
 from urlsift._model import DEFECT_KINDS, ERROR_KINDS, WARNING_KINDS, DefectKind, MessageText
 from urlsift.cli import main
 from urlsift.output import escaped
@@ -665,3 +668,170 @@ def test_a_state_file_that_cannot_be_saved_is_named_and_its_temporary_removed(tm
     )  # it was: "urlsift: No space left on device", and an empty .tmp
     assert not (tmp_path / "state.json.tmp").exists()
     assert state.read_text() == "{}\n"
+
+# --- issue 28: what the environment does never ends the run silently ------------------------
+
+_WARNED = (  # three messages, each with a warning: reports on standard error, exit 0
+    b"".join(
+        b"From a@b Mon Jan  1 00:00:00 2024\nContent-Type: text/plain; charset=x-nope\n\nhttp://m%d.example/\n\n"
+        % n
+        for n in range(3)
+    )
+)
+
+
+@pytest.mark.parametrize("stderr", ["2>/dev/full", "2>&-"], ids=["full", "closed"])
+@pytest.mark.parametrize("stats_option", [[], ["--stats"]], ids=["plain", "stats"])
+def test_an_unwritable_standard_error_changes_neither_output_nor_status(
+    tmp_path: Path, stderr: str, stats_option: list[str]
+) -> None:
+    # Issue 28.8: the first report's print raised, the handler's print again, exit 1 with 1 of 3
+    # URLs; with standard error closed, the reports went to standard output.
+    mbox = tmp_path / "warned.mbox"
+    mbox.write_bytes(_WARNED)
+    command = " ".join([sys.executable, "-m", "urlsift", *stats_option, str(mbox), stderr])
+    result = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=120)
+    assert result.stdout.splitlines() == [f"http://m{n}.example/" for n in range(3)]
+    assert result.returncode == 0
+    assert result.stderr == ""
+
+
+def test_a_closed_standard_output_is_a_write_error_of_one_line(tmp_path: Path) -> None:
+    # Issue 28.8: an AttributeError traceback, exit 1.
+    path = text_file(tmp_path / "a.txt", "http://a.example/")
+    result = subprocess.run(
+        f"{sys.executable} -m urlsift {path} >&-", shell=True, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 2
+    assert result.stderr == "urlsift: cannot write the output: standard output: Bad file descriptor\n"
+
+
+_SURROGATES = (
+    b'{"id": "a\\ud800b", "t": "see http://a.example/ and x\\udc00y <URL:http://b.example/%zz>"}\n'
+    b'{"id": "ok", "t": "http://c.example/"}\n'
+)
+_JSONL = ["--input-format", "jsonl", "--text-field", "t", "--id-field", "id", "--invalid", "--context", "8"]
+
+
+@pytest.mark.parametrize("fmt", ["text", "csv", "jsonl"])
+def test_a_lone_surrogate_is_written_as_its_escape_in_every_format(tmp_path: Path, fmt: str) -> None:
+    # Issue 28.9: a traceback from the jsonl writer, rc 1, no row after it.
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(_SURROGATES)
+    result = run(*_JSONL, "--format", fmt, path)
+    no_traceback(result)
+    assert result.returncode == 0
+    assert "http://c.example/" in result.stdout
+    if fmt == "jsonl":
+        rows = [json.loads(line) for line in result.stdout.splitlines()]
+        assert [row["message_id"] for row in rows] == ["a\ud800b", "a\ud800b", "ok"]  # read back as found
+        assert "\\ud800" in result.stdout
+    elif fmt == "csv":
+        assert "a\\ud800b" in result.stdout
+        assert "x\\udc00y" in result.stdout
+
+
+def test_a_lone_surrogate_in_a_file_name_is_written_as_its_escape(tmp_path: Path) -> None:
+    path = text_file(tmp_path / os.fsdecode(b"\xff.txt"), "http://a.example/")
+    result = run("--format", "jsonl", path)
+    no_traceback(result)
+    assert result.returncode == 0
+    assert json.loads(result.stdout)["source"] == str(path)  # \udcff, JSON's escape of it
+
+
+def test_a_lone_surrogate_is_written_as_its_escape_in_parquet(tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(_SURROGATES)
+    result = run(*_JSONL, "--format", "parquet", "--output", tmp_path / "out", path)
+    no_traceback(result)
+    assert result.returncode == 0
+    rows = pq.read_table(tmp_path / "out").to_pylist()
+    assert [row["message_id"] for row in rows] == ["a\\ud800b", "a\\ud800b", "ok"]  # the six characters
+
+
+def test_validate_skips_a_line_over_the_bound_without_holding_it(tmp_path: Path) -> None:
+    # Issue 28.17: the line was held whole (1 GiB took 4.2 GB); here 300 MB of one line (sparse).
+    lines = tmp_path / "urls"
+    with lines.open("wb") as file:
+        file.write(b"http://a.example/\n")
+        file.truncate(300 << 20)
+        file.seek(0, os.SEEK_END)
+        file.write(b"\nhttp://b.example/\r\n\n" + b"x" * ((1 << 20) + 1) + b"\nhttp://c.example/")
+    peak = tmp_path / "peak"
+    measured = (
+        "import atexit, runpy, sys\n"
+        "peak_file = sys.argv[1]\n"
+        "def peak():\n"
+        "    with open('/proc/self/status') as status, open(peak_file, 'w') as out:\n"
+        "        out.write(next(line.split()[1] for line in status if line.startswith('VmHWM:')))\n"
+        "atexit.register(peak)\n"
+        "sys.argv[1:] = ['validate', '-']\n"
+        "runpy.run_module('urlsift', run_name='__main__', alter_sys=True)\n"
+    )
+    with lines.open("rb") as stdin:
+        result = subprocess.run(
+            [sys.executable, "-c", measured, str(peak)],
+            stdin=stdin,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert result.stdout.splitlines() == [f"valid\thttp://{host}.example/" for host in "abc"]
+    assert result.stderr.splitlines() == [
+        f"urlsift: standard input, line {n}: over 1,048,576 bytes, no URL; not judged" for n in (2, 5)
+    ]
+    assert result.returncode == 1  # not every line was a valid URL
+    assert int(peak.read_text()) < 80 << 10  # KiB
+
+
+def test_an_internal_error_in_one_message_counts_it_failed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 28.19: counted as scanned (messages 3 = 3 scanned + 0 failed).
+    mbox = _mbox(tmp_path / "a.mbox", 3)
+
+    def failing(*args: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("urlsift.sources.mime._walk", failing)
+        assert main(["--stats", str(mbox)]) == 2
+    _, err = capsys.readouterr()
+    assert reports(err) == [
+        f"urlsift: {mbox}#{n}: internal: internal error, please report it: RuntimeError: a bug"
+        for n in range(3)
+    ]
+    assert stats(err)["messages"] == [3, 0, 3]
+
+
+@pytest.mark.parametrize(
+    ("error", "said"),
+    [
+        (MemoryError(), "out of memory (MemoryError)"),
+        (OSError(errno.EMFILE, "Too many open files"), "too many open files in this process (EMFILE)"),
+        (OSError(errno.ENOSPC, "No space left on device"), "no space left on a device (ENOSPC)"),
+    ],
+    ids=["MemoryError", "EMFILE", "ENOSPC"],
+)
+def test_a_machine_fault_in_one_message_is_named_as_such(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], error: BaseException, said: str
+) -> None:
+    # Issue 28.18: MemoryError was `internal: ... please report it`, as a bug would be.
+    mbox = _mbox(tmp_path / "a.mbox", 3)
+    real = urlsift.sources.mime.read
+
+    def failing(data: bytes, *args: Any) -> Any:
+        if b"Subject: 1\n" in data:
+            raise error
+        return real(data, *args)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("urlsift.sources.mime.read", failing)
+        assert main(["--stats", str(mbox)]) == 2
+    out, err = capsys.readouterr()
+    assert out.splitlines() == ["http://m0.example/", "http://m2.example/"]
+    assert reports(err) == [
+        f"urlsift: {mbox}#1: unreadable: {said} (the machine's limit, not the input's); not read"
+    ]
+    assert stats(err)["messages"] == [3, 2, 1]

@@ -429,3 +429,78 @@ def test_a_message_of_many_candidates_is_not_held_as_matches(tmp_path: Path) -> 
     run = _cli(tmp_path, str(path), limit=120)
     assert run.out.split() == ["http://after.example/"]
     assert run.peak_mb < 60, run.peak_mb
+
+
+# --- issue 28: an RFC 2231 charset that cannot decode, and a bug in one record ---------------
+
+_NUL_CHARSET = b"Content-Type: text/plain; charset*=utf\x00-8''%41\n\nhttp://nul.example/\n"
+
+
+def _warc_record(kind: bytes, content_type: bytes, body: bytes) -> bytes:
+    return b"WARC/1.0\r\nWARC-Type: %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n" % (
+        kind,
+        content_type,
+        len(body),
+        body,
+    )
+
+
+def test_an_rfc_2231_charset_with_a_nul_is_a_warning_and_the_value_read_as_written(tmp_path: Path) -> None:
+    # Issue 28.11: ValueError ("embedded null character"): the message lost, counted as scanned.
+    path = tmp_path / "nul.mbox"
+    path.write_bytes(
+        _mbox(b"Subject: a\n" + _NUL_CHARSET, b"Content-Type: text/plain; name*=utf\x00-8''x\n\nok", AFTER)
+    )
+    run = _cli(tmp_path, "--stats", str(path))
+    assert run.code == 0  # warnings only
+    assert run.out.split() == ["http://nul.example/", "http://after.example/"]
+    said = [line for line in run.err.splitlines() if ": unknown-charset: " in line]
+    assert said[0] == (
+        f"urlsift: {path}#0: unknown-charset: parameter charset: charset 'utf\\x00-8' cannot decode it "
+        "(ValueError); read as written"
+    )
+    assert len(said) == 3  # the NUL charset of 0 and of 1's name; 0's charset read as written is "A"
+    assert "messages            3 = 3 scanned + 0 failed" in run.err
+
+
+def test_an_rfc_2231_charset_with_a_nul_in_a_warc_loses_nothing_after_it(tmp_path: Path) -> None:
+    # Issue 28.11: inside a message/rfc822 record, the rest of the WARC file was lost.
+    pytest.importorskip("warcio")
+    path = tmp_path / "mail.warc"
+    path.write_bytes(
+        _warc_record(b"resource", b"message/rfc822", b"Subject: a\r\n" + _NUL_CHARSET)
+        + _warc_record(b"resource", b"text/plain", b"http://after.example/")
+    )
+    run = _cli(tmp_path, str(path))
+    assert run.code == 0
+    assert run.out.split() == ["http://nul.example/", "http://after.example/"]
+
+
+def test_a_bug_in_one_warc_record_loses_that_record_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("warcio")
+    from urlsift.sources import warc
+
+    real = warc._content
+
+    def content(record: Any, *args: Any) -> Any:
+        if record.rec_headers.get_header("Content-Type") == "text/x-boom":
+            raise RuntimeError("a bug")
+        return real(record, *args)
+
+    monkeypatch.setattr(warc, "_content", content)
+    path = tmp_path / "bug.warc"
+    path.write_bytes(
+        _warc_record(b"resource", b"text/plain", b"http://before.example/")
+        + _warc_record(b"resource", b"text/x-boom", b"http://lost.example/")
+        + _warc_record(b"resource", b"text/plain", b"http://after.example/")
+    )
+    tally = Tally()
+    events = list(results(str(path), Options(), tally))
+    assert [(event.kind, event.message) for event in events if isinstance(event, Report)] == [("internal", 1)]
+    assert [event.url for event in events if isinstance(event, Row)] == [
+        "http://before.example/",
+        "http://after.example/",
+    ]
+    assert (tally.messages, tally.messages_failed, tally.files_failed) == (3, 1, 0)

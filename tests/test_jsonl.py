@@ -198,3 +198,29 @@ def test_records_do_not_depend_on_the_block_size(lines: list[bytes], block: int,
         assert where.offset is not None
         assert where.message is not None
         assert data[where.offset - 7 :].startswith(lines[where.message])
+
+
+def test_a_bug_in_one_record_loses_that_record_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 28: the error ended the file (the records after it were not read).
+    real = jsonl._get
+
+    def get(value: object, path: list[str]) -> object:
+        if isinstance(value, dict) and value.get("id") == "bug":
+            raise RuntimeError("a bug")
+        return real(value, path)
+
+    monkeypatch.setattr(jsonl, "_get", get)
+    path = tmp_path / "dump.jsonl"
+    path.write_text(
+        "".join(
+            json.dumps({"id": name, "data": {"body": f"http://{name}.example/"}}) + "\n"
+            for name in ("a", "bug", "c")
+        )
+    )
+    status, out, err = _run([*FIELDS, "--stats", str(path)], capsys)
+    assert status == 2
+    assert out == ["http://a.example/", "http://c.example/"]
+    assert f"urlsift: {path}#1: internal: internal error, please report it: RuntimeError: a bug" in err
+    assert "urlsift: messages            3 = 2 scanned + 1 failed" in err

@@ -144,6 +144,7 @@ LATER_STAGES = {
         | {"rows", "matches", "pieces"}
         for name in (
             *("__init__.py", "mbox.py", "batch.py", "mime.py", "packed.py", "dirs.py", "split.py"),
+            "faults.py",
             "archives.py",
             "page.py",
             "warc.py",

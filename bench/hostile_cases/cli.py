@@ -62,10 +62,58 @@ def _huge_ports(root: Path) -> tuple[list[str], Path | None]:
     return ["validate", "--profile", "both", "-"], path
 
 
+def _validate_gib_line(root: Path) -> tuple[list[str], Path | None]:
+    """``urlsift validate -`` on a URL, a line of 1 GiB (a sparse file: NULs) and a URL: the long
+    line reported and skipped as it streams past (expected exit 1; issue 28.17: held whole, 4.2 GB)."""
+    path = root / "urls.txt"
+    with path.open("wb") as file:
+        file.write(b"http://before.example/\n")
+        file.truncate(1 << 30)
+        file.seek(0, os.SEEK_END)
+        file.write(b"\nhttp://after.example/\n")
+    return ["validate", "-"], path
+
+
+def _surrogates_as_jsonl(root: Path) -> tuple[list[str], Path | None]:
+    """100,000 JSON-lines records whose id and text hold lone surrogates (``\\ud800``), written as
+    jsonl with --invalid and --context: each written as JSON's escape (expected exit 0; issue 28.9:
+    a traceback at the first row)."""
+    path = root / "surrogates.jsonl"
+    record = '{"id": "m%d\\ud800", "t": "see http://h%d.example/ x\\udc00y <URL:http://b.example/%%zz>"}\n'
+    path.write_text("".join(record % (n, n) for n in range(100_000)))
+    fields = ["--input-format", "jsonl", "--text-field", "t", "--id-field", "id"]
+    return [*fields, "--invalid", "--context", "20", "--format", "jsonl", str(path)], None
+
+
+def _bomb_then_members(root: Path) -> tuple[list[str], Path | None]:
+    """A zip in a zip: a 200 MB deflate bomb, then 10,000 small members at each level, read with
+    --max-expand 5M: one report (expected exit 2; issue 28.19: one report per member after it,
+    at every level: 20,001)."""
+    import io
+    import zipfile
+
+    later = [(f"after{k}.txt", b"http://after.example/\n") for k in range(10_000)]
+    inner = io.BytesIO()
+    with zipfile.ZipFile(inner, "w", zipfile.ZIP_DEFLATED) as archive:
+        with archive.open("bomb.txt", "w") as member:
+            for _ in range(200):
+                member.write(b"x" * (1 << 20))
+        for name, data in later:
+            archive.writestr(name, data)
+    with zipfile.ZipFile(root / "nested.zip", "w", zipfile.ZIP_STORED) as archive:
+        archive.writestr("inner.zip", inner.getvalue())
+        for name, data in later:
+            archive.writestr(name, data)
+    return ["--stats", "--max-expand", "5M", str(root / "nested.zip")], None
+
+
 CASES: dict[str, Case] = {
     "folder of 5,000 entries, 20% links to themselves": _hostile_folder,
     "-j 64 on two 20 MB files": _jobs_on_two_files,
     "csv of 200,000 formula cells": _formula_cells,
     "text with 200,000 bidi and ESC candidates": _bidi_everywhere,
     "validate 10,000 ports of 5,000 digits": _huge_ports,
+    "validate - with a line of 1 GiB": _validate_gib_line,
+    "jsonl of 100,000 records of lone surrogates": _surrogates_as_jsonl,
+    "zip bomb in a zip, 10,000 members after it at each level": _bomb_then_members,
 }

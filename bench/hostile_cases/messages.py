@@ -100,6 +100,16 @@ def bad_charsets(folder: Path) -> tuple[list[str], Path | None]:
     return _mbox(folder, "charsets.mbox", *bad), None
 
 
+def nul_charsets(folder: Path) -> tuple[list[str], Path | None]:
+    """20,000 messages whose RFC 2231 charset holds a NUL (issue 28.11: each an internal error,
+    its URL lost and the message counted as scanned): each read, its value as written."""
+    bad = [
+        b"Content-Type: text/plain; charset*=utf\x00-8''%%41; name*=x\x00''y\n\nhttp://x.example/%d\n" % k
+        for k in range(20_000)
+    ]
+    return ["--stats", *_mbox(folder, "nul-charsets.mbox", *bad)], None
+
+
 CASES: dict[str, Case] = {
     "eml /dev/zero (100 MB limit)": dev_zero,
     "eml sparse 3 GB": sparse_eml,
@@ -115,4 +125,5 @@ CASES: dict[str, Case] = {
     "subject 240 KB of '=?a?q?x '": encoded_words(30_000),
     "subject 24 MB of '=?a?q?x '": encoded_words(3_000_000),
     "mbox 20,000 messages of bad charsets and words": bad_charsets,
+    "mbox 20,000 messages of RFC 2231 charsets with a NUL": nul_charsets,
 }

@@ -17,10 +17,10 @@ import itertools
 import os
 import stat
 import sys
-from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from functools import partial
-from typing import IO, Any, NamedTuple
+from functools import partial, wraps
+from typing import IO, Any, NamedTuple, Protocol, TextIO, TypeVar, cast
 
 import regex
 
@@ -64,12 +64,63 @@ def _line(verdict: Verdict, unwrapped: bool) -> str:
     return "\t".join(map(escaped, fields))  # a URL argument may hold ESC, BEL, U+202E ...
 
 
-def _arguments(urls: Sequence[str]) -> Iterable[str]:
+MAX_URL_LINE = 1 << 20
+"""``urlsift validate -``: a line longer than this is no URL anyone pasted: it is reported and
+skipped as it streams past, never held (a line of 1 GiB would take 4 GB as a str)."""
+
+
+def _arguments(urls: Sequence[str], skipped: Callable[[int], None]) -> Iterable[str]:
+    """The URLs to judge: the arguments, and for ``-`` each line of standard input that is not
+    blank; ``skipped`` is told the number of each line over MAX_URL_LINE bytes."""
     for url in urls:
         if url == "-":
-            yield from (line.rstrip("\r\n") for line in sys.stdin if line.strip())
+            stdin = sys.stdin
+            raw: _Readable | None = getattr(stdin, "buffer", None)
+            decoding = stdin.encoding, stdin.errors or "strict"
+            if raw is None:  # a text stream a program put there (io.StringIO): its text as UTF-8
+                raw, decoding = _Encoded(stdin), ("utf-8", "surrogatepass")
+            yield from (line.decode(*decoding).rstrip("\r") for line in _bounded_lines(raw, skipped))
         else:
             yield url
+
+
+class _Readable(Protocol):
+    def read(self, size: int, /) -> bytes: ...
+
+
+class _Encoded:
+    """A text stream read as UTF-8 bytes."""
+
+    def __init__(self, text: IO[str]) -> None:
+        self._text = text
+
+    def read(self, size: int, /) -> bytes:
+        return self._text.read(size).encode("utf-8", "surrogatepass")
+
+
+def _bounded_lines(stream: _Readable, skipped: Callable[[int], None]) -> Iterator[bytes]:
+    """The lines of ``stream`` that are not blank, without their line feeds, as they come (read1:
+    a line typed is judged at once); a line over MAX_URL_LINE bytes is measured, not held."""
+    read: Callable[[int], bytes] = getattr(stream, "read1", stream.read)
+    held: list[bytes] = []  # the start of a line that runs on into the next chunk, up to the limit
+    length, number = 0, 1  # that line's length so far; its number, from 1
+    while True:
+        chunk = read(_LIST_CHUNK)
+        *ended, rest = chunk.split(b"\n") if chunk else [b"", b""]
+        for piece in ended:
+            length += len(piece)
+            if length > MAX_URL_LINE:
+                skipped(number)
+            else:
+                line = b"".join([*held, piece]) if held else piece
+                if line and not line.isspace():
+                    yield line
+            held, length = [], 0
+            number += 1
+        if not chunk:
+            return
+        length += len(rest)
+        held = [*held, rest] if length <= MAX_URL_LINE else []
 
 
 def _side_by_side(verdicts: Sequence[Verdict], unwrapped: bool) -> str:
@@ -89,8 +140,18 @@ def _run_validate(args: argparse.Namespace) -> int:
     status = 0
     out = _Output(sys.stdout)
     profiles = sorted(PROFILES, key=lambda name: name != "strict") if args.profile == BOTH else [args.profile]
+
+    def skipped(number: int) -> None:
+        nonlocal status
+        status = 1  # not judged, so not valid
+        out.flush()  # the lines before it first
+        print(
+            f"urlsift: standard input, line {number:,}: over {MAX_URL_LINE:,} bytes, no URL; not judged",
+            file=sys.stderr,
+        )
+
     try:
-        for argument in _arguments(args.urls):
+        for argument in _arguments(args.urls, skipped):
             url, unwrapped = _unwrap(argument)
             verdicts = [validate(url, profile=profile) for profile in profiles]
             line = _side_by_side(verdicts, unwrapped) if len(verdicts) > 1 else _line(verdicts[0], unwrapped)
@@ -567,6 +628,7 @@ class _Printer:
     def _other(self, event: Report | Printed) -> None:
         if isinstance(event, Report):
             self.failed = self.failed or event.lost_input
+            self.out.flush()  # the rows before it first; a write error of its own (not the report's)
             self.bar.say(f"urlsift: {escaped(event.place)}: {event.kind}: {escaped(event.detail)}")
         else:  # rows a worker printed; counted before they are written, as a row is above: a
             # Ctrl-C just after the write (its reader may act on the text at once) finds them counted
@@ -840,6 +902,80 @@ class _Refused(Error):
     line, exit 2 (before any work starts, but for a list found wrong after its first chunk)."""
 
 
+_Main = TypeVar("_Main", bound=Callable[..., int])
+
+
+def _standard_streams(run: _Main) -> _Main:
+    """``run`` with standard error made safe to write to (``_Reports``), and each of the three
+    standard streams open: a closed one is /dev/null opened the wrong way round, so that a file
+    urlsift opens never takes its number (and git's writes to it, or ours, go to that file), and
+    reading or writing it fails as a closed one would (a closed standard output is then a write
+    error: one line, exit 2)."""
+
+    @wraps(run)
+    def guarded(argv: Sequence[str] | None = None) -> int:
+        for number, flags in ((0, os.O_WRONLY), (1, os.O_RDONLY), (2, os.O_WRONLY)):
+            with contextlib.suppress(OSError):
+                os.fstat(number)
+                continue
+            with contextlib.suppress(OSError):  # (nothing to do about a machine out of descriptors)
+                devnull = os.open(os.devnull, flags)
+                if devnull != number:
+                    os.dup2(devnull, number)
+                    os.close(devnull)
+        if sys.stdin is None:
+            sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115 (the process's, kept open)
+        if sys.stdout is None:
+            sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+        errors = sys.stderr
+        sys.stderr = cast(TextIO, _Reports(errors))
+        try:
+            return run(argv)
+        finally:
+            sys.stderr = errors
+
+    return cast(_Main, guarded)
+
+
+class _Reports:
+    """Standard error, whose writes never fail (``2>/dev/full``, a closed one): a report that
+    cannot be written is dropped, and so is every one after it, rather than stop the output or
+    change the exit status. At the first failure the descriptor under it is pointed at /dev/null,
+    so that the interpreter's last flush, git's messages and a worker's go there too."""
+
+    def __init__(self, stream: TextIO | None) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        if self._stream is not None:
+            try:
+                self._stream.write(text)
+            except (OSError, ValueError):  # ValueError: written after it was closed
+                self._lose()
+        return len(text)
+
+    def flush(self) -> None:
+        if self._stream is not None:
+            try:
+                self._stream.flush()
+            except (OSError, ValueError):
+                self._lose()
+
+    def isatty(self) -> bool:
+        return self._stream is not None and self._stream.isatty()
+
+    def __getattr__(self, name: str) -> Any:  # encoding, fileno ...: the stream's own
+        return getattr(self._stream, name)
+
+    def _lose(self) -> None:
+        stream, self._stream = self._stream, None
+        with contextlib.suppress(OSError, ValueError, AttributeError):  # (a test's captured stream)
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, cast(TextIO, stream).fileno())
+            os.close(devnull)
+
+
+@_standard_streams
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     try:

@@ -21,3 +21,16 @@ def escaped(text: str) -> str:
 def _escape(found: regex.Match[str]) -> str:
     code = ord(found.group())
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+_SURROGATE = regex.compile(r"\p{Cs}")
+
+
+def surrogates_escaped(text: str) -> str:
+    """``text`` with each lone surrogate (a JSON ``\\ud800`` escape decoded, a file name's byte
+    that is no UTF-8) as the six characters ``\\udXXX``: no UTF-8 can hold it. One rule for every
+    format: text and csv write it so (``escaped``), jsonl too (in a JSON string, the escape of that
+    very code point: read back, the same string), Parquet too (its strings are UTF-8)."""
+    if text.isascii():
+        return text
+    return _SURROGATE.sub(_escape, text)

@@ -24,6 +24,7 @@ from typing import Any, Literal, Protocol, cast
 from ._model import ProfileName, www_url
 from .canonical import canonical as canonical_form
 from .escaping import escaped as escaped
+from .escaping import surrogates_escaped
 from .grammar import STRICT
 from .rows import FIELDS, Before, Event, Renumbered, Row
 
@@ -126,7 +127,8 @@ def _jsonl_writer(out: TextOut) -> Writer:
     line is encoded once for all its rows, the match's part (and the part after the message's) once
     for all the messages that repeat it (the List-* headers of an archive), and strings by the json
     module's own C encoder (a third of the cost of a json.dumps per row; tests/test_cli_options.py
-    checks the two agree)."""
+    checks the two agree). A lone surrogate, which no UTF-8 holds, is written as JSON's
+    escape of it (``escaping.surrogates_escaped``)."""
     last: list[Any] = [None, ""]
     heads: dict[tuple[Any, ...], str] = {}
     tails: dict[tuple[Any, ...], str] = {}
@@ -135,16 +137,18 @@ def _jsonl_writer(out: TextOut) -> Writer:
         where = _message_of(row)
         if where != last[0]:
             last[0] = where
-            last[1] = ", ".join(
-                f'"{name}": {_json(value)}' for name, value in zip(_MESSAGE_FIELDS, where, strict=True)
+            last[1] = surrogates_escaped(
+                ", ".join(
+                    f'"{name}": {_json(value)}' for name, value in zip(_MESSAGE_FIELDS, where, strict=True)
+                )
             )
         match, rest = _match_of(row), _rest_of(row)
         head = heads.get(match)
         if head is None:
-            head = _remembered(heads, match, _match_fields(match))
+            head = _remembered(heads, match, surrogates_escaped(_match_fields(match)))
         tail = tails.get(rest)
         if tail is None:
-            tail = _remembered(tails, rest, _rest_fields(rest))
+            tail = _remembered(tails, rest, surrogates_escaped(_rest_fields(rest)))
         out.write(f"{head}, {last[1]}, {tail}")
 
     return write_object

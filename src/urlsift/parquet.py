@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .dates import timestamp
 from .errors import MissingExtra
+from .escaping import surrogates_escaped
 from .rows import FIELDS, Row
 
 if TYPE_CHECKING:
@@ -64,9 +65,24 @@ def table(rows: Sequence[Row]) -> pa.Table:
     columns = [list(column) for column in zip(*rows, strict=True)] if rows else [[] for _ in FIELDS]
     columns[_DATE] = [timestamp(date) for date in columns[_DATE]]
     return pa.Table.from_arrays(
-        [pa.array(column, type=kind) for column, kind in zip(columns, SCHEMA.types, strict=True)],
-        schema=SCHEMA,
+        [_array(column, kind) for column, kind in zip(columns, SCHEMA.types, strict=True)], schema=SCHEMA
     )
+
+
+def _array(column: list[Any], kind: pa.DataType) -> pa.Array:
+    try:
+        return pa.array(column, type=kind)
+    except UnicodeEncodeError:  # a lone surrogate: no UTF-8 holds it, the six characters "\udXXX" do
+        return pa.array([_held(value) for value in column], type=kind)
+
+
+def _held(value: Any) -> Any:
+    """``value`` with its lone surrogates written as ``escaping.surrogates_escaped`` writes them."""
+    if isinstance(value, str):
+        return surrogates_escaped(value)
+    if isinstance(value, tuple | list):
+        return [_held(item) for item in value]
+    return value
 
 
 def frame(records: Sequence[dict[str, Any]]) -> pandas.DataFrame:

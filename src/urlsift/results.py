@@ -29,6 +29,7 @@ from .dates import wayback
 from .matches import BATCH_WEIGHT, Matcher, extraction, weight
 from .rows import RENUMBERED, Event, FileEvents, Options, Render, Renumbered, Report, Row, Tally, place
 from .sources import Counter, Item, dirs, read_path, read_piece, read_stream, reason
+from .sources.faults import unexpected
 from .sources.packed import CORRUPT
 from .stream import extract_stream
 from .units import Unit
@@ -51,6 +52,10 @@ __all__ = [  # the records are the rows module's; they are named here too, with 
 
 _FILE_LOST: frozenset[DefectKind] = frozenset({"unreadable", "corrupt", "binary"})
 """Defects of a whole file that leave it (or its end) unscanned: the file counts as failed."""
+_MESSAGE_LOST: frozenset[DefectKind] = frozenset(
+    {"too-large", "bad-record", "corrupt", "not-mail", "internal", "unreadable"}
+)
+"""Defects of a message that leave none of its text to scan: the message counts as failed."""
 
 _MESSAGE_LOST: frozenset[DefectKind] = frozenset(
     {"too-large", "bad-record", "corrupt", "not-mail", "internal", "unreadable"}
@@ -104,15 +109,16 @@ def _events(
                     yield _report(item, tally)
             except Exception as error:  # a bug in reading one item: it is lost, the next ones are read
                 failed = failed or (isinstance(item, TextStream) and item.provenance.member is None)
-                yield _report(Defect("internal", item.provenance, _internal(error)), tally)
+                yield _report(unexpected(error, item.provenance), tally)
     except Exception as error:  # a bug in the reader: the rest of the file cannot be read, say so
         failed = True
         # The message it was reading counts as seen and failed (a plain text is a part, no message).
         if not isinstance(item, TextStream):
             tally.messages += 1
             tally.messages_failed += 1
-        detail = f"{_internal(error)}; the rest of the file is not read (after {counter.bytes:,} bytes)"
-        yield _report(Defect("internal", Provenance(path), detail), tally)
+        said = unexpected(error, Provenance(path))
+        detail = f"{said.detail}; the rest of the file is not read (after {counter.bytes:,} bytes)"
+        yield _report(said._replace(detail=detail), tally)
     finally:
         batches.close()
         items.close()
@@ -135,10 +141,6 @@ def _text(item: TextStream, options: Options, tally: Tally) -> Generator[Event, 
         yield _report(Defect("corrupt", item.provenance, reason(error)), tally)
         return True
     return False
-
-
-def _internal(error: Exception) -> str:
-    return f"internal error, please report it: {type(error).__name__}: {error}"
 
 
 def _batched(
@@ -184,7 +186,7 @@ def _messages(batch: list[MessageText], options: Options, tally: Tally, matcher:
             yield from _message(message, options, tally, matcher, None if found is None else found[j])
         except Exception as error:  # a bug in reading one message: it is lost, the next ones are read
             tally.messages_failed += 1
-            yield _report(Defect("internal", message.provenance, _internal(error)), tally)
+            yield _report(unexpected(error, message.provenance), tally)
 
 
 def _message(

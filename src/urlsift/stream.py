@@ -57,9 +57,15 @@ def extract_stream(
     chunk_chars: int = CHUNK_CHARS,
 ) -> Iterator[Match]:
     """``extract`` over a binary or text file object, read in chunks of ``chunk_chars``: the same
-    matches, spans, lines and columns as ``extract(file.read())``, in bounded memory."""
+    matches, spans, lines and columns as ``extract(file.read())``, in bounded memory. Not a file
+    object: TypeError, at once (as ``extract`` and ``validate`` say it), not at the first match."""
+    if not callable(getattr(file, "read", None)):
+        raise TypeError(f"extract_stream() takes a file object, not {type(file).__name__}")
     extraction = Extraction(profile=profile, naked=naked, invalid=invalid, schemes=schemes)
-    read = _chunks(file, encoding, max(1, chunk_chars))
+    return _matches(extraction, _chunks(file, encoding, max(1, chunk_chars)), chunk_chars)
+
+
+def _matches(extraction: Extraction, read: Callable[[], str], chunk_chars: int) -> Iterator[Match]:
     progress = ScanProgress()
     window = max(chunk_chars, _MIN_WINDOW)
     buffer, base, resume, dropped, ended = "", 0, 0, 0, False

@@ -20,7 +20,7 @@ from collections.abc import Generator, Iterator
 from typing import IO, NamedTuple
 
 from .._model import Defect, MessageText, Provenance, Skipped, TextStream
-from . import archives, jsonl, mime, publicinbox, warc
+from . import archives, faults, jsonl, mime, publicinbox, warc
 from .archives import reason
 from .batch import BatchError, articles, is_batch
 from .mbox import HEAD_BYTES, is_separator, messages
@@ -481,14 +481,19 @@ def _message(
     last_line_ended: bool,
     pipermail: bool = False,
 ) -> MessageText:
+    try:
+        return _read_message(data, size, where, options, last_line_ended, pipermail)
+    except Exception as error:  # a bug (or the machine's fault) must not end the file: faults.py
+        return faults.lost(error, where, pipermail)
+
+
+def _read_message(
+    data: bytes, size: int, where: Provenance, options: ReadOptions, last_line_ended: bool, pipermail: bool
+) -> MessageText:
     if size > options.max_message:
         found = _too_large(data, size, where, options)
         return found._replace(pipermail=True) if pipermail else found
-    try:
-        found = mime.read(data, where, pipermail)
-    except Exception as error:  # a bug must not end the file: this message is said, the next read
-        detail = f"internal error, please report it: {type(error).__name__}: {error}"
-        return MessageText(where, [], [], 0, [Defect("internal", where, detail)], pipermail=pipermail)
+    found = mime.read(data, where, pipermail)
     if not last_line_ended:
         found.defects.append(Defect("truncated", found.provenance, "the file ends in the middle of a line"))
     if len(data) > MAX_LINE:  # only a message this long can hold a line this long

@@ -32,6 +32,7 @@ from typing import IO, Literal, NamedTuple, Protocol, cast
 
 from .._model import Defect, MessageText, Provenance, Skipped, TextStream
 from ..errors import MissingExtra
+from . import faults
 from .packed import CORRUPT, Budget, Capped, Salvaged, ZstdFrames, defect, zstd, zstd_options
 
 Item = MessageText | TextStream | Defect | Skipped
@@ -96,7 +97,11 @@ def _read_member(
 ) -> Iterator[Item]:
     """A member's items, its stream ending where it fails (then the report: what came before is kept)."""
     ending = Salvaged(stream)
-    yield from read(io.BufferedReader(ending, buffer_size=_CHUNK), name, here, budget)
+    try:
+        yield from read(io.BufferedReader(ending, buffer_size=_CHUNK), name, here, budget)
+    except Exception as error:  # a bug (or the machine's fault) loses this member only: faults.py
+        yield faults.unexpected(error, here)
+        return
     damage = ending.defect(here)
     if damage is not None:
         yield damage
@@ -149,6 +154,8 @@ def _zip(
                 yield Defect("corrupt", where, f"not a readable zip archive: {lost}")
                 return
         for entry in listed if chosen is None else listed[chosen.start : chosen.stop]:
+            if budget.spent_out():
+                break  # (a bomb before: its report said that nothing after it is read)
             if entry.name.endswith("/"):
                 continue  # a folder
             here = _members(where, entry.name)
@@ -398,6 +405,8 @@ def _tar(file: IO[bytes], where: Provenance, budget: Budget, read: Reader) -> It
     with archive:
         try:
             for info in archive:
+                if budget.spent_out():
+                    return  # (a bomb before: its report said that nothing after it is read)
                 here = _members(where, info.name)
                 sparse = cast("list[tuple[int, int]] | None", info.sparse)  # (offset, size) of each data run
                 stored = info.size if sparse is None else sum(size for _, size in sparse)

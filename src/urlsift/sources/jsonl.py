@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from typing import IO
 
 from .._model import Defect, MessageText, Provenance
+from . import faults
 
 _BLOCK = 1 << 20
 SEARCH_BYTES = 1 << 24
@@ -96,6 +97,13 @@ def record(line: bytes, where: Provenance, fields: Fields, number: int, offset: 
     the file): its text fields, and what was wrong with it."""
     # Built whole (not by _replace, twice as slow): the columns before ``message_id`` are these.
     where = Provenance(where.source, where.member, number, offset)
+    try:
+        return _record(line, where, fields, number, offset)
+    except Exception as error:  # a bug (or the machine's fault) loses this record only: faults.py
+        return faults.lost(error, where)
+
+
+def _record(line: bytes, where: Provenance, fields: Fields, number: int, offset: int) -> MessageText:
     try:
         found = json.loads(line)
     except RecursionError:

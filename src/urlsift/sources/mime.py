@@ -200,6 +200,8 @@ class _Type(NamedTuple):
     """Why ``charset`` may not decode text; None when it may."""
     delsp: bool | None
     """D31: None for all but flowed text/plain, else whether ``DelSp=yes``."""
+    undecoded: str | None = None
+    """Why a parameter's RFC 2231 value was read as written (its charset cannot decode it)."""
 
 
 def _content_type(entity: _Entity, default: str) -> _Type:
@@ -214,19 +216,20 @@ def _content_type(entity: _Entity, default: str) -> _Type:
 
 def _read_type(value: str) -> _Type:
     """A Content-Type value read (the charset and DelSp as a text part of it takes them)."""
-    kind, params = _parsed_type(value)
+    kind, params, undecoded = _parsed_type(value)
     charset = params.get("charset", "utf-8").strip().lower() or "utf-8"
     if charset in ("us-ascii", "ascii"):
         charset = "utf-8"  # undeclared 8-bit text is most often UTF-8; ASCII is a subset anyway
     delsp = is_flowed(params) if kind == "text/plain" else None
-    return _Type(kind, params, charset, _not_text_codec(charset), delsp)
+    return _Type(kind, params, charset, _not_text_codec(charset), delsp, undecoded)
 
 
 _cached_type = lru_cache(maxsize=256)(_read_type)
 
 
-def _parsed_type(value: str) -> tuple[str, dict[str, str]]:
-    """A Content-Type value's type, lower case, and its parameters."""
+def _parsed_type(value: str) -> tuple[str, dict[str, str], str | None]:
+    """A Content-Type value's type, lower case, its parameters, and why an RFC 2231 value among
+    them was read as written (None when none was)."""
     kind, _, rest = value.partition(";")
     kind = "".join(kind.split()).lower()
     if kind.count("/") != 1:
@@ -236,8 +239,22 @@ def _parsed_type(value: str) -> tuple[str, dict[str, str]]:
         import email.utils  # (with socket, random and calendar: a few ms of start-up most runs skip)
 
         decoded = email.utils.decode_params([("", ""), *((n, f'"{_unquote(v)}"') for n, v in pairs)])
-        return kind, {name: email.utils.collapse_rfc2231_value(value) for name, value in decoded[1:]}
-    return kind, {name: _unquote(raw) for name, raw in pairs}
+        params: dict[str, str] = {}
+        undecoded: str | None = None
+        for name, found in decoded[1:]:
+            try:
+                params[name] = email.utils.collapse_rfc2231_value(found)
+            except (ValueError, TypeError) as error:  # a NUL in its charset; a codec that takes no str
+                # As the stdlib reads a value of an unknown charset (LookupError): as written.
+                params[name] = email.utils.unquote(found[2] if isinstance(found, tuple) else found)
+                charset = found[0] if isinstance(found, tuple) else None
+                why = type(error).__name__
+                undecoded = (
+                    undecoded
+                    or f"parameter {name}: charset {charset!r} cannot decode it ({why}); read as written"
+                )
+        return kind, params, undecoded
+    return kind, {name: _unquote(raw) for name, raw in pairs}, None
 
 
 def _unquote(raw: str) -> str:
@@ -257,6 +274,8 @@ def _walk(entity: _Entity, found: MessageText, counter: list[int], default: str,
     part = f"{index} {kind}"
     for defect in entity.defects:
         _defect(found, "malformed", part, defect)
+    if content.undecoded is not None:
+        _defect(found, "unknown-charset", part, content.undecoded)
     if kind.startswith("multipart/"):
         if depth >= MAX_DEPTH:
             _defect(found, "malformed", part, f"parts nested deeper than {MAX_DEPTH} levels; not read")

@@ -258,11 +258,13 @@ class Budget:
     must stay within ``max_expand`` and MAX_RATIO times its packed bytes (``packed()``: so far, for a
     pipe)."""
 
-    __slots__ = ("_packed", "_parent", "max_expand", "spent")
+    __slots__ = ("_packed", "_parent", "max_expand", "said", "spent")
 
     def __init__(self, max_expand: int, packed: Callable[[], int], parent: Budget | None = None) -> None:
         self.max_expand, self._packed, self._parent = max_expand, packed, parent
         self.spent = 0
+        self.said = False
+        """Whether a stream was stopped at this Budget's limit (``over``): it was reported."""
 
     def limit(self) -> int:
         return min(self.max_expand, MAX_RATIO * max(self._packed(), 1))
@@ -288,15 +290,35 @@ class Budget:
 
     def over(self) -> OverBudget:
         """The error of a stream that would pass this Budget (or the first one around it it passes)."""
+        passed: list[Budget] = []
         budget: Budget | None = self
-        while budget is not None and budget.spent < budget.limit():
+        while budget is not None:
+            if budget.spent >= budget.limit():
+                budget.said = True
+                passed.append(budget)
             budget = budget._parent
-        budget = self if budget is None else budget
-        limit = budget.limit()
+        first, outer = (passed[0], passed[-1]) if passed else (self, self)
+        limit = first.limit()
         ratio = (
-            "" if limit == budget.max_expand else f", {MAX_RATIO} times its {budget._packed():,} packed bytes"
+            "" if limit == first.max_expand else f", {MAX_RATIO} times its {first._packed():,} packed bytes"
         )
-        return OverBudget(f"expands past {limit:,} bytes{ratio} (a decompression bomb?); stopped")
+        # A Budget around this one spent: nothing more comes out of what it holds (``spent_out``).
+        rest = "" if outer is self else f"; nothing after it in the {_HOLDER[outer._parent is None]} is read"
+        return OverBudget(f"expands past {limit:,} bytes{ratio} (a decompression bomb?); stopped{rest}")
+
+    def spent_out(self) -> bool:
+        """Whether nothing more may come out of this Budget, and a stream stopped at the limit
+        that says so was reported: the members after it are not read, rather than each say
+        the same (one bomb, one report)."""
+        budget: Budget | None = self
+        while budget is not None:
+            if budget.said and budget.spent >= budget.limit():
+                return True
+            budget = budget._parent
+        return False
+
+
+_HOLDER = {True: "file", False: "archive member that holds it"}
 
 
 class Capped(io.RawIOBase):

@@ -32,7 +32,7 @@ from typing import IO, Any
 
 from .._model import Defect, MessageText, Provenance, Skipped, TextStream
 from ..errors import MissingExtra
-from . import mime
+from . import faults, mime
 from .codings import CutCoding, codings, decoded
 from .packed import Budget, CorruptData, OverBudget, defect
 from .page import text as html_text
@@ -272,7 +272,10 @@ def records(file: IO[bytes], where: Provenance, budget: Budget, max_message: int
             kind = str(record.rec_type)
             here = _identified(where._replace(message=index), record)
             index += 1
-            found = _content(record, kind, here, budget, max_message) if kind in READ else None
+            try:
+                found = _content(record, kind, here, budget, max_message) if kind in READ else None
+            except Exception as error:  # a bug (or the machine's fault) loses this record only: faults.py
+                found = faults.lost(error, here)
             if found is None:
                 skipped[kind] = skipped.get(kind, 0) + 1
             offset: int | None = None
