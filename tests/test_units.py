@@ -237,3 +237,25 @@ def test_long_lines_in_many_pieces_are_reported_once_as_one_read_reports_them(
     assert f"long-line: line 2,001 is over {MAX_LINE:,} bytes long; scanned" in one[2]
     assert "problems            1 = 1 errors + 0 warnings" in one[2]
     assert len(list(plan([str(path)], ReadOptions(), split=300_000))) == 3  # a long line in each
+
+
+@pytest.mark.parametrize("kind", ["text", "mbox"])
+def test_a_file_that_shrank_after_its_units_were_planned_counts_the_bytes_read(
+    tmp_path: Path, kind: str
+) -> None:
+    """Issue 28, finding 19: a range past the file's new end counts what was read of it, not its
+    planned size (--stats' bytes said more than the file ever held)."""
+    message = b"From a@b Mon Jan  1 00:00:00 2024\nSubject: s\n\nhttp://x.example/\n\n"
+    line = message if kind == "mbox" else b"see http://x.example/ here\n"
+    path = tmp_path / f"shrinking.{kind}"
+    path.write_bytes(line * (40_000 // len(line)))
+    planned = plan([str(path)], ReadOptions(), split=5_000, batch=0)
+    units = [unit for unit in planned if isinstance(unit, Unit)]
+    assert len(units) > 4
+    assert units[0].kind == kind
+    kept = len(line) * (15_000 // len(line))
+    with path.open("r+b") as file:
+        file.truncate(kept)
+    _, tally = _events_of(path, units, Options())
+    assert tally.bytes == kept
+    assert tally.files == 1
