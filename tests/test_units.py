@@ -8,6 +8,7 @@ import json
 import os
 import tarfile
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,8 +19,8 @@ from urlsift._model import ProfileName
 from urlsift.cli import main
 from urlsift.output import Format, Printing, writer
 from urlsift.pieces import in_files
-from urlsift.results import scan_file, scan_unit
-from urlsift.rows import Event, Options, Render, Report, Row, Tally
+from urlsift.results import scan_file, unit_pieces
+from urlsift.rows import Event, Options, Piece, Render, Report, Row, Tally
 from urlsift.sources import ReadOptions
 from urlsift.sources.split import cuts
 from urlsift.units import _TEXT_CUT, Unit, plan
@@ -54,7 +55,7 @@ def _events_of(
     path: Path, units: list[Unit], options: Options, render: Render | None = None
 ) -> tuple[list[Event], Tally]:
     """The events of ``units`` joined as -j joins them, and the tally of the file."""
-    found = in_files(iter([(unit, scan_unit(unit, options, render)) for unit in units]))
+    found = in_files(iter([(unit, unit_pieces(unit, options, render)) for unit in units]))
     events: list[Event] = []
     tally = Tally()
     for item in found:
@@ -171,10 +172,10 @@ def test_a_spool_read_in_batches_prints_what_j1_prints(capsys: pytest.CaptureFix
     assert one == many
 
 
-def _fails_on_doomed(unit: Unit, options: Options, render: Render | None = None) -> list[object]:
+def _fails_on_doomed(unit: Unit, options: Options, render: Render | None = None) -> Iterator[Piece]:
     if any("doomed" in name for name in unit.names):
         raise OSError("worker killed")
-    return scan_unit(unit, options, render)  # type: ignore[return-value]
+    return unit_pieces(unit, options, render)
 
 
 def test_a_failed_unit_loses_only_its_own_files(
@@ -182,7 +183,7 @@ def test_a_failed_unit_loses_only_its_own_files(
 ) -> None:
     (tmp_path / "good.txt").write_text("<URL:http://good.example/>\n")
     (tmp_path / "doomed.txt").write_text("<URL:http://doomed.example/>\n")
-    monkeypatch.setattr("urlsift.cli.scan_unit", _fails_on_doomed)
+    monkeypatch.setattr("urlsift.cli.unit_pieces", _fails_on_doomed)
     paths = [str(tmp_path / "good.txt"), str(tmp_path / "doomed.txt"), str(tmp_path / "good.txt")]
     status = main(["--quiet", "--stats", "-j", "2", "--split-size", "1", *paths])
     out, err = capsys.readouterr()
@@ -192,10 +193,10 @@ def test_a_failed_unit_loses_only_its_own_files(
     assert "files               3 = 2 scanned + 1 failed" in err
 
 
-def _dies_on_doomed(unit: Unit, options: Options, render: Render | None = None) -> list[object]:
+def _dies_on_doomed(unit: Unit, options: Options, render: Render | None = None) -> Iterator[Piece]:
     if any("doomed" in name for name in unit.names):
         os._exit(9)  # as the kernel's out-of-memory killer leaves it: no exception, no result
-    return scan_unit(unit, options, render)  # type: ignore[return-value]
+    return unit_pieces(unit, options, render)
 
 
 @pytest.mark.parametrize("how", [["-j", "2"], ["--scheduler", "local:2"]], ids=["j2", "local2"])
@@ -207,7 +208,7 @@ def test_a_worker_that_dies_loses_only_its_own_unit(
     the same pool (Dask's scheduler hands the broken pool's error on as it is)."""
     if "--scheduler" in how:
         pytest.importorskip("dask")
-    monkeypatch.setattr("urlsift.cli.scan_unit", _dies_on_doomed)
+    monkeypatch.setattr("urlsift.cli.unit_pieces", _dies_on_doomed)
     paths = []
     for k in range(12):
         name = "doomed" if k in (3, 8) else "good"
