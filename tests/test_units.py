@@ -3,10 +3,14 @@ member groups, small files in batches; their results put back together are those
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import os
+import subprocess
+import sys
 import tarfile
+import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import urlsift
 from urlsift._model import ProfileName
 from urlsift.cli import main
 from urlsift.output import Format, Printing, writer
@@ -260,3 +265,100 @@ def test_a_file_that_shrank_after_its_units_were_planned_counts_the_bytes_read(
     _, tally = _events_of(path, units, Options())
     assert tally.bytes == kept
     assert tally.files == 1
+
+
+def _gz_of_urls(path: Path, count: int) -> Path:
+    """A .gz of ``count`` URLs, one a line: one unit of work, whatever its size."""
+    with gzip.open(path, "wb") as file:
+        file.write("".join(f"see http://h{k % 97}.example/p/{k} here\n" for k in range(count)).encode())
+    return path
+
+
+_FLAG = "URLSIFT_TEST_FLAG"
+"""A file a test's patched worker looks for (the environment reaches the forked workers)."""
+
+
+def _waits_for_a_printed_row(unit: Unit, options: Options, render: Render | None = None) -> Iterator[Piece]:
+    """The unit's pieces, waiting after the first one until the printing process has given a row."""
+    pieces = unit_pieces(unit, options, render)
+    yield next(pieces)
+    flag, deadline = Path(os.environ[_FLAG]), time.monotonic() + 30
+    while not flag.exists():
+        if time.monotonic() > deadline:
+            raise RuntimeError("no row was given while the worker read its unit")
+        time.sleep(0.01)
+    yield from pieces
+
+
+def test_a_units_rows_come_while_its_worker_still_reads_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 28, finding 6: a worker hands its rows back in pieces as it reads (a compressed file
+    is one unit: held whole, 2 million URLs took a GB), so the first rows are given before the
+    worker is done (it waits here for the first to be given)."""
+    path = _gz_of_urls(tmp_path / "urls.txt.gz", 3_500)
+    flag = tmp_path / "printed"
+    monkeypatch.setenv(_FLAG, str(flag))
+    monkeypatch.setattr("urlsift.library.unit_pieces", _waits_for_a_printed_row)
+    found = []
+    for item in urlsift.scan(str(path), workers=2):
+        flag.touch()
+        found.append(item)
+    assert [row.url for row in found if isinstance(row, Row)] == [
+        f"http://h{k % 97}.example/p/{k}" for k in range(3_500)
+    ]
+    assert not [report for report in found if isinstance(report, Report)]
+
+
+_PEAK = """
+import resource, sys, urlsift
+rows = sum(isinstance(found, urlsift.Row) for found in urlsift.scan(sys.argv[1], workers=int(sys.argv[2])))
+print(rows, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+"""The rows of ``scan(PATH, workers=N)``, and the calling process's peak RSS (KiB)."""
+
+
+def test_the_printing_process_holds_a_few_pieces_of_a_unit(tmp_path: Path) -> None:
+    """What ``scan(workers=2)`` holds of a unit of 100,000 rows: a few pieces, not the unit's rows
+    (63 MB more than ``workers=1``, which reads and scans in the same process, before issue 28's
+    fix; 0-4 MB more after)."""
+    path = _gz_of_urls(tmp_path / "urls.txt.gz", 100_000)
+    peaks = {}
+    for workers in (1, 2):
+        done = subprocess.run(
+            [sys.executable, "-c", _PEAK, str(path), str(workers)], capture_output=True, text=True, check=True
+        )
+        rows, peak = done.stdout.split()
+        assert int(rows) == 100_000
+        peaks[workers] = int(peak) * 1024
+    assert peaks[2] < peaks[1] + 24 * 2**20
+
+
+def _dies_once_in_the_middle(unit: Unit, options: Options, render: Render | None = None) -> Iterator[Piece]:
+    """The unit's pieces; the first time, the worker dies after three of them."""
+    flag = Path(os.environ[_FLAG])
+    first = not flag.exists()
+    flag.touch()
+    for k, piece in enumerate(unit_pieces(unit, options, render)):
+        if first and k == 3:
+            os._exit(9)  # as the kernel's out-of-memory killer leaves it
+        yield piece
+
+
+@pytest.mark.parametrize("how", [["-j", "2"], ["--scheduler", "local:2"]], ids=["j2", "local2"])
+def test_a_worker_that_dies_mid_unit_loses_nothing_and_repeats_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, how: list[str]
+) -> None:
+    """The unit is read again alone, and the pieces its first worker sent are skipped: the rows
+    are those of one read, each once."""
+    if "--scheduler" in how:
+        pytest.importorskip("dask")
+    path = str(_gz_of_urls(tmp_path / "urls.txt.gz", 5_500))
+    one = _jsonl(capsys, path)
+    monkeypatch.setenv(_FLAG, str(tmp_path / "died"))
+    monkeypatch.setattr("urlsift.cli.unit_pieces", _dies_once_in_the_middle)
+    many = _jsonl(capsys, *how, path)
+    assert (tmp_path / "died").exists()
+    assert many[:2] == one[:2]
+    assert "files               1 = 1 scanned + 0 failed" in many[2]
+    assert many[2] == one[2]
