@@ -137,7 +137,10 @@ import sys, time
 began = time.perf_counter()
 import urlsift.cli
 from functools import partial
-from urlsift.results import scan_unit
+try:
+    from urlsift.results import unit_pieces as work
+except ImportError:  # (--before) before issue 28: a unit's results whole
+    from urlsift.results import scan_unit as work
 from urlsift.rows import Options
 from urlsift.units import plan
 from urlsift.workers import in_order, workers
@@ -146,9 +149,10 @@ jobs, scheduler, path = int(sys.argv[1]), sys.argv[2] or None, sys.argv[3]
 options = Options()
 units = list(plan([path], options.read, 16 * 10**6))
 planned = time.perf_counter()
-with workers(jobs, scheduler, [path]) as (submit, count):
+with workers(jobs, scheduler, [path]) as found:
     started = time.perf_counter()
-    list(in_order(units, partial(scan_unit, options=options), submit, 2 * count))
+    for _, pieces in in_order(units, partial(work, options=options), found[0], 2 * found[1], *found[2:]):
+        list(pieces)
     first = time.perf_counter()
 stopped = time.perf_counter()
 print(imported - began, started - planned, first - started, stopped - first)

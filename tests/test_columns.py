@@ -261,3 +261,19 @@ def test_context_with_jobs_is_what_one_process_gives(
     whole = _jsonl(capsys, "--context", "40", str(path))
     assert _jsonl(capsys, "-j", "2", "--split-size", "1K", "--context", "40", str(path)) == whole
     assert _jsonl(capsys, "-j", "2", "--split-size", "1K", str(path)) == _jsonl(capsys, str(path))
+
+
+def test_quote_depth_on_a_first_line_of_megabytes(tmp_path: Path) -> None:
+    """Issue 28, finding 7: the first line's quote prefix is kept when its start is forgotten
+    (a single-line JSON, HTML or log dump): every URL on it has its depth, and the rest of the
+    file is read (an internal RuntimeError lost all after the first 2 MB of characters)."""
+    path = tmp_path / "one-line.txt"
+    path.write_text(
+        "> " + "word " * 600_000 + "http://far.example/ and http://farther.example/\nhttp://next.example/\n"
+    )
+    rows = _rows(path)
+    assert [(row.url, row.quote_depth) for row in rows] == [
+        ("http://far.example/", 1),
+        ("http://farther.example/", 1),
+        ("http://next.example/", 0),
+    ]

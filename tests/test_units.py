@@ -3,23 +3,29 @@ member groups, small files in batches; their results put back together are those
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import os
+import subprocess
+import sys
 import tarfile
+import time
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import urlsift
 from urlsift._model import ProfileName
 from urlsift.cli import main
 from urlsift.output import Format, Printing, writer
 from urlsift.pieces import in_files
-from urlsift.results import scan_file, scan_unit
-from urlsift.rows import Event, Options, Render, Report, Row, Tally
+from urlsift.results import scan_file, unit_pieces
+from urlsift.rows import Event, Options, Piece, Render, Report, Row, Tally
 from urlsift.sources import ReadOptions
 from urlsift.sources.split import cuts
 from urlsift.units import _TEXT_CUT, Unit, plan
@@ -54,7 +60,7 @@ def _events_of(
     path: Path, units: list[Unit], options: Options, render: Render | None = None
 ) -> tuple[list[Event], Tally]:
     """The events of ``units`` joined as -j joins them, and the tally of the file."""
-    found = in_files(iter([(unit, scan_unit(unit, options, render)) for unit in units]))
+    found = in_files(iter([(unit, unit_pieces(unit, options, render)) for unit in units]))
     events: list[Event] = []
     tally = Tally()
     for item in found:
@@ -171,10 +177,10 @@ def test_a_spool_read_in_batches_prints_what_j1_prints(capsys: pytest.CaptureFix
     assert one == many
 
 
-def _fails_on_doomed(unit: Unit, options: Options, render: Render | None = None) -> list[object]:
+def _fails_on_doomed(unit: Unit, options: Options, render: Render | None = None) -> Iterator[Piece]:
     if any("doomed" in name for name in unit.names):
         raise OSError("worker killed")
-    return scan_unit(unit, options, render)  # type: ignore[return-value]
+    return unit_pieces(unit, options, render)
 
 
 def test_a_failed_unit_loses_only_its_own_files(
@@ -182,7 +188,7 @@ def test_a_failed_unit_loses_only_its_own_files(
 ) -> None:
     (tmp_path / "good.txt").write_text("<URL:http://good.example/>\n")
     (tmp_path / "doomed.txt").write_text("<URL:http://doomed.example/>\n")
-    monkeypatch.setattr("urlsift.cli.scan_unit", _fails_on_doomed)
+    monkeypatch.setattr("urlsift.cli.unit_pieces", _fails_on_doomed)
     paths = [str(tmp_path / "good.txt"), str(tmp_path / "doomed.txt"), str(tmp_path / "good.txt")]
     status = main(["--quiet", "--stats", "-j", "2", "--split-size", "1", *paths])
     out, err = capsys.readouterr()
@@ -192,10 +198,10 @@ def test_a_failed_unit_loses_only_its_own_files(
     assert "files               3 = 2 scanned + 1 failed" in err
 
 
-def _dies_on_doomed(unit: Unit, options: Options, render: Render | None = None) -> list[object]:
+def _dies_on_doomed(unit: Unit, options: Options, render: Render | None = None) -> Iterator[Piece]:
     if any("doomed" in name for name in unit.names):
         os._exit(9)  # as the kernel's out-of-memory killer leaves it: no exception, no result
-    return scan_unit(unit, options, render)  # type: ignore[return-value]
+    return unit_pieces(unit, options, render)
 
 
 @pytest.mark.parametrize("how", [["-j", "2"], ["--scheduler", "local:2"]], ids=["j2", "local2"])
@@ -207,7 +213,7 @@ def test_a_worker_that_dies_loses_only_its_own_unit(
     the same pool (Dask's scheduler hands the broken pool's error on as it is)."""
     if "--scheduler" in how:
         pytest.importorskip("dask")
-    monkeypatch.setattr("urlsift.cli.scan_unit", _dies_on_doomed)
+    monkeypatch.setattr("urlsift.cli.unit_pieces", _dies_on_doomed)
     paths = []
     for k in range(12):
         name = "doomed" if k in (3, 8) else "good"
@@ -237,3 +243,122 @@ def test_long_lines_in_many_pieces_are_reported_once_as_one_read_reports_them(
     assert f"long-line: line 2,001 is over {MAX_LINE:,} bytes long; scanned" in one[2]
     assert "problems            1 = 1 errors + 0 warnings" in one[2]
     assert len(list(plan([str(path)], ReadOptions(), split=300_000))) == 3  # a long line in each
+
+
+@pytest.mark.parametrize("kind", ["text", "mbox"])
+def test_a_file_that_shrank_after_its_units_were_planned_counts_the_bytes_read(
+    tmp_path: Path, kind: str
+) -> None:
+    """Issue 28, finding 19: a range past the file's new end counts what was read of it, not its
+    planned size (--stats' bytes said more than the file ever held)."""
+    message = b"From a@b Mon Jan  1 00:00:00 2024\nSubject: s\n\nhttp://x.example/\n\n"
+    line = message if kind == "mbox" else b"see http://x.example/ here\n"
+    path = tmp_path / f"shrinking.{kind}"
+    path.write_bytes(line * (40_000 // len(line)))
+    planned = plan([str(path)], ReadOptions(), split=5_000, batch=0)
+    units = [unit for unit in planned if isinstance(unit, Unit)]
+    assert len(units) > 4
+    assert units[0].kind == kind
+    kept = len(line) * (15_000 // len(line))
+    with path.open("r+b") as file:
+        file.truncate(kept)
+    _, tally = _events_of(path, units, Options())
+    assert tally.bytes == kept
+    assert tally.files == 1
+
+
+def _gz_of_urls(path: Path, count: int) -> Path:
+    """A .gz of ``count`` URLs, one a line: one unit of work, whatever its size."""
+    with gzip.open(path, "wb") as file:
+        file.write("".join(f"see http://h{k % 97}.example/p/{k} here\n" for k in range(count)).encode())
+    return path
+
+
+_FLAG = "URLSIFT_TEST_FLAG"
+"""A file a test's patched worker looks for (the environment reaches the forked workers)."""
+
+
+def _waits_for_a_printed_row(unit: Unit, options: Options, render: Render | None = None) -> Iterator[Piece]:
+    """The unit's pieces, waiting after the first one until the printing process has given a row."""
+    pieces = unit_pieces(unit, options, render)
+    yield next(pieces)
+    flag, deadline = Path(os.environ[_FLAG]), time.monotonic() + 30
+    while not flag.exists():
+        if time.monotonic() > deadline:
+            raise RuntimeError("no row was given while the worker read its unit")
+        time.sleep(0.01)
+    yield from pieces
+
+
+def test_a_units_rows_come_while_its_worker_still_reads_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 28, finding 6: a worker hands its rows back in pieces as it reads (a compressed file
+    is one unit: held whole, 2 million URLs took a GB), so the first rows are given before the
+    worker is done (it waits here for the first to be given)."""
+    path = _gz_of_urls(tmp_path / "urls.txt.gz", 3_500)
+    flag = tmp_path / "printed"
+    monkeypatch.setenv(_FLAG, str(flag))
+    monkeypatch.setattr("urlsift.library.unit_pieces", _waits_for_a_printed_row)
+    found = []
+    for item in urlsift.scan(str(path), workers=2):
+        flag.touch()
+        found.append(item)
+    assert [row.url for row in found if isinstance(row, Row)] == [
+        f"http://h{k % 97}.example/p/{k}" for k in range(3_500)
+    ]
+    assert not [report for report in found if isinstance(report, Report)]
+
+
+_PEAK = """
+import resource, sys, urlsift
+rows = sum(isinstance(found, urlsift.Row) for found in urlsift.scan(sys.argv[1], workers=int(sys.argv[2])))
+print(rows, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+"""The rows of ``scan(PATH, workers=N)``, and the calling process's peak RSS (KiB)."""
+
+
+def test_the_printing_process_holds_a_few_pieces_of_a_unit(tmp_path: Path) -> None:
+    """What ``scan(workers=2)`` holds of a unit of 100,000 rows: a few pieces, not the unit's rows
+    (63 MB more than ``workers=1``, which reads and scans in the same process, before issue 28's
+    fix; 0-4 MB more after)."""
+    path = _gz_of_urls(tmp_path / "urls.txt.gz", 100_000)
+    peaks = {}
+    for workers in (1, 2):
+        done = subprocess.run(
+            [sys.executable, "-c", _PEAK, str(path), str(workers)], capture_output=True, text=True, check=True
+        )
+        rows, peak = done.stdout.split()
+        assert int(rows) == 100_000
+        peaks[workers] = int(peak) * 1024
+    assert peaks[2] < peaks[1] + 24 * 2**20
+
+
+def _dies_once_in_the_middle(unit: Unit, options: Options, render: Render | None = None) -> Iterator[Piece]:
+    """The unit's pieces; the first time, the worker dies after three of them."""
+    flag = Path(os.environ[_FLAG])
+    first = not flag.exists()
+    flag.touch()
+    for k, piece in enumerate(unit_pieces(unit, options, render)):
+        if first and k == 3:
+            os._exit(9)  # as the kernel's out-of-memory killer leaves it
+        yield piece
+
+
+@pytest.mark.parametrize("how", [["-j", "2"], ["--scheduler", "local:2"]], ids=["j2", "local2"])
+def test_a_worker_that_dies_mid_unit_loses_nothing_and_repeats_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, how: list[str]
+) -> None:
+    """The unit is read again alone, and the pieces its first worker sent are skipped: the rows
+    are those of one read, each once."""
+    if "--scheduler" in how:
+        pytest.importorskip("dask")
+    path = str(_gz_of_urls(tmp_path / "urls.txt.gz", 5_500))
+    one = _jsonl(capsys, path)
+    monkeypatch.setenv(_FLAG, str(tmp_path / "died"))
+    monkeypatch.setattr("urlsift.cli.unit_pieces", _dies_once_in_the_middle)
+    many = _jsonl(capsys, *how, path)
+    assert (tmp_path / "died").exists()
+    assert many[:2] == one[:2]
+    assert "files               1 = 1 scanned + 0 failed" in many[2]
+    assert many[2] == one[2]

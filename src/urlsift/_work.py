@@ -3,12 +3,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 
-from .rows import FileEvents
+from .rows import Piece
 from .units import Unit
 
-Work = Callable[[Unit], list[FileEvents]]
-"""``results.scan_unit`` with its options bound: what a worker runs."""
-Submit = Callable[[Work, Unit], "Future[list[FileEvents]]"]
+Work = Callable[[Unit], Iterable[Piece]]
+"""``results.unit_pieces`` with its options bound: what a worker runs."""
+Sent = list[Piece] | None
+"""What a worker's task gives back: the pieces of its unit, or None when it sent them as they came
+(``workers.send_pieces``)."""
+Task = Callable[[Unit], Sent]
+"""A unit's work as a worker runs it (``workers``: ``Work`` and how the pieces go back)."""
+Submit = Callable[[Task, Unit], "Future[Sent]"]

@@ -63,8 +63,10 @@ class StreamText:
         if cut <= 0:
             return
         newline = self._text.rfind("\n", 0, cut)
-        if newline >= 0:
-            self._line = (self._base + newline + 1, self._text[newline + 1 : newline + 1 + _PREFIX_CHARS])
+        # A line that starts in what is dropped; or the text's first, which no line break begins.
+        if newline >= 0 or self._line[0] == self._base:
+            start = newline + 1
+            self._line = (self._base + start, self._text[start : start + _PREFIX_CHARS])
         self._text = self._text[cut:]
         self._base = before
 

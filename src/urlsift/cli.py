@@ -31,7 +31,7 @@ from .grammar import PROFILES, STRICT
 from .output import FORMATS, Printing, Writer, escaped, writer
 from .pieces import in_files
 from .progress import Progress
-from .results import results, scan_unit, walk, walked
+from .results import results, unit_pieces, walk, walked
 from .rows import Event, Options, Printed, Render, Report, Row, Tally
 from .scanner import KNOWN_SCHEMES, MAX_SCHEME_CHARS
 from .sources import FORMATS as INPUT_FORMATS
@@ -702,9 +702,9 @@ def _scanned(
         units = itertools.chain(first, units)
     from .workers import in_order, workers  # processes, and their modules, only for -j N or a cluster
 
-    with workers(jobs, args.scheduler, listed) as (submit, count):
-        work = partial(scan_unit, options=options, render=render)
-        for found in in_files(in_order(units, work, submit, 2 * count)):
+    with workers(jobs, args.scheduler, listed) as (submit, count, near):
+        work = partial(unit_pieces, options=options, render=render)
+        for found in in_files(in_order(units, work, submit, 2 * count, near)):
             yield (None, [found], walked()) if isinstance(found, Report) else found
 
 

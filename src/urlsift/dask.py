@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     import dask.dataframe
     from distributed import Client
 
-    from ._work import Submit, Work
+    from ._work import Sent, Submit, Task
 
 CONNECT_SECONDS = 30
 """How long a scheduler may take to answer, and a local cluster's workers to come up."""
@@ -124,12 +124,13 @@ def _local_workers(scheduler: str) -> int:
 @contextmanager
 def cluster(
     scheduler: str, paths: Sequence[str], processes: Callable[[int], Executor]
-) -> Iterator[tuple[Submit, int]]:
-    """``cli``'s way to run units with Dask: a submit function (a unit's work, and the unit) and
-    the number of workers. ``local:N``: Dask's multiprocessing scheduler (``scheduler="processes"``)
-    on ``processes(N)``, the processes ``-j N`` runs (forked here, they die with this one). Else the
-    cluster at ``scheduler``, whose workers must see ``paths`` (shared storage): any they cannot
-    read is refused before work starts."""
+) -> Iterator[tuple[Submit, int, bool]]:
+    """``cli``'s way to run units with Dask: a submit function (a unit's work, and the unit), the
+    number of workers, and whether they run here (``workers.Workers.near``: they send a unit's
+    pieces as they come, where a cluster's send its whole). ``local:N``: Dask's multiprocessing
+    scheduler (``scheduler="processes"``) on ``processes(N)``, the processes ``-j N`` runs (forked
+    here, they die with this one). Else the cluster at ``scheduler``, whose workers must see
+    ``paths`` (shared storage): any they cannot read is refused before work starts."""
     if scheduler.startswith("local:"):
         count = _local_workers(scheduler)
         # Not a LocalCluster of ``distributed``: importing it took 0.4-0.7 s and starting one 0.1-0.5 s
@@ -141,7 +142,7 @@ def cluster(
             # when the thread that forked it ends (PR_SET_PDEATHSIG, ``workers.die_with_parent``).
             pool.submit(os.getpid).result()
             with _scheduling(pool, count) as submit:
-                yield submit, count
+                yield submit, count, True
         return
     with client(scheduler) as connected:
         try:
@@ -150,7 +151,7 @@ def cluster(
             raise ClusterError(f"the Dask cluster at {scheduler} has no worker") from None
         _check_paths(connected, [path for path in paths if path != "-"])
         executor = connected.get_executor(pure=False)
-        yield executor.submit, len(connected.scheduler_info()["workers"])
+        yield executor.submit, len(connected.scheduler_info()["workers"]), False
 
 
 @contextmanager
@@ -164,7 +165,7 @@ def _scheduling(pool: Executor, count: int) -> Iterator[Submit]:
     worker the first one needed, whose results ``cli`` waits for with the others held)."""
     threads = ThreadPoolExecutor(count, thread_name_prefix="urlsift-dask")
 
-    def submit(work: Work, unit: Unit) -> Future[list[FileEvents]]:
+    def submit(work: Task, unit: Unit) -> Future[Sent]:
         return threads.submit(_computed, pool, work, unit)
 
     try:
@@ -173,14 +174,14 @@ def _scheduling(pool: Executor, count: int) -> Iterator[Submit]:
         threads.shutdown(wait=False, cancel_futures=True)
 
 
-def _computed(pool: Executor, work: Work, unit: Unit) -> list[FileEvents]:
+def _computed(pool: Executor, work: Task, unit: Unit) -> Sent:
     import dask
     import dask.multiprocessing
 
     # The scheduler as a function, not by its name ("processes"): a name has Dask import
     # ``distributed`` first, to look for a Client to prefer (0.4 s).
     task = dask.delayed(work, pure=False)(unit)
-    found: list[FileEvents] = task.compute(scheduler=dask.multiprocessing.get, pool=pool)
+    found: Sent = task.compute(scheduler=dask.multiprocessing.get, pool=pool)
     return found
 
 

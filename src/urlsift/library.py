@@ -20,7 +20,7 @@ from ._model import ProfileName
 from .grammar import PROFILES, Profile
 from .output import Printing
 from .pieces import in_files
-from .results import results, scan_unit, stream_results, walk
+from .results import results, stream_results, unit_pieces, walk
 from .rows import Event, Options, Report, Row, Tally
 from .scanner import KNOWN_SCHEMES
 from .sources import FORMATS, MAX_MESSAGE, ReadOptions
@@ -250,8 +250,8 @@ def _pooled(
     from .workers import in_order  # processes, and their modules, only when asked for
     from .workers import workers as worker_pool
 
-    with worker_pool(jobs, None, ()) as (submit, count):
-        work = partial(scan_unit, options=options)
+    with worker_pool(jobs, None, ()) as (submit, count, _):
+        work = partial(unit_pieces, options=options)
         while True:
             for found in in_files(in_order(up_to_a_stream(), work, submit, 2 * count)):
                 if isinstance(found, Report):

@@ -1,57 +1,75 @@
 """The results of units of work (``units.plan``), put back together as the results of files: a
 file read in pieces (an mbox or a text in byte ranges, an archive in groups of members) gives the
-events and counts that one read of the whole file gives."""
+events and counts that one read of the whole file gives. A unit's results come in pieces of a
+few rows (``results.unit_pieces``) and are handed on as they come."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass, replace
 
-from .rows import Before, Event, FileEvents, Report, Row, Tally
+from .rows import Before, Event, FileEvents, Piece, Report, Row, Tally
 from .sources import long_line as long_line_detail
 from .units import Unit
 
+Done = tuple[Unit, Iterator[Piece]] | Report
+"""A unit and its pieces as its worker sends them (``workers.in_order``), or a report between units."""
 
-def in_files(
-    done: Iterator[tuple[Unit, list[FileEvents]] | Report],
-) -> Iterator[tuple[str, Iterator[Event], Tally] | Report]:
+
+def in_files(done: Iterator[Done]) -> Iterator[tuple[str, Iterator[Event], Tally] | Report]:
     """The results of units, in order, as the results of files: each file's events and tally, its
     pieces joined (``join_pieces``); reports between units are passed on. A file's events must be
-    read before the next file is asked for (its pieces are read from ``done`` as they are needed);
-    its tally is whole when they have been."""
+    read before the next file is asked for (they are read from ``done`` as they are needed); its
+    tally is whole when they have been."""
     for item in done:
         if isinstance(item, Report):
             yield item
             continue
-        unit, found = item
+        unit, pieces = item
         if unit.kind == "files":
-            for path, events, tally in found:
-                yield path, iter(events), tally
+            for path, events, tally in pieces:  # a file's first piece
+                whole = Tally()
+                rest = _file_events(path, events, tally, pieces, whole)
+                yield path, rest, whole
+                for _ in rest:  # a reader that stopped early: the rest of the file is skipped
+                    pass
             continue
-        tally = Tally()
-        joined = join_pieces(unit, found[0], done, tally)
-        yield unit.path, joined, tally
+        whole = Tally()
+        joined = join_pieces(unit, pieces, done, whole)
+        yield unit.path, joined, whole
         for _ in joined:  # a reader that stopped early: the file's other pieces are skipped
             pass
 
 
-def join_pieces(
-    first: Unit, found: FileEvents, more: Iterator[tuple[Unit, list[FileEvents]] | Report], tally: Tally
+def _file_events(
+    path: str, events: list[Event], tally: Tally | None, more: Iterator[Piece], whole: Tally
 ) -> Iterator[Event]:
+    """The events of a whole file, from its first piece on; ``whole`` gets its tally at its end."""
+    while True:
+        yield from events
+        if tally is not None:
+            whole.add(tally)
+            return
+        following = next(more, None)
+        if following is None or following[0] != path:
+            raise RuntimeError(f"the pieces of {path} ended with no tally")
+        _, events, tally = following
+
+
+def join_pieces(first: Unit, pieces: Iterator[Piece], more: Iterator[Done], tally: Tally) -> Iterator[Event]:
     """The events of a file read in pieces, as one read of the whole file gives them: from ``first``
-    and ``found``, then the pieces taken from ``more`` up to the file's last (``Joined`` says how).
-    ``tally`` gets the pieces' counts as they come."""
+    and its ``pieces``, then the units taken from ``more`` up to the file's last (``Joined`` says
+    how). ``tally`` gets each unit's counts as its pieces end."""
     unit, joined = first, Joined()
     while True:
-        events, piece_tally, joined = joined.piece(unit, found)
-        yield from events
-        tally.add(piece_tally)
+        unit_tally, joined = yield from joined.events(unit, pieces)
+        tally.add(unit_tally)
         if unit.last:
             return
         following = next(more)
         if isinstance(following, Report):  # a file's pieces come one after the other
             raise RuntimeError(f"a report came between the pieces of {unit.path}")
-        unit, found = following[0], following[1][0]
+        unit, pieces = following
 
 
 @dataclass(frozen=True)
@@ -67,30 +85,47 @@ class Joined:
     long_line: Report | None = None
 
     def piece(self, unit: Unit, found: FileEvents) -> tuple[list[Event], Tally, Joined]:
-        """The events of the next piece as a whole read gives them, its counts (the file counted
-        once, by its first piece; failed once, by the first piece that failed), and what the
-        pieces after it need."""
-        _, raw, tally = found
+        """What ``events`` gives, of a unit's results held whole (a Dask cluster's, ``dask.scan``)."""
+        events: list[Event] = []
+        joining = self.events(unit, iter([found]))
+        while True:
+            try:
+                events.append(next(joining))
+            except StopIteration as end:
+                tally, after = end.value
+                return events, tally, after
+
+    def events(self, unit: Unit, pieces: Iterable[Piece]) -> Generator[Event, None, tuple[Tally, Joined]]:
+        """The events of the next unit of the file as a whole read gives them; then its counts
+        (the file counted once, by its first unit; failed once, by the first unit that failed)
+        and what the units after it need."""
+        long_line = self.long_line
+        tally: Tally | None = None
+        errors = warnings = 0  # the long lines a whole read does not report
+        for _, raw, piece_tally in pieces:
+            tally = piece_tally if piece_tally is not None else tally
+            for event in raw:
+                if unit.kind == "text" and isinstance(event, Report) and event.kind == "long-line":
+                    if long_line is None and event.line is not None:
+                        line = self.lines + event.line
+                        long_line = event._replace(detail=long_line_detail(line), line=line)
+                    elif event.lost_input:  # a whole read reports a text's first only
+                        errors += 1
+                    else:
+                        warnings += 1
+                    continue
+                yield self._renumbered(event)
+        if tally is None:
+            raise RuntimeError(f"the pieces of {unit.path} ended with no tally")
         tally = replace(tally, files=int(unit.start == 0))
+        tally.errors -= errors
+        tally.warnings -= warnings
         failed = self.failed or bool(tally.files_failed)
         tally.files_failed = int(failed and not self.failed)
-        long_line = self.long_line
-        events: list[Event] = []
-        for event in raw:
-            if unit.kind == "text" and isinstance(event, Report) and event.kind == "long-line":
-                if long_line is None and event.line is not None:
-                    line = self.lines + event.line
-                    long_line = event._replace(detail=long_line_detail(line), line=line)
-                elif event.lost_input:  # a whole read reports a text's first only
-                    tally.errors -= 1
-                else:
-                    tally.warnings -= 1
-                continue
-            events.append(self._renumbered(event))
         if unit.kind == "text" and unit.start:
             tally.parts -= 1  # a text is one part, however many pieces
         if unit.last and long_line is not None:
-            events.append(long_line)
+            yield long_line
         after = Joined(
             # An mbox's messages go on from its messages, a JSON-lines file's from its lines.
             self.messages + tally.messages * (unit.kind == "mbox") + tally.lines * (unit.kind == "jsonl"),
@@ -99,7 +134,7 @@ class Joined:
             failed,
             long_line,
         )
-        return events, tally, after
+        return tally, after
 
     def _renumbered(self, event: Event) -> Event:
         """An event of a piece, numbered as in the whole file: its message's index goes on from

@@ -1,6 +1,6 @@
 """A path -> its results: rows (``rows.Row``, one per URL or rejected candidate), reports (what
-went wrong, with where), and a Tally that adds up; or the same of one unit of work (``scan_unit``,
-what a worker runs; ``pieces`` joins a file's pieces back).
+went wrong, with where), and a Tally that adds up; or the same of one unit of work, a few at a time
+(``unit_pieces``, what a worker runs; ``pieces`` joins a file's pieces back).
 
 The last stage: it takes what the sources give (messages, text streams, defects), runs the
 extraction on it, and says where every result came from.
@@ -27,7 +27,19 @@ from ._model import (
 from .around import StreamText, Text, context, quote_depth
 from .dates import wayback
 from .matches import BATCH_WEIGHT, Matcher, extraction, weight
-from .rows import RENUMBERED, Event, FileEvents, Options, Render, Renumbered, Report, Row, Tally, place
+from .rows import (
+    RENUMBERED,
+    Event,
+    FileEvents,
+    Options,
+    Piece,
+    Render,
+    Renumbered,
+    Report,
+    Row,
+    Tally,
+    place,
+)
 from .sources import Counter, Item, dirs, read_path, read_piece, read_stream, reason
 from .sources.faults import unexpected
 from .sources.packed import CORRUPT
@@ -46,6 +58,7 @@ __all__ = [  # the records are the rows module's; they are named here too, with 
     "results",
     "scan_file",
     "scan_unit",
+    "unit_pieces",
     "walk",
     "walked",
 ]
@@ -314,23 +327,51 @@ def scan_file(path: str, options: Options) -> tuple[list[Event], Tally]:
     return list(results(path, options, tally)), tally
 
 
-def scan_unit(unit: Unit, options: Options, render: Render | None = None) -> list[FileEvents]:
-    """The events of one unit of work (``units.plan``): of each of its files, or of its piece of
-    one file (messages numbered from 0, lines from 1 and characters from 0 in the piece;
-    ``pieces.join_pieces`` numbers them on). The one function a worker runs, in a process pool or
-    on a Dask cluster; with ``render``, it prints the rows too (the printing process then only
-    copies text)."""
+PIECE_ROWS = 1000
+"""A worker sends a unit's events back in pieces of this many (``unit_pieces``), so that neither it
+nor the printing process holds more than a few pieces of a unit (a compressed file is one)."""
+
+
+def unit_pieces(unit: Unit, options: Options, render: Render | None = None) -> Iterator[Piece]:
+    """The events of one unit of work (``units.plan``), in pieces of up to ``PIECE_ROWS``: of each
+    of its files in turn, or of its piece of one file (messages numbered from 0, lines from 1 and
+    characters from 0 in the piece; ``pieces.join_pieces`` numbers them on); a file's last piece
+    carries its tally. The one function a worker runs (``workers.in_order``); with ``render``, it
+    prints the rows too (the printing process then only copies text)."""
     if unit.kind == "files":
-        found = [(path, *scan_file(path, options)) for path in unit.names]
-        if render is None:
-            return found
-        return [(path, render(events, ()), tally) for path, events, tally in found]
+        for path in unit.names:
+            tally = Tally()
+            yield from _in_pieces(path, results(path, options, tally), tally, render, ())
+        return
     tally, counter = Tally(), Counter()
     items = read_piece(unit.kind, unit.path, unit.start, unit.end, options.read, counter)
-    events = list(_events(unit.path, items, options, tally, counter))
-    if render is not None:
-        events = render(events, _renumbered(unit))
-    return [(unit.path, events, tally)]
+    found = _events(unit.path, items, options, tally, counter)
+    yield from _in_pieces(unit.path, found, tally, render, _renumbered(unit))
+
+
+def _in_pieces(
+    path: str, found: Iterator[Event], tally: Tally, render: Render | None, renumbered: tuple[Renumbered, ...]
+) -> Iterator[Piece]:
+    held: list[Event] = []
+    for event in found:
+        held.append(event)
+        if len(held) >= PIECE_ROWS:
+            yield path, held if render is None else render(held, renumbered), None
+            held = []
+    yield path, held if render is None else render(held, renumbered), tally
+
+
+def scan_unit(unit: Unit, options: Options, render: Render | None = None) -> list[FileEvents]:
+    """The events of one unit of work, each file's whole (``unit_pieces`` put together): what a
+    Dask cluster's worker sends back (``dask.scan``)."""
+    found: list[FileEvents] = []
+    events: list[Event] = []
+    for path, piece, tally in unit_pieces(unit, options, render):
+        events += piece
+        if tally is not None:
+            found.append((path, events, tally))
+            events = []
+    return found
 
 
 def _renumbered(unit: Unit) -> tuple[Renumbered, ...]:

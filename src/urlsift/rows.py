@@ -125,7 +125,10 @@ Render = Callable[[list[Event], tuple[Renumbered, ...]], list[Event]]
 """Rows -> ``Printed``, the other events kept; the fields named are those whose numbers the
 ``Printed`` leaves to fill in."""
 FileEvents = tuple[str, list[Event], "Tally"]
-"""A path, the events of all or one piece of it, and their tally (what a worker sends back)."""
+"""A path, the events of all or one piece of it, and their tally."""
+Piece = tuple[str, list[Event], "Tally | None"]
+"""What a worker sends back, a few at a time (``results.unit_pieces``): a path, the next of its
+events, and, with its last ones, their tally (None before)."""
 
 
 @dataclass

@@ -420,6 +420,7 @@ def read_piece(
         yield Defect("unreadable", where, reason(error))
         return
     with io.BufferedReader(_Counting(raw, counter, close=True), buffer_size=1 << 16) as file:
+        size = os.fstat(raw.fileno()).st_size
         if kind == "mbox":
             for message in range_messages(file, start, end, options.max_message):
                 here = _at_message(where, message.number, message.offset)
@@ -432,7 +433,6 @@ def read_piece(
             yield from records
             counter.lines += records.lines
         elif kind == "zip":
-            size = os.fstat(raw.fileno()).st_size
             budget = Budget(options.max_expand, lambda: size)
             chosen = range(start, end)
             yield from archives.members("zip", file, where, budget, _member_reader(options, 0), chosen)
@@ -444,10 +444,12 @@ def read_piece(
             counter.unpacked += budget.spent
         else:
             raise ValueError(f"not a kind of piece: {kind!r} (one of {', '.join(PIECES)})")
-    # A buffer may read past a range, into the next one's bytes: a range counts its own (a zip's
-    # members count what was read, their directory with them).
+        size = min(size, os.fstat(raw.fileno()).st_size)
+    # A buffer may read past a range, into the next one's bytes: a range counts its own, as far as
+    # the file still holds it (one that shrank since it was cut); a zip's members count what was
+    # read, their directory with them.
     if kind != "zip":
-        counter.bytes = before + end - start
+        counter.bytes = before + max(0, min(end, size) - start)
 
 
 def _inbox(
