@@ -669,6 +669,7 @@ def test_a_state_file_that_cannot_be_saved_is_named_and_its_temporary_removed(tm
     assert not (tmp_path / "state.json.tmp").exists()
     assert state.read_text() == "{}\n"
 
+
 # --- issue 28: what the environment does never ends the run silently ------------------------
 
 _WARNED = (  # three messages, each with a warning: reports on standard error, exit 0

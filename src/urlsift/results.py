@@ -65,10 +65,6 @@ __all__ = [  # the records are the rows module's; they are named here too, with 
 
 _FILE_LOST: frozenset[DefectKind] = frozenset({"unreadable", "corrupt", "binary"})
 """Defects of a whole file that leave it (or its end) unscanned: the file counts as failed."""
-_MESSAGE_LOST: frozenset[DefectKind] = frozenset(
-    {"too-large", "bad-record", "corrupt", "not-mail", "internal", "unreadable"}
-)
-"""Defects of a message that leave none of its text to scan: the message counts as failed."""
 
 _MESSAGE_LOST: frozenset[DefectKind] = frozenset(
     {"too-large", "bad-record", "corrupt", "not-mail", "internal", "unreadable"}
