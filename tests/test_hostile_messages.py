@@ -127,6 +127,17 @@ def test_a_text_codec_that_is_no_text_encoding_is_refused() -> None:
     assert [defect.kind for defect in found.defects] == ["unknown-charset"]
 
 
+@pytest.mark.parametrize("charset", ["punycode", "PunyCode", "idna"])
+def test_a_domain_label_codec_as_charset_is_refused_not_decoded(charset: str) -> None:
+    """punycode decodes in quadratic time (a 2 MB part hung the run) and encodes domain labels,
+    not text: the part reads as UTF-8, reported, like any codec that is no text encoding."""
+    body = b"http://x.example/ " + b"a-" * 100 + b"\n"
+    found = mime.read(b"Content-Type: text/plain; charset=" + charset.encode() + b"\n\n" + body, Provenance("m"))
+    assert found.texts == [body.decode()]
+    assert [defect.kind for defect in found.defects] == ["unknown-charset"]
+    assert "no text encoding" in found.defects[0].detail
+
+
 # Item 5: HTML link extraction is linear on unclosed tags.
 def test_an_html_part_of_unclosed_tags_ends_and_the_next_message_is_read(tmp_path: Path) -> None:
     page = b'<p>see <a href="http://html.example/">it</a></p>' + b"<a " * 100_000

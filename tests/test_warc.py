@@ -692,3 +692,18 @@ def test_a_meta_charset_of_utf16_or_utf32_reads_as_utf8(charset: str, tmp_path: 
     assert "http://example.org/m" in texts[0]
     assert "é" in texts[0]
     assert reports == []
+
+
+@pytest.mark.parametrize("where", ["http", "meta"])
+@pytest.mark.parametrize("charset", ["punycode", "idna"])
+def test_a_domain_label_codec_as_charset_is_refused_not_decoded(where: str, charset: str, tmp_path: Path) -> None:
+    """punycode decodes in quadratic time: a 2 MB page labelled with it hung the run. Neither it
+    nor idna encodes a page's text; the page reads as UTF-8, reported."""
+    page = "<html><head>" + (f'<meta charset="{charset}">' if where == "meta" else "")
+    page += '</head><body><a href="http://example.org/p">x</a>' + "a-" * 50
+    kind = "text/html" + (f"; charset={charset}" if where == "http" else "")
+    texts, reports = _texts_and_reports(_warc_of(tmp_path, [("Content-Type", kind)], page.encode()))
+    assert "http://example.org/p" in texts[0]
+    assert texts[0].count("a-") == 50
+    assert [kind for kind, _ in reports] == ["unknown-charset"]
+    assert repr(charset) in reports[0][1]

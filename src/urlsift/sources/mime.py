@@ -221,7 +221,7 @@ def _read_type(value: str) -> _Type:
     if charset in ("us-ascii", "ascii"):
         charset = "utf-8"  # undeclared 8-bit text is most often UTF-8; ASCII is a subset anyway
     delsp = is_flowed(params) if kind == "text/plain" else None
-    return _Type(kind, params, charset, _not_text_codec(charset), delsp, undecoded)
+    return _Type(kind, params, charset, not_text_codec(charset), delsp, undecoded)
 
 
 _cached_type = lru_cache(maxsize=256)(_read_type)
@@ -370,7 +370,7 @@ def _text_part(entity: _Entity, found: MessageText, part: str, content: _Type) -
 
 
 @lru_cache(maxsize=256)  # a codec lookup per part cost more than decoding a short one
-def _not_text_codec(charset: str) -> str | None:
+def not_text_codec(charset: str) -> str | None:
     """Why ``charset`` may not decode text (None when it may): an unknown name, or a codec that is
     no text encoding (hex, rot13, base64, zlib: ``bytes.decode`` refuses them, and a lookup alone
     does not say so)."""
@@ -497,11 +497,17 @@ def _has_encoded_word(header: str) -> bool:
 @lru_cache(maxsize=256)
 def _no_text_encoding(charset: str) -> bool:
     """Whether ``charset`` names a codec that is no text encoding (hex, rot13, base64, zlib: a
-    lookup alone does not refuse them; unknown names are left to the decoder to refuse)."""
+    lookup alone does not refuse them; unknown names are left to the decoder to refuse). The
+    codecs of domain labels are none either: punycode decodes in quadratic time, so a hostile
+    part labelled with it would hang the run."""
     try:
-        return not getattr(codecs.lookup(charset), "_is_text_encoding", True)
+        codec = codecs.lookup(charset)
     except (LookupError, ValueError):  # ValueError: a name with a NUL
         return False
+    return codec.name in _LABEL_CODECS or not getattr(codec, "_is_text_encoding", True)
+
+
+_LABEL_CODECS = frozenset({"punycode", "idna"})
 
 
 def _header_words(header: str) -> list[tuple[bytes | str, str | None]]:

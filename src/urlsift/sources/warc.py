@@ -435,12 +435,8 @@ def _decoded(data: bytes, charset: str, where: Provenance, defects: list[Defect]
     """``data`` decoded from ``charset`` (an unknown one, or one that is no text encoding, as
     UTF-8, reported); undecodable bytes replaced and counted."""
     charset = charset.strip().lower() or "utf-8"
-    try:
-        usable = getattr(codecs.lookup(charset), "_is_text_encoding", True)
-    except (LookupError, ValueError):
-        usable = False
     text = None
-    if usable:
+    if mime.not_text_codec(charset) is None:  # the same refusals as a mail part's
         with contextlib.suppress(UnicodeError, LookupError, ValueError, TypeError):
             text = data.decode(charset, "replace")
     if text is None:
