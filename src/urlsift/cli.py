@@ -776,7 +776,7 @@ def _scan(args: argparse.Namespace, arguments: Iterable[str]) -> int:
     if args.jobs > _cores() and args.scheduler is None:
         print(f"urlsift: -j {args.jobs}: more processes than the {_cores()} cores here", file=sys.stderr)
     single = args.files_from is None and len(args.paths) == 1 and not os.path.isdir(args.paths[0])
-    tally = Tally()
+    counted: list[Tally] = []  # each file's, appended in one step: Ctrl-C cannot count one twice
     reading: tuple[str | None, Tally | None] = (None, None)  # a file whose events are being read
     size = None if args.files_from is not None else _total_size(args.paths)  # a list is not read twice
     with Progress(size, enabled=not args.quiet and sys.stderr.isatty()) as bar:
@@ -787,31 +787,34 @@ def _scan(args: argparse.Namespace, arguments: Iterable[str]) -> int:
                 reading = path, file_tally
                 before = printer.printed
                 printer.events(events)
-                reading = None, None
                 if file_tally is not None:
-                    tally.add(file_tally)
+                    if len(counted) >= 256:  # one step too (a slice assigned): memory stays flat
+                        counted[:] = [_total(counted)]
+                    counted.append(file_tally)
                     bar.done(file_tally)
                     if state is not None and path is not None and not file_tally.files_failed:
                         state.done(path)
+                reading = None, None
                 if args.count and path is not None:
                     count = printer.printed - before
                     printer.out.write(f"{count if single else f'{escaped(path)}:{count}'}\n")
         except KeyboardInterrupt:
             scanned.close()  # the workers stopped, the file being read closed (its tally whole)
             path, file_tally = reading
-            if file_tally is not None:  # read in part: it counts as failed
-                tally.add(replace(file_tally, files_failed=file_tally.files))
+            if file_tally is not None and not (counted and counted[-1] is file_tally):
+                counted.append(replace(file_tally, files_failed=file_tally.files))  # read in part: failed
             printer.close()
             printer.out.flush()
             where = f" while reading {escaped(path)}" if path is not None else ""
             print(f"urlsift: interrupted{where}", file=sys.stderr)
             if args.stats:
-                _summary(tally, printer.printed)
+                _summary(_total(counted), printer.printed)
             return INTERRUPTED
     printer.finish()
     printer.out.flush()
     if state is not None:
         state.save()
+    tally = _total(counted)
     if args.stats:
         _summary(tally, printer.printed)
     elif tally.rejected_valid_elsewhere and _stderr_tty():
@@ -838,6 +841,13 @@ def _inbox_reading(
     except publicinbox.StateError as error:
         raise _Refused(str(error)) from error
     return read._replace(since=state.since(), until=state.until(), since_skips_epochs=False), state
+
+
+def _total(tallies: Iterable[Tally]) -> Tally:
+    total = Tally()
+    for tally in tallies:
+        total.add(tally)
+    return total
 
 
 def _summary(tally: Tally, printed: int) -> None:

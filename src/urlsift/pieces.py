@@ -46,10 +46,11 @@ def _file_events(
 ) -> Iterator[Event]:
     """The events of a whole file, from its first piece on; ``whole`` gets its tally at its end."""
     while True:
-        yield from events
-        if tally is not None:
+        if tally is not None:  # counted before its last rows are printed: Ctrl-C may come after them
             whole.add(tally)
+            yield from events
             return
+        yield from events
         following = next(more, None)
         if following is None or following[0] != path:
             raise RuntimeError(f"the pieces of {path} ended with no tally")
