@@ -153,3 +153,20 @@ def test_a_batch_gives_each_message_the_matches_of_its_own_texts(
     for _ in range(2):
         assert matcher.batch(batch) == expected
         assert [list(matcher(message)) for message in batch] == expected
+
+
+def test_options_that_change_no_match_share_one_cache_and_caches_are_few() -> None:
+    """200 ``extract_message`` calls with 200 ``context`` and ``max_message`` values once left 200
+    caches: only ``extract_each``'s arguments key one, and the least recently used are forgotten."""
+    message = b"List-Post: <mailto:x@example.org>\nSubject: s\n\nhttp://body.example/\n"
+    _HEADER_MATCHES.clear()
+    for k in range(200):
+        rows = list(urlsift.extract_message(message, context=k, max_message=(1 << 20) + k))
+        assert [row.url for row in rows if isinstance(row, urlsift.Row)] == [
+            "mailto:x@example.org",
+            "http://body.example/",
+        ]
+    assert len(_HEADER_MATCHES) == 1
+    for k in range(50):
+        list(urlsift.extract_message(message, known_schemes=["mailto", "http", f"x-{k}"]))
+    assert 1 < len(_HEADER_MATCHES) <= 8

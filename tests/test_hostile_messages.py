@@ -132,7 +132,9 @@ def test_a_domain_label_codec_as_charset_is_refused_not_decoded(charset: str) ->
     """punycode decodes in quadratic time (a 2 MB part hung the run) and encodes domain labels,
     not text: the part reads as UTF-8, reported, like any codec that is no text encoding."""
     body = b"http://x.example/ " + b"a-" * 100 + b"\n"
-    found = mime.read(b"Content-Type: text/plain; charset=" + charset.encode() + b"\n\n" + body, Provenance("m"))
+    found = mime.read(
+        b"Content-Type: text/plain; charset=" + charset.encode() + b"\n\n" + body, Provenance("m")
+    )
     assert found.texts == [body.decode()]
     assert [defect.kind for defect in found.defects] == ["unknown-charset"]
     assert "no text encoding" in found.defects[0].detail

@@ -696,7 +696,9 @@ def test_a_meta_charset_of_utf16_or_utf32_reads_as_utf8(charset: str, tmp_path: 
 
 @pytest.mark.parametrize("where", ["http", "meta"])
 @pytest.mark.parametrize("charset", ["punycode", "idna"])
-def test_a_domain_label_codec_as_charset_is_refused_not_decoded(where: str, charset: str, tmp_path: Path) -> None:
+def test_a_domain_label_codec_as_charset_is_refused_not_decoded(
+    where: str, charset: str, tmp_path: Path
+) -> None:
     """punycode decodes in quadratic time: a 2 MB page labelled with it hung the run. Neither it
     nor idna encodes a page's text; the page reads as UTF-8, reported."""
     page = "<html><head>" + (f'<meta charset="{charset}">' if where == "meta" else "")

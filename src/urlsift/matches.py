@@ -34,11 +34,13 @@ def weight(message: MessageText) -> int:
     return sum(map(len, message.texts)) + 16 * len(message.texts) + 256 * (1 + len(message.defects))
 
 
-_HEADER_MATCHES: dict[tuple[Options, bool], dict[str, tuple[Match, ...]]] = {}
+_HEADER_MATCHES: dict[tuple[Any, ...], dict[str, tuple[Match, ...]]] = {}
 """The matches of recent header values, the least recently used forgotten first: every message of
 a list archive repeats the same List-Unsubscribe, List-Archive and List-Post, and their matches are
-most of an archive's."""
+most of an archive's. One cache for each set of ``extract_each``'s arguments (only they change a
+match: not ``context`` or ``max_message``), the least recently used set forgotten first."""
 _HEADER_CACHE_SIZE = 1024
+_HEADER_CACHES = 8
 _HEADER_CACHE_CHARS = 2048  # longer values (Received, DKIM-Signature) seldom recur
 
 
@@ -84,11 +86,21 @@ class Matcher:
     def _setup(self, pipermail: bool) -> _Setup:
         setup = self._setups.get(pipermail)
         if setup is None:
-            cache = _HEADER_MATCHES.setdefault((self.options, pipermail), {})
-            setup = self._setups[pipermail] = _Setup(
-                {**extraction(self.options), "pipermail": pipermail}, cache
-            )
+            arguments = {**extraction(self.options), "pipermail": pipermail}
+            setup = self._setups[pipermail] = _Setup(arguments, _header_cache(arguments))
         return setup
+
+
+def _header_cache(arguments: dict[str, Any]) -> dict[str, tuple[Match, ...]]:
+    """The header values' matches for ``extract_each``'s ``arguments``, now the most recently used."""
+    key = tuple(sorted(arguments.items()))
+    cache = _HEADER_MATCHES.pop(key, None)
+    if cache is None:
+        cache = {}
+        while len(_HEADER_MATCHES) >= _HEADER_CACHES:
+            del _HEADER_MATCHES[next(iter(_HEADER_MATCHES))]
+    _HEADER_MATCHES[key] = cache
+    return cache
 
 
 class _Setup(NamedTuple):
