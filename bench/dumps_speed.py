@@ -5,7 +5,7 @@ bytes (the floor), and the whole command line on them.
 
 The input: the mboxes of the corpora (``corpora/mail`` of the repository, or of the shared ones),
 repeated to about SIZE MB; the JSON-lines dump holds a record per text part of each message
-(``{"id", "data": {"body"}}``, as ``tests/test_jsonl.py`` builds it). Each figure is MB/s of the
+(``{"id", "data": {"body"}}``, as ``tests/sources/test_jsonl.py`` builds it). Each figure is MB/s of the
 uncompressed bytes, in CPU time, best of N interleaved rounds:
 
 - zstd: ``ZstdFile.read1`` over the ``.mbox.zst`` (the floor) beside urlsift's stream of the same

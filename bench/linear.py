@@ -17,7 +17,7 @@ import itertools
 from collections.abc import Callable
 
 from growth import seconds_per_run
-from test_linear import SHAPES, TEXT_SHAPES
+from scan.test_linear import SHAPES, TEXT_SHAPES
 
 import urlsift
 

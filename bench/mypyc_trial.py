@@ -25,7 +25,7 @@ compiled where less is better). ``--keep DIR`` keeps the compiled copies (``DIR/
 ``DIR/all``), ``--reuse DIR`` runs on copies kept before, without compiling.
 
 The test suite against a copy: ``PYTHONPATH=DIR/all python -m pytest -q -n 2
---ignore=tests/test_linear.py -p no:cacheprovider``. With mypyc 2.4.1 (2026-11-24) 14 tests failed
+--ignore=tests/scan/test_linear.py -p no:cacheprovider``. With mypyc 2.4.1 (2026-11-24) 14 tests failed
 against ``all``, 9 of them against ``safe`` too, for these reasons:
 
 - a compiled function checks its arguments' declared types first, so ``validate(None)`` and

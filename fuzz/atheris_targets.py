@@ -1,5 +1,5 @@
 """Coverage-guided fuzzing with atheris (libFuzzer), beside the hypothesis tests of
-tests/test_fuzz.py. Not part of CI: run it by hand, and put what it finds in that file's
+tests/scan/test_fuzz.py. Not part of CI: run it by hand, and put what it finds in that file's
 REGRESSIONS or READER_REGRESSIONS.
 
     pip install atheris

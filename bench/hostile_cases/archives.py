@@ -2,7 +2,7 @@
 driver ``bench/hostile.py``: each case builds its input in the folder it is given (in seconds, at
 most tens of MB on disk: the size is in what they claim or expand to) and returns urlsift's
 arguments and a file for standard input, or None. Small variants of each are tests in
-``tests/test_hostile_archives.py``."""
+``tests/sources/test_hostile_archives.py``."""
 
 from __future__ import annotations
 

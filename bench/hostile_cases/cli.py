@@ -1,4 +1,4 @@
-"""Slow variants of tests/test_hostile_cli.py, for bench/hostile.py (its driver runs
+"""Slow variants of tests/cli/test_hostile_cli.py, for bench/hostile.py (its driver runs
 ``python -m urlsift ARGS`` on each and prints wall time, peak RSS and the exit status).
 
 Each case builds its input in the empty folder it is given, in a few seconds and under 100 MB."""

@@ -1,7 +1,7 @@
 """Hostile Zstandard streams and JSON-lines dumps (issue 21), for the driver ``bench/hostile.py``:
 each case builds its input in the folder it is given and returns urlsift's arguments and a file for
-standard input, or None. Small variants of each are tests in ``tests/test_zstd.py`` and
-``tests/test_jsonl.py``."""
+standard input, or None. Small variants of each are tests in ``tests/sources/test_zstd.py`` and
+``tests/sources/test_jsonl.py``."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Hostile messages at scale (issue 17, items 3, 5, 6, 7, 9, 10), for bench/hostile.py: each case
 builds its input in an empty folder and says how urlsift is run on it. The small variants are
-tests (tests/test_hostile_messages.py)."""
+tests (tests/sources/test_hostile_messages.py)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Hostile public-inbox repositories (issue 28), for the driver ``bench/hostile.py``: each case
 builds a bare repository with ``git fast-import`` in the folder it is given and returns urlsift's
 arguments (the repository, then a good file). Small variants are tests in
-``tests/test_publicinbox.py``; ``tests/test_hostile_cli.py`` has the ``--state`` ones."""
+``tests/sources/test_publicinbox.py``; ``tests/cli/test_hostile_cli.py`` has the ``--state`` ones."""
 
 from __future__ import annotations
 

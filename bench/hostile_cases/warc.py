@@ -1,6 +1,6 @@
 """Hostile WARC files (issue 21), for the driver ``bench/hostile.py``: each case builds its input
 in the folder it is given and returns urlsift's arguments (the hostile file, then a good one) and
-no standard input. Small variants of each are tests in ``tests/test_warc.py``. warcio writes them
+no standard input. Small variants of each are tests in ``tests/sources/test_warc.py``. warcio writes them
 (``pip install 'urlsift[warc]'``)."""
 
 from __future__ import annotations

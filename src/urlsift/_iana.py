@@ -1,7 +1,7 @@
 """The permanent URI schemes of the IANA registry (D36 tells a glued word from a scheme by them).
 
 Generated from the spec's ``iana-uri-schemes.txt`` (the registry's ``uri-schemes-1.csv``, permanent
-entries: names only); ``tests/test_extract_mail.py`` checks it against that file when the file is there.
+entries: names only); ``tests/scan/test_extract_mail.py`` checks it against that file when the file is there.
 """
 
 IANA_PERMANENT_SCHEMES: frozenset[str] = frozenset(

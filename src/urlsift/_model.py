@@ -407,7 +407,7 @@ WARNING_KINDS: frozenset[DefectKind] = frozenset(
 )
 """Defects worked around with nothing lost that could hold a URL: reported, counted, exit unchanged."""
 DEFECT_KINDS: frozenset[DefectKind] = frozenset(get_args(DefectKind))
-"""Every kind: each is an error or a warning (``tests/test_hostile_cli.py`` checks)."""
+"""Every kind: each is an error or a warning (``tests/cli/test_hostile_cli.py`` checks)."""
 
 
 class Skipped(NamedTuple):

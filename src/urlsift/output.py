@@ -126,7 +126,7 @@ def _jsonl_writer(out: TextOut) -> Writer:
     """``json.dumps(row._asdict(), ensure_ascii=False)`` per row, by hand: the message's part of the
     line is encoded once for all its rows, the match's part (and the part after the message's) once
     for all the messages that repeat it (the List-* headers of an archive), and strings by the json
-    module's own C encoder (a third of the cost of a json.dumps per row; tests/test_cli_options.py
+    module's own C encoder (a third of the cost of a json.dumps per row; tests/cli/test_cli_options.py
     checks the two agree). A lone surrogate, which no UTF-8 holds, is written as JSON's
     escape of it (``escaping.surrogates_escaped``)."""
     last: list[Any] = [None, ""]

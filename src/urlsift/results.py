@@ -278,7 +278,7 @@ def _row(
 
 _make_row = partial(tuple.__new__, Row)
 """A row from a tuple of its 24 columns: what ``Row._make`` does, less its Python call, once per row
-(tests/test_columns.py checks every row has its columns)."""
+(tests/results/test_columns.py checks every row has its columns)."""
 _PART = Provenance._fields.index("part")
 _DATE = Provenance._fields.index("date")
 

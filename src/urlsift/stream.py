@@ -3,7 +3,7 @@
 Each window is scanned from where the previous one's scan stopped to ``LOOKAHEAD`` characters
 before its end (so a wrapper, a quoted or a naked URL that starts in it lies in it whole), keeping
 ``LOOKBEHIND`` characters before that point; every match is found once, with the positions, line and
-column it has in the whole text (``tests/test_stream.py`` checks it against ``extract`` on the
+column it has in the whole text (``tests/scan/test_stream.py`` checks it against ``extract`` on the
 joined text, cut at every size).
 """
 

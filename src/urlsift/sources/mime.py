@@ -10,7 +10,7 @@ attributes, one per line. Other parts (images, archives, binaries) are skipped u
 The stdlib's ``email`` parser is not used for the structure: it builds a Message object for every
 part and line-splits every byte, which costs more than the scanning itself; this module finds the
 header block and the multipart boundaries with byte searches and decodes only the text parts. It
-walks the parts in ``Message.walk()`` order and numbers them as it does (``tests/test_mime.py``
+walks the parts in ``Message.walk()`` order and numbers them as it does (``tests/sources/test_mime.py``
 compares the two on the corpora). Nothing here raises on bad input: each problem is a Defect, and
 what can be read is still given.
 """

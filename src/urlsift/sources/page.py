@@ -9,7 +9,7 @@ quote, ``-->``, ``</script>``), found with substring searches and regexes that m
 where the pass stands. What is still open at the page's end (a tag, a quoted value, a comment) is
 given as text, once, from its ``<``: nothing is dropped.
 
-On a well-formed page it gives what ``html.parser`` gave (``tests/test_hostile_messages.py``
+On a well-formed page it gives what ``html.parser`` gave (``tests/sources/test_hostile_messages.py``
 compares the two on the corpora's pages): each run of text between two tags a line, character
 references decoded, comments and declarations left out, a lone ``<`` a line of its own, and each
 link's value (``href``, ``src`` ...) a paragraph of its own (D21). A C parser (lxml, selectolax)

@@ -22,7 +22,7 @@ pytest.importorskip("distributed")
 
 from urlsift.cli import main
 
-CORPORA = Path(__file__).parents[1] / "corpora"
+CORPORA = Path(__file__).parents[2] / "corpora"
 START_SECONDS = 60
 
 

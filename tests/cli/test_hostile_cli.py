@@ -38,7 +38,7 @@ from urlsift.output import escaped
 from urlsift.results import walk
 from urlsift.sources import read_path
 
-README = Path(__file__).parent.parent / "README.md"
+README = Path(__file__).parents[2] / "README.md"
 UNSAFE_CATEGORIES = ("Cc", "Cf", "Cs", "Zl", "Zp")
 
 

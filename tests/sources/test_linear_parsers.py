@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 
 import growth
-from test_hostile_messages import nested_multiparts
+from sources.test_hostile_messages import nested_multiparts
 
 from urlsift._model import Provenance
 from urlsift.flowed import unflow

@@ -14,7 +14,7 @@ import pytest
 
 import urlsift
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src" / "urlsift"
 DECISIONS = ROOT / "docs" / "decisions.md"
 RFC_FILES = {"1036": "rfc1036.txt", "1738": "rfc1738.txt", "3986": "rfc3986.txt"}

@@ -17,7 +17,7 @@ from urlsift.sources import sniff
 from urlsift.sources.mbox import messages
 from urlsift.sources.mime import read
 
-CORPORA = Path(__file__).parents[1] / "corpora"
+CORPORA = Path(__file__).parents[2] / "corpora"
 HARD_CASES = CORPORA / "mail" / "mail-url-hard-cases.mbox"
 PIPERMAIL = CORPORA / "mail" / "r-devel-2000-May.mbox"
 

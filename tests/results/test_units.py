@@ -30,7 +30,7 @@ from urlsift.sources import ReadOptions
 from urlsift.sources.split import cuts
 from urlsift.units import _TEXT_CUT, Unit, plan
 
-CORPORA = Path(__file__).parents[1] / "corpora"
+CORPORA = Path(__file__).parents[2] / "corpora"
 
 # Lines of a plain text: wrappers across lines (quoted, hyphenated, with "<" and whitespace before
 # the scheme), blank and white lines, naked and quoted URLs, "<" that opens nothing, long lines.

@@ -15,7 +15,7 @@ from urlsift.cli import main  # noqa: E402
 from urlsift.dates import timestamp  # noqa: E402
 from urlsift.parquet import FILE_ROWS, SCHEMA  # noqa: E402
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 MBOX = ROOT / "corpora" / "mail" / "r-devel-1997-May.mbox"
 
 

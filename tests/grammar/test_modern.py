@@ -302,7 +302,7 @@ def test_a_host_idna_refuses_is_valid_with_a_warning_and_escaped() -> None:
 
 # --- the differences table (README) --------------------------------------------------------------
 
-TABLE = Path(__file__).parent / "expected" / "profiles.tsv"
+TABLE = Path(__file__).parents[1] / "expected" / "profiles.tsv"
 ROWS = [
     line.split("\t") for line in TABLE.read_text(encoding="utf-8").splitlines() if not line.startswith("#")
 ]

@@ -20,7 +20,7 @@ from urlsift._model import Defect, DefectKind, Provenance
 from urlsift.sources import mime
 from urlsift.sources.mbox import messages
 
-CORPORA = Path(__file__).parents[1] / "corpora"
+CORPORA = Path(__file__).parents[2] / "corpora"
 MBOXES = sorted(CORPORA.glob("*/*.mbox"))
 
 

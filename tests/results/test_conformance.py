@@ -18,7 +18,7 @@ from expected.review import rows
 
 import urlsift
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 EXPECTED = sorted((ROOT / "tests" / "expected").glob("*/*.jsonl"))
 STATES = {"valid", "false", "rejected", "missed"}
 

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_fuzz import SEEDS, mutate
+from mutations import SEEDS, mutate
 
 from urlsift import matches, sources
 from urlsift._model import Defect, Match, MessageText, Provenance

@@ -24,7 +24,7 @@ from urlsift.cli import MAX_LISTED_PATH, _listed, main
 from urlsift.output import FORMATS, Format, Printing, escaped, writer
 from urlsift.rows import FIELDS, RENUMBERED, Before, Event, Renumbered, Report, Row
 
-CORPORA = Path(__file__).parents[1] / "corpora"
+CORPORA = Path(__file__).parents[2] / "corpora"
 HARD_CASES = CORPORA / "mail" / "mail-url-hard-cases.mbox"
 PIPERMAIL = CORPORA / "mail" / "r-devel-2000-May.mbox"
 RFC = CORPORA / "rfc" / "rfc1738.txt"

@@ -20,7 +20,7 @@ from backports.zstd import zipfile as zstd_zipfile
 from urlsift.cli import main
 from urlsift.sources.packed import MAX_RATIO
 
-MBOX = Path(__file__).parents[1] / "corpora" / "mail" / "r-devel-2000-May.mbox"
+MBOX = Path(__file__).parents[2] / "corpora" / "mail" / "r-devel-2000-May.mbox"
 GOOD = b"<URL:http://good.example/>\n"
 
 

@@ -13,7 +13,7 @@ from pictures import check_consistent
 
 import urlsift
 
-CORPORA = Path(__file__).parents[1] / "corpora"
+CORPORA = Path(__file__).parents[2] / "corpora"
 
 # The 30 wrappers of RFC 1738 in text order (the clean copy and the translation agree).
 RFC1738_URLS = [

@@ -7,7 +7,7 @@ import io
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from test_extract import APPENDIX, CASES, NOT_URLS
+from scan.test_extract import APPENDIX, CASES, NOT_URLS
 
 import urlsift
 from urlsift.extract import Extraction

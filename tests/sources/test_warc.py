@@ -33,7 +33,7 @@ from urlsift.sources import ReadOptions, read_path, warc
 from urlsift.sources.mbox import messages
 from urlsift.sources.packed import Budget
 
-CORPORA = Path(__file__).parents[1] / "corpora"
+CORPORA = Path(__file__).parents[2] / "corpora"
 TEXTS = [CORPORA / "text" / "lynx-README", CORPORA / "rfc" / "rfc1738.txt", CORPORA / "text" / "quickurl.el"]
 MBOX = CORPORA / "mail" / "r-devel-1997-May.mbox"
 _URL, _MEMBER, _MESSAGE, _OFFSET, _MESSAGE_ID, _DATE, _PART = 0, 9, 10, 11, 12, 13, 15

@@ -79,7 +79,7 @@ def test_ranges_start_at_separators_and_grow(data: bytes, size: int) -> None:
 
 
 def test_a_real_mbox_cut_into_many_ranges(tmp_path: Path) -> None:
-    path = Path(__file__).parents[1] / "corpora" / "mail" / "mail-url-hard-cases.mbox"
+    path = Path(__file__).parents[2] / "corpora" / "mail" / "mail-url-hard-cases.mbox"
     data = path.read_bytes()
     whole = _whole(data)
     for size in (1, 1000, 64 * 1024, len(data)):
@@ -99,7 +99,7 @@ def test_a_range_size_must_be_positive() -> None:
         cuts(io.BytesIO(b""), 0, 0)
 
 
-MAIL = Path(__file__).parents[1] / "corpora" / "mail"
+MAIL = Path(__file__).parents[2] / "corpora" / "mail"
 
 
 @pytest.mark.parametrize("name", ["mail-url-hard-cases.mbox", "r-devel-1997-May.mbox"])

@@ -21,7 +21,7 @@ from urlsift.sources.mbox import messages
 from urlsift.sources.mime import read as read_message
 from urlsift.sources.split import cuts
 
-MBOX = Path(__file__).parents[1] / "corpora" / "mail" / "r-devel-1997-May.mbox"
+MBOX = Path(__file__).parents[2] / "corpora" / "mail" / "r-devel-1997-May.mbox"
 FIELDS = ["--input-format", "jsonl", "--text-field", "data.body", "--id-field", "id"]
 
 

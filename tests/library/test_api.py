@@ -28,7 +28,7 @@ from urlsift.library import MESSAGE_NAME, STREAM_NAME
 from urlsift.rows import FIELDS
 from urlsift.sources.mbox import messages
 
-CORPORA = Path(__file__).parents[1] / "corpora"
+CORPORA = Path(__file__).parents[2] / "corpora"
 MBOXES = (
     "mail/mail-url-hard-cases.mbox",
     "mail/r-devel-2000-May.mbox",

@@ -17,7 +17,7 @@ from urlsift.cli import main
 from urlsift.results import results
 from urlsift.rows import FIELDS, Options, Row, Tally
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # Lines of a plain text: wrappers broken across lines (quoted, hyphenated), quote prefixes, naked
 # and quoted URLs, non-ASCII letters (offsets are in characters, not bytes), tabs and CRs.

@@ -18,7 +18,7 @@ from urlsift.cli import main
 from urlsift.sources import ReadOptions
 from urlsift.units import Unit, plan
 
-CORPORA = Path(__file__).parents[1] / "corpora"
+CORPORA = Path(__file__).parents[2] / "corpora"
 MBOXES = [CORPORA / "mail/r-devel-1997-May.mbox", CORPORA / "mail/mail-url-hard-cases.mbox"]
 
 

@@ -16,7 +16,7 @@ import pytest
 from urlsift.cli import main
 from urlsift.sources.mbox import messages
 
-HARD_CASES = Path(__file__).parents[1] / "corpora" / "mail" / "mail-url-hard-cases.mbox"
+HARD_CASES = Path(__file__).parents[2] / "corpora" / "mail" / "mail-url-hard-cases.mbox"
 
 
 def _output(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str], str]:
@@ -157,7 +157,7 @@ def test_a_news_batch_reads_each_article_by_its_count(
 
 
 def test_the_corpora_news_spool(capsys: pytest.CaptureFixture[str]) -> None:
-    spool = Path(__file__).parents[1] / "corpora" / "news" / "spool"
+    spool = Path(__file__).parents[2] / "corpora" / "news" / "spool"
     articles = sorted(path for path in spool.rglob("*") if path.is_file())
     status, lines, err = _output(["--format", "jsonl", "--stats", str(spool)], capsys)
     rows = [json.loads(line) for line in lines]

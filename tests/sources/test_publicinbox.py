@@ -23,7 +23,7 @@ from urlsift._model import Defect, Provenance
 from urlsift.cli import main
 from urlsift.sources import ReadOptions, publicinbox
 
-MBOX = Path(__file__).parents[1] / "corpora" / "mail" / "r-devel-2000-May.mbox"
+MBOX = Path(__file__).parents[2] / "corpora" / "mail" / "r-devel-2000-May.mbox"
 FIRST_EPOCH = 100
 """The first epoch holds this many messages, the second the rest."""
 

@@ -15,7 +15,7 @@ from urlsift.cli import main
 from urlsift.sources import MAX_LINE, MAX_MESSAGE
 from urlsift.sources.mbox import HEAD_BYTES, messages
 
-HARD_CASES = Path(__file__).parents[1] / "corpora" / "mail" / "mail-url-hard-cases.mbox"
+HARD_CASES = Path(__file__).parents[2] / "corpora" / "mail" / "mail-url-hard-cases.mbox"
 GOOD = "see <URL:http://good.example/>\n"
 
 
