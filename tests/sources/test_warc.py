@@ -709,3 +709,128 @@ def test_a_domain_label_codec_as_charset_is_refused_not_decoded(
     assert texts[0].count("a-") == 50
     assert [kind for kind, _ in reports] == ["unknown-charset"]
     assert repr(charset) in reports[0][1]
+
+
+_LINES = b"".join(b"http://example.org/%d\r\n" % k for k in range(1000))
+
+
+def _urls_and_kinds(tmp_path: Path, headers: list[tuple[str, str]], body: bytes) -> tuple[int, list[str]]:
+    """How many of _LINES' URLs the first record gives, and its reports' kinds."""
+    texts, reports = _texts_and_reports(_warc_of(tmp_path, headers, body))
+    assert texts[-1] == "see <URL:http://example.org/after>\n"
+    found = set(re.findall(r"http://example\.org/\d+", texts[0])) if len(texts) == 2 else set()
+    return len(found), [kind for kind, _ in reports]
+
+
+def test_a_body_not_chunked_as_its_header_says_is_read_as_it_is(tmp_path: Path) -> None:
+    """Issue 28: a page that was not chunked though its Transfer-Encoding said so was lost whole
+    (its lines were taken for chunk-size lines until the end, or until a line "0"). As browsers
+    and wget do, it is read as it is, said by a warning; damage after a first good chunk is
+    corrupt, what came before kept; no chunk size is dropped unreported."""
+    chunked = [*PLAIN, ("Transfer-Encoding", "chunked")]
+    head = b"".join(_LINES.splitlines(True)[:42])
+    first = b"%x\r\n%s\r\n" % (len(head), head)  # a first chunk, of 42 URLs
+    cases = {
+        "lines": (_LINES, (1000, ["malformed"])),
+        "lines, the last 0": (_LINES + b"0\r\n", (1000, ["malformed"])),
+        "lines, the first 0": (b"0\r\n" + _LINES, (1000, ["malformed"])),
+        "the first line hex": (b"be\r\n" + _LINES, (1000, ["malformed"])),
+        "a blank line after 0": (b"0\r\n\r\n" + _LINES, (1000, ["malformed"])),
+        "a size 0x...": (b"0x%x\r\n%s\r\n0\r\n\r\n" % (len(_LINES), _LINES), (1000, ["malformed"])),
+        "17 hex digits": (b"1%016x\r\n%s\r\n0\r\n\r\n" % (len(_LINES), _LINES), (1000, ["malformed"])),
+        "leading zeros": (b"%020x\r\n%s\r\n0\r\n\r\n" % (len(_LINES), _LINES), (1000, [])),
+        "extensions, a trailer": (
+            b"".join(b'%x ; a=1;b="x"\r\n%s\r\n' % (len(line), line) for line in _LINES.splitlines(True))
+            + b"0;last\r\nX-T: 1\r\nY: 2\r\n\r\n",
+            (1000, []),
+        ),
+        "a size line of 0x... later": (first + b"0x10\r\n" + _LINES, (42, ["corrupt"])),
+        "17 hex digits later": (first + b"1%016x\r\n" % 5 + _LINES, (42, ["corrupt"])),
+        "bytes after the trailer": (_chunked(_LINES) + b"http://example.org/x", (1000, ["corrupt"])),
+        "no trailer field after 0": (
+            _chunked(_LINES)[:-2] + b"http://example.org/x\r\n",
+            (1000, ["corrupt"]),
+        ),
+    }
+    for name, (body, wanted) in cases.items():
+        assert _urls_and_kinds(tmp_path, chunked, body) == wanted, name
+    texts, reports = _texts_and_reports(_warc_of(tmp_path, chunked, _LINES))
+    assert texts[0] == _LINES.decode()
+    assert "not chunked" in reports[0][1]
+    assert "http://example.org/1001" not in texts[0]
+
+
+def test_gzip_members_follow_one_another_and_bytes_after_a_coding_are_reported(tmp_path: Path) -> None:
+    """Issue 28: the second member of a gzip body (RFC 1952 2.2) was lost, and bytes after a
+    coding's end dropped unreported. Zero bytes after a gzip member are padding (gzip(1));
+    Zstandard frames, skippable ones among them, follow one another too."""
+    from backports import zstd
+
+    half = _LINES.index(b"\n", len(_LINES) // 2) + 1
+    two = gzip.compress(_LINES[:half]) + gzip.compress(_LINES[half:])
+    skippable = b"\x50\x2a\x4d\x18\x04\x00\x00\x00abcd"
+    gzipped, zstandard = [*PLAIN, ("Content-Encoding", "gzip")], [*PLAIN, ("Content-Encoding", "zstd")]
+    cases = [
+        (gzipped, two, (1000, [])),
+        (gzipped, two + bytes(100_000), (1000, [])),
+        (gzipped, gzip.compress(_LINES) + b"garbage", (1000, ["corrupt"])),
+        (gzipped, gzip.compress(_LINES[:half]) + b"\x1f garbage", (_LINES[:half].count(b"\n"), ["corrupt"])),
+        (gzipped, two[:-10], (999, ["corrupt"])),  # the second member cut
+        ([*PLAIN, ("Content-Encoding", "deflate")], zlib.compress(_LINES) + b"x", (1000, ["corrupt"])),
+        (zstandard, zstd.compress(_LINES[:half]) + skippable + zstd.compress(_LINES[half:]), (1000, [])),
+        (zstandard, zstd.compress(_LINES) + b"garbage", (1000, ["corrupt"])),
+    ]
+    for k, (headers, body, wanted) in enumerate(cases):
+        assert _urls_and_kinds(tmp_path, headers, body) == wanted, k
+    _, reports = _texts_and_reports(_warc_of(tmp_path, gzipped, gzip.compress(_LINES) + b"garbage"))
+    assert "bytes after the end of the gzip content coding" in reports[0][1]
+    # Members are spent from the record's Budget like one: a bomb of many is stopped.
+    member = gzip.compress(bytes(1_000_000), 9)
+    bombed = _items(_warc_of(tmp_path, gzipped, gzip.compress(_LINES) + member * 20), max_expand=5_000_000)[0]
+    assert isinstance(bombed, MessageText)
+    assert [defect.kind for defect in bombed.defects] == ["too-large"]
+    assert bombed.texts[0].startswith(_LINES.decode())
+
+
+def test_transfer_codings_are_undone_last_applied_first(tmp_path: Path) -> None:
+    """Issue 28: ``Transfer-Encoding: gzip, chunked`` was unchunked and its gzip scanned as text.
+    Transfer codings are undone after chunked, then the content codings; each field's lines are
+    joined (RFC 9110 5.3); four codings stacked in all, past them damage."""
+    brotli = pytest.importorskip("brotli")
+
+    def transfer(value: str, *more: tuple[str, str]) -> list[tuple[str, str]]:
+        return [*PLAIN, ("Transfer-Encoding", value), *more]
+
+    cases = [
+        (transfer("gzip, chunked"), _chunked(gzip.compress(_LINES)), (1000, [])),
+        (transfer("gzip"), gzip.compress(_LINES), (1000, [])),
+        (transfer("x-gzip,deflate , chunked"), _chunked(zlib.compress(gzip.compress(_LINES))), (1000, [])),
+        (
+            transfer("gzip, chunked", ("Content-Encoding", "br")),
+            _chunked(gzip.compress(brotli.compress(_LINES))),
+            (1000, []),
+        ),
+        (
+            [*PLAIN, ("Content-Encoding", "gzip"), ("Transfer-Encoding", "gzip"), ("Content-Encoding", "br")],
+            gzip.compress(brotli.compress(gzip.compress(_LINES))),
+            (1000, []),
+        ),
+        (transfer("compress, chunked", ("Content-Encoding", "gzip")), _chunked(_LINES), (1000, [])),
+        (
+            transfer("gzip, gzip, chunked", ("Content-Encoding", "gzip, gzip, gzip")),
+            _chunked(_LINES),
+            (0, ["corrupt"]),
+        ),
+    ]
+    for k, (headers, body, wanted) in enumerate(cases):
+        assert _urls_and_kinds(tmp_path, headers, body) == wanted, k
+    bomb = gzip.compress(gzip.compress(bytes(20_000_000), 9), 9)
+    stacked = transfer("gzip, chunked", ("Content-Encoding", "gzip"))
+    assert _urls_and_kinds(tmp_path, stacked, _chunked(bomb)) == (0, ["too-large"])
+
+
+def test_of_two_content_types_the_first_is_taken(tmp_path: Path) -> None:
+    """As warcio takes it for the WARC headers and ``mime`` for a mail's (warc._content)."""
+    text, image = ("Content-Type", "text/plain"), ("Content-Type", "image/png")
+    assert _urls_and_kinds(tmp_path, [text, image], _LINES) == (1000, [])
+    assert _urls_and_kinds(tmp_path, [image, text], _LINES) == (0, [])

@@ -33,7 +33,7 @@ from typing import IO, Any
 from .._model import Defect, MessageText, Provenance, Skipped, TextStream
 from ..errors import MissingExtra
 from . import faults, mime
-from .codings import CutCoding, codings, decoded
+from .codings import CutCoding, codings, decoded, transfer_codings
 from .packed import Budget, CorruptData, OverBudget, defect
 from .page import text as html_text
 
@@ -355,7 +355,10 @@ def _identified(where: Provenance, record: Any) -> Provenance:
 def _content(
     record: Any, kind: str, where: Provenance, budget: Budget, max_message: int
 ) -> MessageText | None:
-    """The record's text to scan, or None when it holds none (no text type)."""
+    """The record's text to scan, or None when it holds none (no text type). Of two Content-Type
+    headers (a singleton field, RFC 9110 5.3) the first is taken, unreported, as warcio's
+    ``get_header`` takes it for the WARC headers and ``mime`` for a mail's; a list-valued one
+    (Content-Encoding, Transfer-Encoding) is every line of it, joined."""
     http = record.http_headers
     content_type = record.rec_headers.get_header("Content-Type")
     if kind == "response" and http is not None:  # the page's type is the HTTP response's
@@ -367,6 +370,7 @@ def _content(
     if not (media.startswith("text/") or media in _HTML or media == "message/rfc822"):
         return None
     defects: list[Defect] = []
+    notes: list[str] = []  # what the codings worked around
     here = where._replace(part=media)
     pieces: list[bytes] = []
     taken = 0
@@ -376,11 +380,11 @@ def _content(
             # Each content coding's output is spent from the Budget (at most 1000 times the
             # record's size, all layers together); the record's own bytes were counted by the
             # layers under the WARC. A coding not undone here: the body is read as it is.
-            transfer = [
-                name.strip().lower() for name in (http.get_header("Transfer-Encoding") or "").split(",")
-            ]
-            applied = codings(http.get_header("Content-Encoding")) or []
-            stream = decoded(stream, transfer[-1] == "chunked", applied, budget.inner(max(record.length, 1)))
+            chunked, transfer = transfer_codings(_list_field(http, "Transfer-Encoding"))
+            # Under a transfer coding not undone here, the content codings cannot be reached.
+            applied = (codings(_list_field(http, "Content-Encoding")) or []) if transfer is not None else []
+            inner = budget.inner(max(record.length, 1))
+            stream = decoded(stream, chunked, applied, inner, notes, transfer or [])
         while taken <= max_message and (piece := stream.read(min(1 << 20, max_message + 1 - taken))):
             pieces.append(piece)
             taken += len(piece)
@@ -390,6 +394,7 @@ def _content(
         # A coding the file's end cut is the record's report (truncated), not one of its own.
         if not isinstance(error, CutCoding) or getattr(record.raw_stream, "limit", 0) <= 0:
             defects.append(defect(error, here, taken))
+    defects[:0] = [Defect("malformed", here, note) for note in notes]
     if taken > max_message:
         detail = f"a record of more than {max_message:,} bytes, over the limit; not scanned"
         return MessageText(where, [], [], 0, [Defect("too-large", where, detail)])
@@ -407,6 +412,12 @@ def _content(
     text = _decoded(data, charset or "utf-8", here, defects)
     texts = [html_text(text) if media in _HTML else text]
     return MessageText(where, texts, [media], 0, defects)
+
+
+def _list_field(headers: Any, name: str) -> str:
+    """A list-valued header's lines joined (RFC 9110 5.3: ``Content-Encoding: gzip`` then
+    ``Content-Encoding: br`` is ``gzip, br``)."""
+    return ", ".join(value for key, value in headers.headers if key.lower() == name.lower())
 
 
 def _prescanned(label: str) -> str:
