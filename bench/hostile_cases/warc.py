@@ -160,6 +160,26 @@ def huge_content_length(folder: Path) -> tuple[list[str], Path | None]:
     return _with_good(folder, path), None
 
 
+def _coded(folder: Path, how: str) -> tuple[list[str], Path | None]:
+    """600,000 URLs in one response: not chunked though its header says so (read as it is, one
+    warning; all were lost), 100,000 gzip members (all but the first lost), or gzip as a transfer
+    coding under chunked (scanned as compressed bytes)."""
+    lines = [b"see http://u%d.example/ and more\n" % k for k in range(600_000)]
+    if how == "chunked":
+        body, headers = b"".join(lines), [("Transfer-Encoding", "chunked")]
+    elif how == "members":
+        body = b"".join(gzip.compress(b"".join(lines[k : k + 6]), 1) for k in range(0, len(lines), 6))
+        headers = [("Content-Encoding", "gzip")]
+    else:
+        packed = gzip.compress(b"".join(lines))
+        pieces = [packed[k : k + 4096] for k in range(0, len(packed), 4096)]
+        body = b"".join(b"%x\r\n%s\r\n" % (len(piece), piece) for piece in pieces) + b"0\r\n\r\n"
+        headers = [("Transfer-Encoding", "gzip, chunked")]
+    path = folder / "coded.warc"
+    path.write_bytes(_record(body, headers) + _record(GOOD))
+    return ["--quiet", "--stats", "--count", str(path)], None
+
+
 CASES.update(
     {
         "a 1 GiB chunk in a 1.5 MB .warc.gz": chunk_of_1_gib,
@@ -167,5 +187,8 @@ CASES.update(
         "an endless WARC header block on standard input": endless_header_block_on_stdin,
         "a Zstandard frame with a bad checksum (20 MB)": bad_zstd_checksum,
         "Content-Length 2**64, 500 times": huge_content_length,
+        "a page not chunked, its header chunked (19 MB)": lambda folder: _coded(folder, "chunked"),
+        "a gzip body of 100,000 members (19 MB of URLs)": lambda folder: _coded(folder, "members"),
+        "Transfer-Encoding: gzip, chunked (19 MB of URLs)": lambda folder: _coded(folder, "transfer"),
     }
 )

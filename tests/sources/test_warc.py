@@ -738,6 +738,7 @@ def test_a_body_not_chunked_as_its_header_says_is_read_as_it_is(tmp_path: Path) 
         "a blank line after 0": (b"0\r\n\r\n" + _LINES, (1000, ["malformed"])),
         "a size 0x...": (b"0x%x\r\n%s\r\n0\r\n\r\n" % (len(_LINES), _LINES), (1000, ["malformed"])),
         "17 hex digits": (b"1%016x\r\n%s\r\n0\r\n\r\n" % (len(_LINES), _LINES), (1000, ["malformed"])),
+        "no body at all": (b"", (0, [])),
         "leading zeros": (b"%020x\r\n%s\r\n0\r\n\r\n" % (len(_LINES), _LINES), (1000, [])),
         "extensions, a trailer": (
             b"".join(b'%x ; a=1;b="x"\r\n%s\r\n' % (len(line), line) for line in _LINES.splitlines(True))

@@ -24,8 +24,10 @@ MAX_CHUNK_LINE = 4096
 MAX_TRAILER = 1 << 16
 """What follows the last chunk: a trailer section longer than this is none."""
 _STEP = 1 << 16
+_FIRST_PIECE = 1 << 10
 # RFC 9112 7.1: chunk-size = 1*HEXDIG; leading zeros are no digits of the size's bound.
 _CHUNK_SIZE = re.compile(rb"0*([0-9A-Fa-f]{1,16})")
+_NOT_ZERO = re.compile(rb"[^\0]")
 _FIELD = re.compile(rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+:")
 _NAMES = {"gzip": "gzip", "x-gzip": "gzip", "deflate": "deflate", "br": "br", "zstd": "zstd"}
 """The codings undone, by their HTTP names (RFC 9110 8.4.1, RFC 8878 7.2)."""
@@ -142,6 +144,9 @@ class Chunked(io.RawIOBase):
 
     def _next_chunk(self) -> None:
         line = self._body.readline(MAX_CHUNK_LINE + 1)
+        if not line and self._chunks == 0:  # no body at all (a 304's): nothing is lost
+            self._ended = True
+            return
         if not line:
             self._cut()
             return
@@ -233,15 +238,21 @@ class _Decoding(io.RawIOBase):
     what was asked; brotli's may give a little more, kept for the next read). gzip members and
     Zstandard frames may follow one another (RFC 1952 2.2, RFC 8878 3.1), each undone in turn;
     zero bytes after a gzip member are padding (as gzip(1) reads them); any other bytes after the
-    stream's end are a CorruptData, raised once what came before was given."""
+    stream's end are a CorruptData, raised once what came before was given.
+
+    The input is read 64 KiB at a time and handed to the decompressor in pieces that start at
+    1 KiB with each member and double: the decompressor copies what follows a member's end, and a
+    64 KiB piece for each member of a few bytes would cost 64 KiB a member."""
 
     def __init__(self, inner: _Readable, name: str, kind: str = "content") -> None:
         self._inner, self._name = inner, name
         self._what = f"the {name} {kind} coding"
         self._kept = b""
-        self._pending = b""  # input read past a member's end: the next member's
+        self._read = b""  # input read, handed to the decompressor up to ``_at``
+        self._at = 0
+        self._piece = _FIRST_PIECE
         self._started = self._ended = False
-        self._done: bytes | None = None  # a member has ended: the input after it
+        self._done = False  # a member has ended: what follows it is looked at next
         self._step: Callable[[int], bytes]
         if name in ("gzip", "deflate"):
             self._zlib: zlib._Decompress | None = None
@@ -261,8 +272,8 @@ class _Decoding(io.RawIOBase):
     def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
         size = len(buffer)
         while not self._kept and not self._ended:
-            if self._done is not None:
-                self._next_member(self._done)
+            if self._done:
+                self._next_member()
             else:
                 self._kept = self._step(size)
         data, self._kept = self._kept[:size], self._kept[size:]
@@ -270,41 +281,51 @@ class _Decoding(io.RawIOBase):
         return len(data)
 
     def _input(self) -> bytes:
-        if self._pending:
-            data, self._pending = self._pending, b""
-            return data
-        data = self._inner.read(_STEP)
-        if not data:
-            self._ended = True
-            if self._started:  # an empty body is no damage: nothing was coded
-                raise CutCoding(f"{self._what} is cut before its end")
+        if self._at == len(self._read):
+            self._read, self._at = self._inner.read(_STEP), 0
+            if not self._read:
+                self._ended = True
+                if self._started:  # an empty body is no damage: nothing was coded
+                    raise CutCoding(f"{self._what} is cut before its end")
+                return b""
         self._started = True
+        data = self._read[self._at : self._at + self._piece]
+        self._at += len(data)
+        self._piece = min(2 * self._piece, _STEP)
         return data
 
-    def _next_member(self, rest: bytes) -> None:
-        """After a member's end (``rest``: the input read past it): the next member, the end of
-        the input, or bytes that are none (a CorruptData: what came before has been given)."""
-        self._done = None
+    def _member_end(self, unused: int) -> None:
+        """A member has ended, the last ``unused`` bytes handed in after its end."""
+        self._at -= unused  # (all handed in since ``_read`` was read: it is read when all were taken)
+        self._done = True
+
+    def _next_member(self) -> None:
+        """After a member's end: the next member, the input's end, or bytes that are none (a
+        CorruptData: what came before has been given). Each byte is looked at once."""
+        self._done = False
+        need = 4 if self._name == "zstd" else 1
         while True:
             if self._name == "gzip":
-                rest = rest.lstrip(b"\0")
-            if len(rest) >= 4 or (rest and self._name != "zstd"):
+                found = _NOT_ZERO.search(self._read, self._at)
+                self._at = found.start() if found else len(self._read)
+            if len(self._read) - self._at >= need:
                 break
             more = self._inner.read(_STEP)
             if not more:
                 break
-            rest += more
-        if not rest:
+            self._read, self._at = self._read[self._at :] + more, 0
+        head = self._read[self._at : self._at + 41]
+        if not head:
             self._ended = True
-        elif (self._name == "gzip" and rest[0] == 0x1F) or (self._name == "zstd" and _ZSTD_FRAME.match(rest)):
-            self._pending = rest
+        elif (self._name == "gzip" and head[0] == 0x1F) or (self._name == "zstd" and _ZSTD_FRAME.match(head)):
+            self._piece = _FIRST_PIECE
             if self._name == "gzip":
                 self._zlib = zlib.decompressobj(31)
             else:
                 self._zstd = self._zstd_module.ZstdDecompressor(options=zstd_options())
         else:
             self._ended = True
-            raise CorruptData(f"bytes after the end of {self._what} ({_shown(rest)}); not read")
+            raise CorruptData(f"bytes after the end of {self._what} ({_shown(head)}); not read")
 
     def _inflate(self, size: int) -> bytes:
         if self._zlib is None:
@@ -323,7 +344,7 @@ class _Decoding(io.RawIOBase):
         except zlib.error as error:
             raise CorruptData(f"{self._what} is damaged ({error})") from error
         if self._zlib.eof:
-            self._done = self._zlib.unused_data
+            self._member_end(len(self._zlib.unused_data))
         return out
 
     def _unzstd(self, size: int) -> bytes:
@@ -335,7 +356,7 @@ class _Decoding(io.RawIOBase):
         except self._zstd_error as error:
             raise CorruptData(f"{self._what} is damaged ({error})") from error
         if self._zstd.eof:
-            self._done = self._zstd.unused_data
+            self._member_end(len(self._zstd.unused_data))
         return out
 
     def _unbrotli(self, size: int) -> bytes:
@@ -347,7 +368,7 @@ class _Decoding(io.RawIOBase):
         except Exception as error:  # brotli.error, the module's only one
             raise CorruptData(f"{self._what} is damaged ({error})") from error
         if self._brotli.is_finished():
-            self._done = b""  # (bytes after its end in the same input: the decoder's error)
+            self._member_end(0)  # (bytes after its end in the same piece: the decoder's error)
         return out
 
 
