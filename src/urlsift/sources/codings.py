@@ -1,8 +1,10 @@
-"""HTTP's chunked transfer coding and its content codings (gzip, deflate, br, zstd), undone in
-bounded steps for the WARC reader: no read gives more than it is asked for, whatever a chunk or a
-compressed stream claims (a 1 GiB chunk is read 64 KiB at a time), and every coding's output is
-spent from a Budget (``packed.Capped``), so ``--max-expand`` and the 1000x ratio hold for each
-layer. Damage is a CorruptData at the point it is met: what came before it has been given.
+"""HTTP's chunked transfer coding and its other codings (gzip, deflate, br, zstd; as transfer
+or content codings), undone in bounded steps for the WARC reader: no read gives more than it is
+asked for, whatever a chunk or a compressed stream claims (a 1 GiB chunk is read 64 KiB at a
+time), and every coding's output is spent from a Budget (``packed.Capped``), so ``--max-expand``
+and the 1000x ratio hold for each layer. Damage is a CorruptData at the point it is met: what came
+before it has been given. A body that is not chunked though its header says so is read as it is,
+said in the notes ``decoded`` is handed.
 """
 
 from __future__ import annotations

@@ -3,9 +3,10 @@
 Records are framed and their headers parsed by warcio (``pip install 'urlsift[warc]'``), imported
 here only when a WARC is read, through bounded header reads (``_Parser``: lines, bytes and the
 Content-Length checked before warcio uses them). What is read: ``response`` and ``resource``
-records of a text type (their HTTP chunked transfer coding and gzip, deflate, br or zstd content
-codings undone in bounded steps by ``codings``, each coding's output spent from the Budget like any
-decompression), and ``conversion`` records (WET: the page's text); a ``response`` read without HTTP
+records of a text type (their HTTP chunked transfer coding and gzip, deflate, br or zstd transfer
+and content codings undone in bounded steps by ``codings``, each coding's output spent from the
+Budget like any decompression; a body not chunked though its header says so read as it is,
+``malformed``), and ``conversion`` records (WET: the page's text); a ``response`` read without HTTP
 headers (not of type application/http, no http(s) target) is read as a resource. HTML goes through
 ``page.text`` and ``message/rfc822`` through ``mime.read``, as in mail; the charset comes from the
 HTTP headers, else the page's ``<meta>`` (as the HTML standard's prescan takes it), else UTF-8.
@@ -17,8 +18,9 @@ record, or one for all: either way a stream), record by record: a record is held
 Damage is reported and read past: a record cut by the file's end, in its content or its headers
 (``truncated``); a record whose Content-Length is wrong or no length, headers past their bounds, or
 bytes that are no record (``corrupt``, reported before) the stream is searched forward, line by
-line, for the next ``WARC/1.`` line and read on from there; a content coding that is damaged
-(``corrupt``, what it gave before kept) or needs a library not installed (``unreadable``).
+line, for the next ``WARC/1.`` line and read on from there; a coding that is damaged, or bytes
+after its end (``corrupt``, what it gave before kept), or one that needs a library not installed
+(``unreadable``).
 """
 
 from __future__ import annotations
