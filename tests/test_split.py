@@ -160,12 +160,15 @@ def test_context_near_the_cuts_of_a_text_is_the_whole_texts(tmp_path: Path) -> N
     assert not [found for found in one if isinstance(found, urlsift.Report)]
 
 
+@pytest.mark.parametrize("how", [["-j", "2"], ["--scheduler", "local:2"]], ids=["j2", "local2"])
 def test_context_near_the_cuts_j2_prints_what_j1_prints(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], how: list[str]
 ) -> None:
+    if "--scheduler" in how:
+        pytest.importorskip("dask")
     path = str(_dense_text(tmp_path / "dense.txt"))
     runs = []
-    for extra in (["-j", "1"], ["-j", "2", "--split-size", "50K"]):
+    for extra in (["-j", "1"], [*how, "--split-size", "50K"]):
         status = main(["--format", "jsonl", "--context", "30", "--stats", "-q", *extra, path])
         captured = capsys.readouterr()
         runs.append((status, captured.out, captured.err))
