@@ -168,7 +168,10 @@ def test_nothing_new_is_exit_1_and_said_by_stats(tmp_path: Path, capsys: pytest.
     repository = inbox.init(tmp_path / "0.git")
     inbox.commit(repository, blobs[:20])
     state = tmp_path / "state.json"
-    assert _rows(["--state", str(state), "--stats", str(repository)], capsys)[0] == 0
+    status, rows, err = _rows(["--state", str(state), "--stats", str(repository)], capsys)
+    assert status == 0
+    assert rows
+    assert "nothing new" not in err
     status, rows, err = _rows(["--state", str(state), "--stats", str(repository)], capsys)
     assert (status, rows) == (1, [])
     assert "nothing new since the state" in err

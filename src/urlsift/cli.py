@@ -819,7 +819,7 @@ def _scan(args: _Scan, arguments: Iterable[str]) -> int:
     if args.stats:
         # Issue 29: a run under --state that had no commit to read says so (its exit status is 1,
         # as grep's when nothing is found).
-        _summary(tally, printer.printed, state is not None and state.unchanged() and not printer.failed)
+        _summary(tally, printer.printed, state is not None and state.unchanged and not printer.failed)
     elif tally.rejected_valid_elsewhere and _stderr_tty():
         print(_hint(tally.rejected_valid_elsewhere), file=sys.stderr)
     return 2 if printer.failed else 0 if printer.found else 1

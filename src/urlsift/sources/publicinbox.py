@@ -835,6 +835,8 @@ class State:
                 self._heads[path] = found
                 if commit is not None and not kept:
                     self.missing.append((path, commit))
+        self.unchanged = all(recorded.get(os.path.realpath(path)) == tip for path, tip in self._heads.items())
+        """Whether no repository had a commit after the one recorded when the run started."""
 
     def since(self) -> tuple[str, ...]:
         gone = {path for path, _ in self.missing}
@@ -843,10 +845,6 @@ class State:
             for path in self._heads
             if path not in gone and (key := os.path.realpath(path)) in self._recorded
         )
-
-    def unchanged(self) -> bool:
-        """Whether no repository has a commit after the one recorded: nothing new since the state."""
-        return all(self._recorded.get(os.path.realpath(path)) == tip for path, tip in self._heads.items())
 
     def until(self) -> tuple[str, ...]:
         return tuple(self._heads.values())
