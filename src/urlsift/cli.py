@@ -17,27 +17,27 @@ import itertools
 import os
 import stat
 import sys
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from functools import partial, wraps
-from typing import IO, Any, NamedTuple, Protocol, TextIO, TypeVar, cast
+from functools import wraps
+from typing import IO, Any, Literal, NamedTuple, Protocol, TextIO, TypeVar, cast
 
 import regex
 
 from ._model import Verdict
 from ._version import __version__
 from .errors import Error
+from .execute import execute
 from .grammar import PROFILES, STRICT
-from .output import FORMATS, Printing, Writer, escaped, writer
-from .pieces import in_files
+from .output import FORMATS, Format, Printing, Writer, escaped, writer
+from .plan import COMMAND_LINE, build
 from .progress import Progress
-from .results import results, unit_pieces, walk, walked
 from .rows import Event, Options, Printed, Render, Report, Row, Tally
 from .scanner import KNOWN_SCHEMES, MAX_SCHEME_CHARS
 from .sources import FORMATS as INPUT_FORMATS
-from .sources import MAX_MESSAGE, Counter, ReadOptions, publicinbox
+from .sources import MAX_MESSAGE, ReadOptions
 from .sources.packed import MAX_EXPAND, ZSTD_WINDOW_LOG, ZSTD_WINDOW_LOGS
-from .units import SPLIT_BYTES, Unit, first_units, plan
+from .units import SPLIT_BYTES
 from .validate import validate
 
 INTERRUPTED = 130
@@ -136,10 +136,10 @@ def _side_by_side(verdicts: Sequence[Verdict], unwrapped: bool) -> str:
     return "\t".join(map(escaped, fields))
 
 
-def _run_validate(args: argparse.Namespace) -> int:
+def _run_validate(urls: Sequence[str], profile: str) -> int:
     status = 0
     out = _Output(sys.stdout)
-    profiles = sorted(PROFILES, key=lambda name: name != "strict") if args.profile == BOTH else [args.profile]
+    profiles = sorted(PROFILES, key=lambda name: name != "strict") if profile == BOTH else [profile]
 
     def skipped(number: int) -> None:
         nonlocal status
@@ -151,7 +151,7 @@ def _run_validate(args: argparse.Namespace) -> int:
         )
 
     try:
-        for argument in _arguments(args.urls, skipped):
+        for argument in _arguments(urls, skipped):
             url, unwrapped = _unwrap(argument)
             verdicts = [validate(url, profile=profile) for profile in profiles]
             line = _side_by_side(verdicts, unwrapped) if len(verdicts) > 1 else _line(verdicts[0], unwrapped)
@@ -373,7 +373,33 @@ def _scan_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _parse_scan(arguments: Sequence[str]) -> argparse.Namespace:
+@dataclass(frozen=True)
+class _Scan:
+    """The scan command's arguments as the rest of the command line takes them: the parser's
+    Namespace goes no further than ``_parse_scan``; what a run reads is the plan's (``plan.build``)."""
+
+    paths: tuple[str, ...]
+    files_from: str | None
+    null_data: bool
+    options: Options
+    jobs: int
+    scheduler: str | None
+    split: int
+    since: str | None
+    state: str | None
+    output_format: Format | Literal["parquet"]
+    output: str | None
+    canonical: bool
+    unique: bool
+    count: bool
+    stats: bool
+    quiet: bool
+    null: bool
+    printed: frozenset[str] | None
+    """``--schemes LIST``: only these are printed (None: every one)."""
+
+
+def _parse_scan(arguments: Sequence[str]) -> _Scan:
     """The scan command's arguments, with the usage errors argparse cannot see by itself."""
     parser = _scan_parser()
     args = parser.parse_args(arguments)
@@ -383,7 +409,46 @@ def _parse_scan(arguments: Sequence[str]) -> argparse.Namespace:
         parser.error("--null-data goes with --files-from (it says how the list is separated)")
     if args.files_from == "-" and "-" in args.paths:
         parser.error("standard input cannot be both the list of files (--files-from -) and a file (-)")
-    return args
+    read = ReadOptions(
+        args.input_format,
+        args.max_expand,
+        args.max_message,
+        tuple(args.text_fields or ()),
+        args.id_field,
+        args.zstd_window_log,
+    )
+    options = Options(
+        profile=args.profile,
+        naked=args.naked,
+        invalid=args.invalid,
+        schemes=KNOWN_SCHEMES if args.schemes is None else args.schemes.found(),
+        read=read,
+        # --stats (or the hint on a terminal) tells a strict user how many rejections today's rules
+        # would take: the rejected are judged again (a cost a terminal's reader does not see).
+        second_opinion="modern" if args.profile == STRICT.name and (args.stats or _stderr_tty()) else None,
+        context=args.context,
+        wayback=args.wayback,
+    )
+    return _Scan(
+        tuple(args.paths),
+        args.files_from,
+        args.null_data,
+        options,
+        args.jobs,
+        args.scheduler,
+        args.split,
+        args.since,
+        args.state,
+        args.format,
+        args.output,
+        args.canonical,
+        args.unique,
+        args.count,
+        args.stats,
+        args.quiet,
+        args.null,
+        None if args.schemes is None else args.schemes.printed(),
+    )
 
 
 _LIST_CHUNK = 1 << 16
@@ -393,7 +458,7 @@ list is not one, and reading it stops (memory stays bounded whatever the file is
 
 
 @contextlib.contextmanager
-def _paths(args: argparse.Namespace) -> Iterator[Iterable[str]]:
+def _paths(args: _Scan) -> Iterator[Iterable[str]]:
     """The PATHs, then those of the ``--files-from`` list, read as they are needed (a list of
     millions of files is never held). The list is opened and its first chunk read first: one
     that cannot be read, or is no list (``_listed``), stops the run before any work (``main``
@@ -571,13 +636,14 @@ class _Printer:
     """Writes rows and reports in order, applies ``--schemes``, ``--unique``, ``--canonical`` and
     ``--count``, and keeps what the exit status needs."""
 
-    def __init__(self, args: argparse.Namespace, bar: Progress) -> None:
+    def __init__(self, args: _Scan, bar: Progress) -> None:
         self.sink: Any = None
         self.out = _Output(sys.stdout, "\0" if args.null else "\n")
         self.write: Writer
-        if args.format == "parquet":
+        if args.output_format == "parquet":
             from .parquet import ParquetSink  # pyarrow is an optional extra
 
+            assert args.output is not None  # (``_scan`` refuses the one without the other)
             try:
                 self.sink = ParquetSink(args.output)
             except FileExistsError:
@@ -586,9 +652,9 @@ class _Printer:
                 raise _OutputError(f"{args.output}: {error.strerror or error}") from None
             self.write = self._to_parquet
         else:
-            self.write = writer(args.format, self.out, canonical=args.canonical)
-        printed = None if args.schemes is None else args.schemes.printed()
-        self.printing = Printing(args.format, printed, args.canonical or args.unique, args.profile)
+            self.write = writer(args.output_format, self.out, canonical=args.canonical)
+        canonical = args.canonical or args.unique
+        self.printing = Printing(args.output_format, args.printed, canonical, args.options.profile)
         # --unique: the first row of each URL (by canonical form; a rejected one as written), and
         # how often it came; written at the end, when the counts are known.
         self.unique: dict[str | tuple[str], _Seen] | None = {} if args.unique else None
@@ -666,59 +732,6 @@ class _Seen:
     count: int = 1
 
 
-_Scanned = tuple[str | None, Iterable[Event], Tally | None]
-"""A file's path, its events and its tally (filled in as the events are read); a folder's problem
-comes with no path and no tally."""
-
-
-def _scanned(
-    args: argparse.Namespace, arguments: Iterable[str], options: Options, bar: Progress, render: Render | None
-) -> Generator[_Scanned, None, None]:
-    """Each path's events, in order. With ``jobs`` > 1 or a Dask scheduler, workers read the units
-    of the paths (``units.plan``: big files in pieces, small ones in batches), at most 2 per worker
-    ahead of the one being printed (so memory holds a few units' results, not all), and print
-    their rows with ``render`` when it is given."""
-    listed: Sequence[str] = ()
-    if args.scheduler is not None:  # the cluster's workers are asked first whether they see them all
-        arguments = listed = list(arguments)
-    paths = walk(arguments)
-    if args.jobs == 1 and args.scheduler is None:
-        for path in paths:
-            if isinstance(path, Report):
-                yield None, [path], walked()
-                continue
-            tally, counter = Tally(), Counter()
-            yield path, bar.watch(results(path, options, tally, counter), counter, tally), tally
-        return
-    units = plan(paths, options.read, args.split)
-    if options.context:
-        units = _texts_whole(units)
-    jobs = args.jobs
-    if args.scheduler is None:
-        # No more processes than units (-j 40 on 2 files starts 2): the first -j units tell
-        # (standard input is read here, by this process).
-        first = list(first_units(units, jobs))
-        jobs = max(1, min(jobs, sum(isinstance(unit, Unit) and "-" not in unit.names for unit in first)))
-        units = itertools.chain(first, units)
-    from .workers import in_order, workers  # processes, and their modules, only for -j N or a cluster
-
-    with workers(jobs, args.scheduler, listed) as (submit, count, near):
-        work = partial(unit_pieces, options=options, render=render)
-        for found in in_files(in_order(units, work, submit, 2 * count, near)):
-            yield (None, [found], walked()) if isinstance(found, Report) else found
-
-
-def _texts_whole(units: Iterator[Unit | Report]) -> Iterator[Unit | Report]:
-    """``units`` with each plain text cut in pieces read whole instead: the context of a URL near
-    a cut would lack the other piece's characters (an mbox is cut between messages: no matter)."""
-    for unit in units:
-        if isinstance(unit, Unit) and unit.kind == "text":
-            if unit.start == 0:
-                yield Unit("files", unit.path, names=(unit.path,))
-            continue
-        yield unit
-
-
 def _cores() -> int:
     """The cores this process may run on (its affinity, where the system tells it)."""
     if hasattr(os, "sched_getaffinity"):
@@ -740,48 +753,36 @@ def _total_size(arguments: Sequence[str]) -> int | None:
     return total
 
 
-def _run_scan(args: argparse.Namespace) -> int:
+def _run_scan(args: _Scan) -> int:
     with _paths(args) as arguments:
         return _scan(args, arguments)
 
 
-def _scan(args: argparse.Namespace, arguments: Iterable[str]) -> int:
-    if (args.format == "parquet") != (args.output is not None):
+def _scan(args: _Scan, arguments: Iterable[str]) -> int:
+    if (args.output_format == "parquet") != (args.output is not None):
         raise _Refused("--format parquet and --output DIR go together")
-    if (args.input_format == "jsonl") != bool(args.text_fields) or (args.id_field and not args.text_fields):
-        raise _Refused("--input-format jsonl and --text-field go together (--id-field with them)")
-    read, state = _inbox_reading(
-        args,
-        ReadOptions(
-            args.input_format,
-            args.max_expand,
-            args.max_message,
-            tuple(args.text_fields or ()),
-            args.id_field,
-            args.zstd_window_log,
-        ),
-    )
-    options = Options(
-        profile=args.profile,
-        naked=args.naked,
-        invalid=args.invalid,
-        schemes=KNOWN_SCHEMES if args.schemes is None else args.schemes.found(),
-        read=read,
-        # --stats (or the hint on a terminal) tells a strict user how many rejections today's rules
-        # would take: the rejected are judged again (a cost a terminal's reader does not see).
-        second_opinion="modern" if args.profile == STRICT.name and (args.stats or _stderr_tty()) else None,
-        context=args.context,
-        wayback=args.wayback,
+    planned = build(
+        arguments,
+        args.options,
+        jobs=args.jobs,
+        scheduler=args.scheduler,
+        split=args.split,
+        since=args.since,
+        state=args.state,
+        spelling=COMMAND_LINE,
     )
     if args.jobs > _cores() and args.scheduler is None:
         print(f"urlsift: -j {args.jobs}: more processes than the {_cores()} cores here", file=sys.stderr)
+    for note in planned.notes:
+        print(f"urlsift: {note}", file=sys.stderr)
+    state = planned.state
     single = args.files_from is None and len(args.paths) == 1 and not os.path.isdir(args.paths[0])
     counted: list[Tally] = []  # each file's, appended in one step: Ctrl-C cannot count one twice
     reading: tuple[str | None, Tally | None] = (None, None)  # a file whose events are being read
     size = None if args.files_from is not None else _total_size(args.paths)  # a list is not read twice
     with Progress(size, enabled=not args.quiet and sys.stderr.isatty()) as bar:
         printer = _Printer(args, bar)
-        scanned = _scanned(args, arguments, options, bar, printer.render())
+        scanned = execute(planned, printer.render(), bar.watch)
         try:
             for path, events, file_tally in scanned:
                 reading = path, file_tally
@@ -816,31 +817,12 @@ def _scan(args: argparse.Namespace, arguments: Iterable[str]) -> int:
         state.save()
     tally = _total(counted)
     if args.stats:
-        _summary(tally, printer.printed)
+        # Issue 29: a run under --state that had no commit to read says so (its exit status is 1,
+        # as grep's when nothing is found).
+        _summary(tally, printer.printed, state is not None and state.unchanged and not printer.failed)
     elif tally.rejected_valid_elsewhere and _stderr_tty():
         print(_hint(tally.rejected_valid_elsewhere), file=sys.stderr)
     return 2 if printer.failed else 0 if printer.found else 1
-
-
-def _inbox_reading(
-    args: argparse.Namespace, read: ReadOptions
-) -> tuple[ReadOptions, publicinbox.State | None]:
-    """``--since`` and ``--state``: the public-inbox repositories' commits to read, and the state."""
-    if args.since is None and args.state is None:
-        return read, None
-    if args.since is not None and args.state is not None:
-        raise _Refused("--since and --state do not go together")
-    found = walk(args.paths)
-    repositories = [path for path in found if isinstance(path, str) and publicinbox.is_repository(path)]
-    if args.since is not None:
-        if not any(publicinbox.holds(path, args.since) for path in repositories):
-            raise _Refused(f"--since {args.since}: no public-inbox repository given holds this commit")
-        return read._replace(since=(args.since,)), None
-    try:
-        state = publicinbox.State(args.state, repositories)
-    except publicinbox.StateError as error:
-        raise _Refused(str(error)) from error
-    return read._replace(since=state.since(), until=state.until(), since_skips_epochs=False), state
 
 
 def _total(tallies: Iterable[Tally]) -> Tally:
@@ -850,7 +832,7 @@ def _total(tallies: Iterable[Tally]) -> Tally:
     return total
 
 
-def _summary(tally: Tally, printed: int) -> None:
+def _summary(tally: Tally, printed: int, nothing_new: bool = False) -> None:
     """``--stats``: what was seen, and what became of it; the counts add up."""
     files_scanned = tally.files - tally.files_failed
     messages_scanned = tally.messages - tally.messages_failed
@@ -866,6 +848,7 @@ def _summary(tally: Tally, printed: int) -> None:
         *_unwalked(tally),
         *_skipped(tally),
         f"problems  {problems:>11,} = {tally.errors:,} errors + {tally.warnings:,} warnings",
+        *(["state     nothing new since the state"] if nothing_new else []),
     ]
     sys.stdout.flush()
     for line in lines:
@@ -990,7 +973,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     try:
         if arguments[:1] == ["validate"]:
-            return _run_validate(_validate_parser().parse_args(arguments[1:]))
+            args = _validate_parser().parse_args(arguments[1:])
+            return _run_validate(args.urls, args.profile)
         return _run_scan(_parse_scan(arguments))
     except (Error, FileExistsError) as error:  # _Refused, a MissingExtra, a ClusterError ...
         print(f"urlsift: {error}", file=sys.stderr)

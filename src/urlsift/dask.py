@@ -25,12 +25,13 @@ from ._model import ProfileName
 from .errors import ClusterError, MissingExtra
 from .grammar import STRICT
 from .pieces import Joined
-from .results import scan_unit, walk
+from .plan import build
+from .results import scan_unit
 from .rows import FIELDS, Event, FileEvents, Options, Report, Row
 from .scanner import KNOWN_SCHEMES
 from .sources import MAX_MESSAGE, ReadOptions
 from .sources.packed import MAX_EXPAND, ZSTD_WINDOW_LOG
-from .units import SPLIT_BYTES, Unit, plan
+from .units import SPLIT_BYTES, Unit
 
 if TYPE_CHECKING:
     import dask.bag
@@ -230,13 +231,16 @@ def scan(
 
     read = ReadOptions(input_format, max_expand, max_message, tuple(text_fields), id_field, zstd_window_log)
     options = Options(profile=profile, naked=naked, invalid=invalid, schemes=frozenset(schemes), read=read)
+    planned = build([paths] if isinstance(paths, str) else paths, options, jobs=None, split=split_size)
     parts: list[Any] = []
     joined: Any = None
-    for unit in plan(walk([paths] if isinstance(paths, str) else paths), read, split_size):
+    for unit in planned.items:
         if isinstance(unit, Report):
             parts.append(dask.delayed(_report_records)([unit]))
             continue
-        found = dask.delayed(scan_unit, pure=True)(unit, options)
+        if not isinstance(unit, Unit):  # (the paths are paths: a plan for a graph gives units)
+            raise TypeError(f"urlsift.dask.scan reads paths, not {type(unit).__name__}")
+        found = dask.delayed(scan_unit, pure=True)(unit, planned.options)
         if unit.kind == "files":
             parts.append(dask.delayed(_records)(found))
             continue

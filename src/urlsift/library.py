@@ -10,23 +10,22 @@ memory holds a few units' results, not the run's.
 from __future__ import annotations
 
 import io
-import itertools
 import os
 from collections.abc import Generator, Iterable, Iterator, Sequence
-from functools import partial
 from typing import IO, TYPE_CHECKING, TypeGuard, Union, cast
 
 from ._model import ProfileName
+from .execute import STREAM_NAME, execute
 from .grammar import PROFILES, Profile
 from .output import Printing
-from .pieces import in_files
-from .results import results, stream_results, unit_pieces, walk
+from .plan import build
+from .results import stream_results
 from .rows import Event, Options, Report, Row, Tally
 from .scanner import KNOWN_SCHEMES
 from .sources import FORMATS, MAX_MESSAGE, ReadOptions
 from .sources.mbox import is_separator
 from .sources.packed import MAX_EXPAND
-from .units import SPLIT_BYTES, Unit, first_units, plan
+from .units import SPLIT_BYTES
 
 if TYPE_CHECKING:
     from email.message import Message
@@ -35,8 +34,6 @@ if TYPE_CHECKING:
 Source = Union[str, "os.PathLike[str]", IO[bytes]]
 """A path (a file or a folder, read as the command line reads it: "-" is standard input) or a
 binary file object, read from where it stands and left open."""
-STREAM_NAME = "<stream>"
-"""The ``source`` of a file object's rows when it has no name of its own (``io.BytesIO``)."""
 MESSAGE_NAME = "<message>"
 """The ``source`` of ``extract_message``'s rows unless told."""
 
@@ -81,8 +78,8 @@ def scan(
             else:
                 row = found._asdict()  # JSON-ready: json.dumps(row)
     """
-    if isinstance(text_fields, str) or (input_format == "jsonl") != bool(text_fields):
-        raise ValueError('input_format="jsonl" and text_fields (a sequence of dotted paths) go together')
+    if isinstance(text_fields, str):
+        raise ValueError(f"text_fields is a sequence of dotted paths, not the string {text_fields!r}")
     read = ReadOptions(
         _format(input_format),
         _size("max_expand", max_expand),
@@ -92,14 +89,9 @@ def scan(
     )
     options = _options(profile, naked, invalid, read, known_schemes, context, wayback)
     printing = _printing(options, schemes, canonical)
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers must be a positive number of processes, not {workers!r}")
-    if _size("split_size", split_size) < 1:
-        raise ValueError(f"split_size must be a positive number of bytes, not {split_size!r}")
     given = list(_sources(sources))  # the arguments, checked now; the folders are walked lazily
-    items = _walked(given)
-    events = _alone(items, options) if workers == 1 else _pooled(items, options, workers, split_size)
-    return _selected(events, printing)
+    planned = build(given, options, jobs=workers, split=split_size)
+    return _selected((event for _, events, _ in execute(planned) for event in events), printing)
 
 
 def extract_message(
@@ -198,71 +190,6 @@ def _sources(sources: Source | Iterable[Source]) -> Iterator[str | IO[bytes]]:
 
 def _is_file(source: object) -> TypeGuard[IO[bytes]]:
     return callable(getattr(source, "read", None)) and not isinstance(source, io.TextIOBase)
-
-
-def _walked(sources: Iterable[str | IO[bytes]]) -> Iterator[str | Report | IO[bytes]]:
-    """The files to read, in order: the paths with folders walked (``results.walk``), the file
-    objects as they are."""
-    for source in sources:
-        if isinstance(source, str):
-            yield from walk([source])
-        else:
-            yield source
-
-
-def _name(file: IO[bytes]) -> str:
-    """A file object's name in its rows: its path, for an open file."""
-    name = getattr(file, "name", None)
-    return name if isinstance(name, str) else STREAM_NAME
-
-
-def _alone(items: Iterable[str | Report | IO[bytes]], options: Options) -> Iterator[Event]:
-    """The events of ``items`` read here, one file after the other (``-j 1``)."""
-    for item in items:
-        if isinstance(item, Report):
-            yield item
-        elif isinstance(item, str):
-            yield from results(item, options, Tally())
-        else:
-            yield from stream_results(item, _name(item), options, Tally())
-
-
-def _pooled(
-    items: Iterable[str | Report | IO[bytes]], options: Options, jobs: int, split: int
-) -> Iterator[Event]:
-    """The events of ``items`` read by ``jobs`` processes, as ``-j`` reads them (``units.plan``,
-    ``workers.in_order``): file objects, which no other process can read, are read here in their
-    turn, once the units before them are done."""
-    units: Iterator[Unit | Report | IO[bytes]] = plan(items, options.read, split)
-    first = list(first_units(units, jobs))  # no more processes than units
-    jobs = max(1, min(jobs, sum(isinstance(unit, Unit) and "-" not in unit.names for unit in first)))
-    units = itertools.chain(first, units)
-    held: list[IO[bytes]] = []
-
-    def up_to_a_stream() -> Iterator[Unit | Report]:
-        for unit in units:
-            if isinstance(unit, (Unit, Report)):
-                yield unit
-            else:
-                held.append(unit)
-                return
-
-    from .workers import in_order  # processes, and their modules, only when asked for
-    from .workers import workers as worker_pool
-
-    with worker_pool(jobs, None, ()) as (submit, count, _):
-        work = partial(unit_pieces, options=options)
-        while True:
-            for found in in_files(in_order(up_to_a_stream(), work, submit, 2 * count)):
-                if isinstance(found, Report):
-                    yield found
-                else:
-                    _, events, _ = found
-                    yield from events
-            if not held:
-                return
-            stream = held.pop()
-            yield from stream_results(stream, _name(stream), options, Tally())
 
 
 def _selected(events: Iterable[Event], printing: Printing) -> Generator[Row | Report, None, None]:

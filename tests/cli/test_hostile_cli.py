@@ -25,6 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, get_args
 
+import inbox
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -129,7 +130,7 @@ def test_a_file_gone_between_listing_and_reading_is_reported(
             if str(found).endswith("/1"):  # the folder is listed: 2 goes now
                 (folder / "2").unlink()
 
-    monkeypatch.setattr("urlsift.cli.walk", walk_then_delete)
+    monkeypatch.setattr("urlsift.plan.walk", walk_then_delete)
     assert main(["--stats", "-q", str(folder)]) == 2
     out, err = capsys.readouterr()
     assert out.splitlines() == ["http://a.example/", "http://c.example/"]
@@ -624,9 +625,11 @@ def test_an_import_error_that_is_a_bug_is_said_as_one_not_as_a_usage_error(
 
 
 def _state_run(tmp_path: Path, state: Path, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    text = text_file(tmp_path / "a.txt", "http://a.example/")
+    repository = tmp_path / "0.git"  # --state reads repositories only (issue 29)
+    if not repository.exists():
+        inbox.commit(inbox.init(repository), [b"Subject: s\n\nsee http://a.example/ here\n"])
     return subprocess.run(
-        [sys.executable, "-m", "urlsift", "-q", "--state", str(state), str(text)],
+        [sys.executable, "-m", "urlsift", "-q", "--state", str(state), str(repository)],
         capture_output=True,
         text=True,
         timeout=timeout,

@@ -135,6 +135,9 @@ LATER_STAGES = {
     # workers imports dask (for a cluster): dask may not import it back
     "dask.py": {"cli", "progress", "workers"},
     "progress.py": {"cli", "output", "parquet", "workers", "dask", "results", "matches", "pieces"},
+    # What a run reads (plan) and the one way it is run (execute): the faces' shared stage.
+    "plan.py": {"cli", "output", "progress", "parquet", "dask", "workers", "library", "__init__", "execute"},
+    "execute.py": {"cli", "output", "progress", "parquet", "dask", "library", "__init__"},
     "cli.py": {"__main__"},
     # The grammar knows the records and itself only.
     **{f"grammar/{path.name}": STAGES - {"_model", "grammar"} for path in (PACKAGE / "grammar").glob("*.py")},

@@ -188,7 +188,7 @@ def test_a_failed_unit_loses_only_its_own_files(
 ) -> None:
     (tmp_path / "good.txt").write_text("<URL:http://good.example/>\n")
     (tmp_path / "doomed.txt").write_text("<URL:http://doomed.example/>\n")
-    monkeypatch.setattr("urlsift.cli.unit_pieces", _fails_on_doomed)
+    monkeypatch.setattr("urlsift.execute.unit_pieces", _fails_on_doomed)
     paths = [str(tmp_path / "good.txt"), str(tmp_path / "doomed.txt"), str(tmp_path / "good.txt")]
     status = main(["--quiet", "--stats", "-j", "2", "--split-size", "1", *paths])
     out, err = capsys.readouterr()
@@ -213,7 +213,7 @@ def test_a_worker_that_dies_loses_only_its_own_unit(
     the same pool (Dask's scheduler hands the broken pool's error on as it is)."""
     if "--scheduler" in how:
         pytest.importorskip("dask")
-    monkeypatch.setattr("urlsift.cli.unit_pieces", _dies_on_doomed)
+    monkeypatch.setattr("urlsift.execute.unit_pieces", _dies_on_doomed)
     paths = []
     for k in range(12):
         name = "doomed" if k in (3, 8) else "good"
@@ -299,7 +299,7 @@ def test_a_units_rows_come_while_its_worker_still_reads_it(
     path = _gz_of_urls(tmp_path / "urls.txt.gz", 3_500)
     flag = tmp_path / "printed"
     monkeypatch.setenv(_FLAG, str(flag))
-    monkeypatch.setattr("urlsift.library.unit_pieces", _waits_for_a_printed_row)
+    monkeypatch.setattr("urlsift.execute.unit_pieces", _waits_for_a_printed_row)
     found = []
     for item in urlsift.scan(str(path), workers=2):
         flag.touch()
@@ -356,7 +356,7 @@ def test_a_worker_that_dies_mid_unit_loses_nothing_and_repeats_nothing(
     path = str(_gz_of_urls(tmp_path / "urls.txt.gz", 5_500))
     one = _jsonl(capsys, path)
     monkeypatch.setenv(_FLAG, str(tmp_path / "died"))
-    monkeypatch.setattr("urlsift.cli.unit_pieces", _dies_once_in_the_middle)
+    monkeypatch.setattr("urlsift.execute.unit_pieces", _dies_once_in_the_middle)
     many = _jsonl(capsys, *how, path)
     assert (tmp_path / "died").exists()
     assert many[:2] == one[:2]

@@ -4,6 +4,7 @@ the mbox, each with its commit; ``--since`` and ``--state``; ``-j``; what git ca
 from __future__ import annotations
 
 import errno
+import io
 import itertools
 import json
 import os
@@ -133,6 +134,97 @@ def test_since_and_state_read_only_new_commits(tmp_path: Path, capsys: pytest.Ca
     assert len(rows) == 2 + sum(1 for row in first if str(row["source"]).endswith("1.git"))
     assert main(["--since", "0123abcd", str(folder)]) == 2
     assert "no public-inbox repository given holds" in capsys.readouterr().err
+
+
+def test_state_records_the_repositories_of_a_files_from_list(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 29: a repository named in ``--files-from`` is recorded as a PATH is, so the second
+    run reads nothing new: exit 1, as grep's, and ``--stats`` says why."""
+    blobs = inbox.mbox_messages(MBOX)
+    folder = tmp_path / "inbox"
+    commits = inbox.v2_inbox(folder, [blobs[:30], blobs[30:60]])
+    listing = tmp_path / "list"
+    listing.write_text("".join(f"{folder / 'git' / name}\n" for name in ("0.git", "1.git")))
+    state = tmp_path / "state.json"
+    argv = ["--state", str(state), "--files-from", str(listing)]
+    status, first, _ = _rows(argv, capsys)
+    assert status == 0
+    assert first
+    assert json.loads(state.read_text()) == {
+        os.path.realpath(folder / "git" / f"{k}.git"): commits[k][-1] for k in (0, 1)
+    }
+    status, again, err = _rows([*argv, "--stats"], capsys)
+    assert (status, again) == (1, [])
+    assert "urlsift: state     nothing new since the state" in err.splitlines()
+    # From standard input too, with -j 2.
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(listing.read_bytes())))
+    status, again, _ = _rows(["--state", str(state), "--files-from", "-", "-j", "2"], capsys)
+    assert (status, again) == (1, [])
+
+
+def test_nothing_new_is_exit_1_and_said_by_stats(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blobs = inbox.mbox_messages(MBOX)
+    repository = inbox.init(tmp_path / "0.git")
+    inbox.commit(repository, blobs[:20])
+    state = tmp_path / "state.json"
+    status, rows, err = _rows(["--state", str(state), "--stats", str(repository)], capsys)
+    assert status == 0
+    assert rows
+    assert "nothing new" not in err
+    status, rows, err = _rows(["--state", str(state), "--stats", str(repository)], capsys)
+    assert (status, rows) == (1, [])
+    assert "nothing new since the state" in err
+    assert "urlsift: messages            0 = 0 scanned + 0 failed" in err.splitlines()
+
+
+def test_state_refuses_what_has_no_commits(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An mbox, a Maildir, a spool or a plain file grows with no commit to record: ``--state``
+    refuses it in one line, exit 2, before anything is read (the state file is not written)."""
+    repository = inbox.init(tmp_path / "0.git")
+    inbox.commit(repository, inbox.mbox_messages(MBOX)[:5])
+    maildir = tmp_path / "Maildir"
+    for name in ("cur", "new", "tmp"):
+        (maildir / name).mkdir(parents=True)
+    (maildir / "new" / "1").write_bytes(b"Subject: s\n\nhttp://example.org/\n")
+    state = tmp_path / "state.json"
+    for named in ([str(MBOX)], [str(repository), str(maildir)], ["-"]):
+        assert main(["-q", "--state", str(state), *named]) == 2
+        out, err = capsys.readouterr()
+        assert out == ""
+        assert len(err.splitlines()) == 1, err
+        assert err.startswith("urlsift: --state reads public-inbox repositories only: "), err
+        assert "Traceback" not in err
+        assert not state.exists()
+
+
+def test_a_recorded_commit_no_longer_in_the_history_is_warned_and_read_from_the_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A repository rewritten (its old commits still there, unreachable) or replaced: the commit
+    recorded is named on standard error, and the repository is read from its start."""
+    blobs = inbox.mbox_messages(MBOX)
+    repository = inbox.init(tmp_path / "0.git")
+    commits = inbox.commit(repository, blobs[:30])
+    state = tmp_path / "state.json"
+    assert _rows(["--state", str(state), str(repository)], capsys)[0] == 0
+    assert json.loads(state.read_text()) == {os.path.realpath(repository): commits[-1]}
+    subprocess.run(
+        [inbox.GIT, f"--git-dir={repository}", "update-ref", "refs/heads/master", commits[9]], check=True
+    )
+    inbox.commit(repository, blobs[40:45])
+    _, whole, _ = _rows([str(repository)], capsys)
+    status, rows, err = _rows(["--state", str(state), str(repository)], capsys)
+    assert status == 0
+    assert rows == whole
+    assert err.splitlines() == [
+        f"urlsift: {repository}: --state: the commit recorded, {commits[-1]}, is not in its history"
+        " (rewritten, or another repository): read from its start"
+    ]
+    state.write_text(json.dumps({os.path.realpath(repository): "0123abcd" * 5}))
+    status, rows, err = _rows(["--state", str(state), str(repository)], capsys)
+    assert (status, rows) == (0, whole)
+    assert f"the commit recorded, {'0123abcd' * 5}, is not in its history" in err
 
 
 def test_a_missing_blob_and_blobs_that_are_no_mail_are_reported_and_the_rest_read(

@@ -142,6 +142,40 @@ def test_j2_prints_what_j1_prints_whatever_the_options(
     assert runs[0][0] == 0  # URLs found and printed
 
 
+def _dense_text(path: Path) -> Path:
+    """A plain text of about 300 kB, a URL every 40 bytes, its lines running on with no blank line:
+    over a split size of 50 kB, it is cut in pieces, each cut near URLs."""
+    path.write_bytes(b"".join(b"see http://h%d.example/p/%06d ok\n" % (k % 7, k) for k in range(9_000)))
+    return path
+
+
+def test_context_near_the_cuts_of_a_text_is_the_whole_texts(tmp_path: Path) -> None:
+    """Issue 29: ``context`` of a URL next to a cut is the whole text's, whatever the workers
+    (a piece read alone lacks the other piece's characters: the plan reads a text whole then)."""
+    path = _dense_text(tmp_path / "dense.txt")
+    one = list(urlsift.scan(path, context=30, workers=1))
+    two = list(urlsift.scan(path, context=30, workers=2, split_size=50_000))
+    assert len(one) == 9_000
+    assert two == one
+    assert not [found for found in one if isinstance(found, urlsift.Report)]
+
+
+@pytest.mark.parametrize("how", [["-j", "2"], ["--scheduler", "local:2"]], ids=["j2", "local2"])
+def test_context_near_the_cuts_j2_prints_what_j1_prints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], how: list[str]
+) -> None:
+    if "--scheduler" in how:
+        pytest.importorskip("dask")
+    path = str(_dense_text(tmp_path / "dense.txt"))
+    runs = []
+    for extra in (["-j", "1"], [*how, "--split-size", "50K"]):
+        status = main(["--format", "jsonl", "--context", "30", "--stats", "-q", *extra, path])
+        captured = capsys.readouterr()
+        runs.append((status, captured.out, captured.err))
+    assert runs[1] == runs[0]
+    assert runs[0][1].count("\n") == 9_000
+
+
 def test_split_size_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["-j", "2", "--split-size", "0", "x"])

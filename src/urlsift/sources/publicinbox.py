@@ -824,11 +824,26 @@ class State:
         if not isinstance(recorded, dict) or not all(isinstance(v, str) for v in recorded.values()):
             raise StateError(f"--state {file}: not a state file (a JSON object of commits)")
         self._recorded: dict[str, str] = recorded
-        self._heads = {path: found for path in repositories if (found := head(path)) is not None}
+        self._heads: dict[str, str] = {}
+        self.missing: list[tuple[str, str]] = []
+        """The repositories whose recorded commit is not in their history now (rewritten, or
+        another repository at that path), with that commit: each is read from its start."""
+        for path in repositories:
+            commit = recorded.get(os.path.realpath(path))
+            found, kept = _head_after(path, commit)
+            if found is not None:
+                self._heads[path] = found
+                if commit is not None and not kept:
+                    self.missing.append((path, commit))
+        self.unchanged = all(recorded.get(os.path.realpath(path)) == tip for path, tip in self._heads.items())
+        """Whether no repository had a commit after the one recorded when the run started."""
 
     def since(self) -> tuple[str, ...]:
+        gone = {path for path, _ in self.missing}
         return tuple(
-            self._recorded[key] for path in self._heads if (key := os.path.realpath(path)) in self._recorded
+            self._recorded[key]
+            for path in self._heads
+            if path not in gone and (key := os.path.realpath(path)) in self._recorded
         )
 
     def until(self) -> tuple[str, ...]:
@@ -852,6 +867,29 @@ class State:
                 os.unlink(temporary)
             said = f"--state: cannot be saved ({error.strerror or error}); it is left as it was"
             raise OSError(error.errno, said, self._file) from error
+
+
+def _head_after(path: str, commit: str | None) -> tuple[str | None, bool]:
+    """The commit a repository's HEAD is at (None as ``head`` says), and whether ``commit`` (when
+    given) is in its history: it, or an ancestor of it. One view of the repository for both."""
+    git = _git()
+    if git is None:
+        return None, True
+    try:
+        with _View(git, path) as view:
+            found = held(view, [view.tip]) if view.tip is not None else []
+            if not found or commit is None:
+                return (found[0] if found else None), True
+            recorded = held(view, [commit])
+            try:  # (no common history at all: git says so with a failure)
+                kept = bool(recorded) and view.run("merge-base", recorded[0], found[0]).strip() == recorded[0]
+            except Silent:
+                raise
+            except GitError:
+                kept = False
+            return found[0], kept
+    except (GitError, OSError, Damaged):
+        return None, True
 
 
 def _load(file: str) -> object:
