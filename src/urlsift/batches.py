@@ -200,7 +200,8 @@ def _int64(pa: ModuleType, values: Iterable[int]) -> pyarrow.Array:
 
 
 class _Builder:
-    """Takes events in order and holds them as the columns of the next batch."""
+    """Takes events in order and holds them for the next batch: the rows as they are, each with
+    the index of its text, turned into columns in one step when the batch is taken."""
 
     def __init__(self, printing: Printing | None) -> None:
         self.printing = printing
@@ -208,13 +209,10 @@ class _Builder:
         self._start()
 
     def _start(self) -> None:
+        self.rows: list[Row] = []
+        self.text_of = array("q")
         self.messages = Messages([], [], [], [], [], [], [])
         self.texts = Texts(array("q"), [])
-        self.matches = Matches(
-            *(array("q"), [], [], [], [], []),
-            *(array("q"), array("q"), array("q"), array("q"), array("q")),
-            *([], [], [], [], [], [], []),
-        )
         self.reports = Reports(array("q"), [], [], [], [], [], [])
         self._messages_at: dict[tuple[Any, ...], int] = {}
         self._texts_at: dict[tuple[Any, ...], int] = {}
@@ -226,11 +224,9 @@ class _Builder:
     def extend(self, events: Iterable[Event], limit: int | None = None) -> None:
         """Takes ``events`` in, up to ``limit`` rows and reports held (the rest stay in ``events``,
         an iterator then)."""
-        matches, texts_at, selected = self.matches, self._texts_at, None
+        rows, text_of, texts_at, selected = self.rows, self.text_of, self._texts_at, None
         if self.printing is not None and (self.printing.schemes is not None or self.printing.canonical):
             selected = self.printing.selected
-        (text_of, url, alternatives, valid, scheme, wrapper, line, column, start, end, depth) = matches[:11]
-        error, position, production, canonical, count, context, wayback = matches[11:]
         last: tuple[Any, ...] | None = None
         index = 0
         held = self.held
@@ -244,29 +240,7 @@ class _Builder:
                     found = texts_at.get(where)
                     index = self._text(where) if found is None else found
                 text_of.append(index)
-                url.append(row[0])
-                alternatives.append(row[1])
-                valid.append(row[2])
-                scheme.append(row[3])
-                wrapper.append(row[4])
-                line.append(row[6])
-                column.append(row[7])
-                said = row[16]
-                error.append(said)
-                if said is None:
-                    position.append(None)
-                    production.append(None)
-                else:
-                    problem = _PROBLEM.match(said)
-                    position.append(None if problem is None else int(problem[1]))
-                    production.append(None if problem is None else problem[2])
-                canonical.append(row[17])
-                count.append(row[18])
-                start.append(row[19])
-                end.append(row[20])
-                depth.append(row[21])
-                context.append(row[22])
-                wayback.append(row[23])
+                rows.append(row)
             elif isinstance(row, Report):
                 self._report(row)
             elif row is not None:  # workers print only when asked to (``render``)
@@ -289,17 +263,41 @@ class _Builder:
         return index
 
     def _report(self, report: Report) -> None:
-        self.reports.before.append(len(self.matches.url))
+        self.reports.before.append(len(self.rows))
         columns: tuple[list[Any], ...] = self.reports[1:]
         for column, value in zip(columns, report, strict=True):
             column.append(value)
 
     def take(self) -> Batch:
         """The batch held, and a new one begun."""
-        batch = Batch(self.messages, self.texts, self.matches, self.reports, self.tally)
+        batch = Batch(self.messages, self.texts, _matches(self.rows, self.text_of), self.reports, self.tally)
         self.tally = Tally()
         self._start()
         return batch
+
+
+def _matches(rows: list[Row], text_of: array[int]) -> Matches:
+    """The columns of ``rows`` (transposed in one step, not a row at a time)."""
+    transposed = zip(*rows, strict=True) if rows else [()] * len(Row._fields)
+    named: dict[str, tuple[Any, ...]] = dict(zip(Row._fields, transposed, strict=True))
+    position: list[int | None] = [None] * len(rows)
+    production: list[str | None] = [None] * len(rows)
+    for i, said in enumerate(named["error"]):
+        if said is not None and (problem := _PROBLEM.match(said)) is not None:
+            position[i], production[i] = int(problem[1]), problem[2]
+
+    def numbers(name: str) -> array[int]:
+        return array("q", named[name])
+
+    def values(name: str) -> list[Any]:
+        return list(named[name])
+
+    return Matches(
+        *(text_of, values("url"), values("alternatives"), values("valid"), values("scheme")),
+        *(values("wrapper"), numbers("line"), numbers("column"), numbers("start"), numbers("end")),
+        *(numbers("quote_depth"), values("error"), position, production, values("canonical")),
+        *(values("count"), values("context"), values("wayback")),
+    )
 
 
 def run_unit(unit: Unit, options: Options, printing: Printing | None = None) -> Batch:
