@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 import urlsift
-from urlsift.batches import Batch, run_unit
-from urlsift.results import scan_file
+from urlsift.batches import Batch, files, in_batches, run_unit
+from urlsift.results import scan_file, walk
 from urlsift.rows import Options, Report, Row, Tally
-from urlsift.units import Unit
+from urlsift.units import SPLIT_BYTES, Unit
 
 ROOT = Path(__file__).parents[2]
 CORPORA = ROOT / "corpora"
@@ -66,7 +66,24 @@ def test_with_workers_the_rows_are_those_scan_gives_with_workers() -> None:
     """Every corpus file, the mboxes and texts cut in pieces of 100 kB, read by 2 processes."""
     files = sorted(str(path) for path in CORPORA.rglob("*") if path.is_file())
     expected = list(urlsift.scan(files, invalid=True, workers=2, split_size=100_000))
-    assert _rows(list(urlsift.scan_batches(files, invalid=True, workers=2, split_size=100_000))) == expected
+    batches = list(urlsift.scan_batches(files, invalid=True, workers=2, split_size=100_000))
+    assert _rows(batches) == expected
+    assert _total(batches) == _total(list(urlsift.scan_batches(files, invalid=True)))
+
+
+def test_a_batch_holds_up_to_its_rows_and_a_file_may_span_batches() -> None:
+    paths = [str(CORPORA / name) for name in SOURCES]
+    options = Options(invalid=True)
+    found = files(walk(paths), options, 1, SPLIT_BYTES, lambda file: "<stream>")
+    batches = list(in_batches(found, None, rows=100))
+    assert all(len(batch) + len(batch.reports.place) <= 100 for batch in batches)
+    assert _rows(batches) == list(urlsift.scan(paths, invalid=True))
+    assert len(batches) > 10
+    expected = Tally()
+    for path in walk(paths):
+        assert isinstance(path, str)
+        expected.add(scan_file(path, options)[1])
+    assert _total(batches) == expected
 
 
 def test_the_arguments_are_checked_as_scan_checks_them() -> None:
