@@ -17,7 +17,7 @@ import urlsift
 from urlsift.batches import Batch, files, in_batches, run_unit
 from urlsift.results import scan_file, walk
 from urlsift.rows import Options, Report, Row, Tally
-from urlsift.units import SPLIT_BYTES, Unit
+from urlsift.units import SPLIT_BYTES, Unit, plan
 
 ROOT = Path(__file__).parents[2]
 CORPORA = ROOT / "corpora"
@@ -117,6 +117,33 @@ def test_run_unit_gives_a_units_rows() -> None:
     batch = run_unit(Unit("files", paths[0], names=paths), Options(invalid=True))
     assert batch.to_rows() == list(urlsift.scan(paths, invalid=True))
     assert batch.tally.files == len(paths)
+
+
+def test_run_unit_numbers_a_piece_from_its_start() -> None:
+    """An mbox cut in pieces: each piece's batch numbers its messages from 0, so the whole file's
+    rows are the pieces' with the earlier pieces' messages added to one column."""
+    path = str(CORPORA / SOURCES[0])
+    options = Options(invalid=True)
+    units = [unit for unit in plan([path], options.read, split=100_000) if isinstance(unit, Unit)]
+    assert len(units) > 3
+    assert {unit.kind for unit in units} == {"mbox"}
+    joined: list[Row | Report] = []
+    before = 0
+    for unit in units:
+        batch = run_unit(unit, options)
+        assert min(number for number in batch.messages.message if number is not None) < 3
+        for found in batch.to_rows():
+            number = None if found.message is None else found.message + before
+            if isinstance(found, Row):
+                joined.append(found._replace(message=number))
+            elif number is not None:
+                joined.append(
+                    found._replace(place=f"{found.place.rsplit('#', 1)[0]}#{number}", message=number)
+                )
+            else:
+                joined.append(found)
+        before += batch.tally.messages
+    assert joined == list(urlsift.scan(path, invalid=True))
 
 
 def test_the_tables_point_at_each_other() -> None:
