@@ -262,3 +262,20 @@ def _env() -> dict[str, str]:
     import os
 
     return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+
+
+def test_duckdb_and_pandas_take_a_batch_as_it_is() -> None:
+    duckdb = pytest.importorskip("duckdb")
+    pandas = pytest.importorskip("pandas")
+    (batch,) = urlsift.scan_batches(CORPORA / SOURCES[1])
+    schemes: dict[str, int] = {}
+    for found in batch.to_rows():
+        if isinstance(found, Row) and found.scheme is not None:
+            schemes[found.scheme] = schemes.get(found.scheme, 0) + 1
+    query = "select scheme, count(*) from batch group by scheme order by scheme"
+    assert duckdb.sql(query).fetchall() == sorted(schemes.items())
+    if not hasattr(pandas.DataFrame, "from_arrow"):  # (pandas 3)
+        pytest.skip("this pandas takes no Arrow stream")
+    frame = pandas.DataFrame.from_arrow(batch)
+    assert frame.shape == (len(batch), 24)
+    assert str(frame["date"].dtype) == "datetime64[us, UTC]"
