@@ -39,11 +39,11 @@ from .validate import validate
 
 if TYPE_CHECKING:
     from .grammar import MODERN
-    from .library import Report, Row, extract_message, scan
+    from .library import Batch, Report, Row, extract_message, scan, scan_batches
 
 _LATER_NAMES = {
     "MODERN": ".grammar",
-    **dict.fromkeys(("Report", "Row", "extract_message", "scan"), ".library"),
+    **dict.fromkeys(("Batch", "Report", "Row", "extract_message", "scan", "scan_batches"), ".library"),
 }
 """The public names imported when first used, and the modules they live in."""
 
@@ -77,6 +77,7 @@ __all__ = [
     "PROFILES",
     "REGISTERED_SCHEMES",
     "STRICT",
+    "Batch",
     "Candidate",
     "Caveat",
     "CaveatKind",
@@ -103,5 +104,6 @@ __all__ = [
     "extract_stream",
     "extract_urls",
     "scan",
+    "scan_batches",
     "validate",
 ]

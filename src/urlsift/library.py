@@ -15,10 +15,11 @@ from collections.abc import Generator, Iterable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, TypeGuard, Union, cast
 
 from ._model import ProfileName
+from .batches import Batch, in_batches
 from .execute import STREAM_NAME, execute
 from .grammar import PROFILES, Profile
 from .output import Printing
-from .plan import build
+from .plan import Plan, build
 from .results import stream_results
 from .rows import Event, Options, Report, Row, Tally
 from .scanner import KNOWN_SCHEMES
@@ -78,6 +79,66 @@ def scan(
             else:
                 row = found._asdict()  # JSON-ready: json.dumps(row)
     """
+    planned, printing = _planned(
+        sources, profile, naked, invalid, schemes, known_schemes, canonical, context, wayback, workers,
+        input_format, text_fields, id_field, max_expand, max_message, split_size,
+    )  # fmt: skip
+    return _selected((event for _, events, _ in execute(planned) for event in events), printing)
+
+
+def scan_batches(
+    sources: Source | Iterable[Source],
+    *,
+    profile: Profile | str = "strict",
+    naked: bool = True,
+    invalid: bool = False,
+    schemes: Iterable[str] | None = None,
+    known_schemes: Iterable[str] = KNOWN_SCHEMES,
+    canonical: bool = False,
+    context: int | None = None,
+    wayback: bool = False,
+    workers: int = 1,
+    input_format: str = "auto",
+    text_fields: Sequence[str] = (),
+    id_field: str | None = None,
+    max_expand: int = MAX_EXPAND,
+    max_message: int = MAX_MESSAGE,
+    split_size: int = SPLIT_BYTES,
+) -> Generator[Batch, None, None]:
+    """What ``scan`` gives, with the same arguments, as columns: ``Batch``es of up to
+    ``batches.BATCH_ROWS`` rows and reports, each message's provenance held once (issue 29).
+    ``batch.to_rows()`` gives ``scan``'s rows and reports; ``batch.to_arrow()`` (or
+    ``pyarrow.table(batch)``, polars, DuckDB: the Arrow stream protocol) a table of the Parquet
+    output's columns, with the ``parquet`` extra; the batches' ``tally``s add up to the run's::
+
+        table = pyarrow.concat_tables(batch.to_arrow() for batch in urlsift.scan_batches("lists/"))
+    """
+    planned, printing = _planned(
+        sources, profile, naked, invalid, schemes, known_schemes, canonical, context, wayback, workers,
+        input_format, text_fields, id_field, max_expand, max_message, split_size,
+    )  # fmt: skip
+    return in_batches(execute(planned), printing)
+
+
+def _planned(
+    sources: Source | Iterable[Source],
+    profile: Profile | str,
+    naked: bool,
+    invalid: bool,
+    schemes: Iterable[str] | None,
+    known_schemes: Iterable[str],
+    canonical: bool,
+    context: int | None,
+    wayback: bool,
+    workers: int,
+    input_format: str,
+    text_fields: Sequence[str],
+    id_field: str | None,
+    max_expand: int,
+    max_message: int,
+    split_size: int,
+) -> tuple[Plan, Printing]:
+    """``scan``'s and ``scan_batches``' arguments, checked now (the folders are walked lazily)."""
     if isinstance(text_fields, str):
         raise ValueError(f"text_fields is a sequence of dotted paths, not the string {text_fields!r}")
     read = ReadOptions(
@@ -89,9 +150,8 @@ def scan(
     )
     options = _options(profile, naked, invalid, read, known_schemes, context, wayback)
     printing = _printing(options, schemes, canonical)
-    given = list(_sources(sources))  # the arguments, checked now; the folders are walked lazily
-    planned = build(given, options, jobs=workers, split=split_size)
-    return _selected((event for _, events, _ in execute(planned) for event in events), printing)
+    given = list(_sources(sources))
+    return build(given, options, jobs=workers, split=split_size), printing
 
 
 def extract_message(
@@ -240,4 +300,14 @@ def _raw_headers(message: Message, data: bytes) -> bytes:
     return b"".join(lines) + data[end + 1 :]
 
 
-__all__ = ["MESSAGE_NAME", "STREAM_NAME", "Report", "Row", "Source", "extract_message", "scan"]
+__all__ = [
+    "MESSAGE_NAME",
+    "STREAM_NAME",
+    "Batch",
+    "Report",
+    "Row",
+    "Source",
+    "extract_message",
+    "scan",
+    "scan_batches",
+]

@@ -65,15 +65,17 @@ def table(rows: Sequence[Row]) -> pa.Table:
     columns = [list(column) for column in zip(*rows, strict=True)] if rows else [[] for _ in FIELDS]
     columns[_DATE] = [timestamp(date) for date in columns[_DATE]]
     return pa.Table.from_arrays(
-        [_array(column, kind) for column, kind in zip(columns, SCHEMA.types, strict=True)], schema=SCHEMA
+        [column(values, kind) for values, kind in zip(columns, SCHEMA.types, strict=True)], schema=SCHEMA
     )
 
 
-def _array(column: list[Any], kind: pa.DataType) -> pa.Array:
+def column(values: list[Any], kind: pa.DataType) -> pa.Array:
+    """One column's values as an Arrow array of ``kind`` (``batches.Batch.to_arrow`` makes its
+    columns with it too)."""
     try:
-        return pa.array(column, type=kind)
+        return pa.array(values, type=kind)
     except UnicodeEncodeError:  # a lone surrogate: no UTF-8 holds it, the six characters "\udXXX" do
-        return pa.array([_held(value) for value in column], type=kind)
+        return pa.array([_held(value) for value in values], type=kind)
 
 
 def _held(value: Any) -> Any:

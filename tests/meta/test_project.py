@@ -75,7 +75,7 @@ NOTHING = STAGES
 
 RESULTS = {"results", "rows", "matches", "pieces", "around"}
 """The results stage's modules."""
-PRINTING = {"cli", "output", "progress", "dask", "parquet", "workers"}
+PRINTING = {"cli", "output", "progress", "dask", "parquet", "workers", "batches"}
 """What comes after the results stage."""
 
 LATER_STAGES = {
@@ -86,6 +86,8 @@ LATER_STAGES = {
     # ``library`` (urlsift.scan, extract_message), which may use them all but the command line's.
     "__init__.py": {"cli", "output", "results", "units", "workers", "dask", "parquet", "progress", "sources"},
     "library.py": {"cli", "progress", "parquet", "dask", "__init__"},
+    # Results as columns (issue 29): after the results stage and the workers; pyarrow's only in a method.
+    "batches.py": {"cli", "progress", "dask", "library", "__init__"},
     "__main__.py": STAGES - {"cli"},
     "scanner.py": {
         "rejoin",
