@@ -97,3 +97,28 @@ def v2_inbox(folder: Path, epochs: Iterable[Iterable[bytes]]) -> list[list[str]]
 def chunks(items: list[bytes], size: int) -> Iterator[list[bytes]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
+
+
+def wide(repo: Path, commits: int, paths: list[str], blobs: tuple[bytes, bytes]) -> None:
+    """``commits`` commits on ``repo``, each setting every one of ``paths`` to the other of two
+    ``blobs``: each commit changes them all, the repository stays small (two trees)."""
+    stream = bytearray()
+    for k, blob in enumerate(blobs):
+        stream += b"blob\nmark :%d\ndata %d\n%s\n" % (k + 1, len(blob), blob)
+    for number in range(commits):
+        stream += b"commit refs/heads/master\n"
+        stream += b"committer A U Thor <a@example.org> %d +0000\ndata 0\n" % (1_000_000_000 + number)
+        stream += b"".join(b"M 100644 :%d %s\n" % (number % 2 + 1, path.encode()) for path in paths)
+    _git(repo, "fast-import", "--quiet", data=bytes(stream))
+
+
+def sparse_pack(repo: Path, size: int = 1 << 40) -> bool:
+    """Add to ``repo`` a pack of ``size`` bytes that holds nothing (a hole; no ``.idx``); False
+    when the file system stores it whole (it is then removed)."""
+    pack = repo / "objects" / "pack" / f"pack-{'ab' * 20}.pack"
+    with pack.open("wb") as file:
+        file.truncate(size)
+    if pack.stat().st_blocks * 512 > 1 << 20:
+        pack.unlink()
+        return False
+    return True

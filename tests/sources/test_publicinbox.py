@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from urlsift._model import Defect, Provenance
 from urlsift.cli import main
 from urlsift.sources import ReadOptions, publicinbox
+from urlsift.units import Unit, plan
 
 MBOX = Path(__file__).parents[2] / "corpora" / "mail" / "r-devel-2000-May.mbox"
 FIRST_EPOCH = 100
@@ -653,3 +654,69 @@ def test_a_symlinked_objects_folder_is_not_followed_nor_sized(tmp_path: Path) ->
     done = _run([str(epoch)])
     assert done.returncode == 2
     assert f"urlsift: {epoch}: corrupt: not read: objects is a link: not followed\n" in done.stderr
+
+
+def _sparse_epoch(tmp_path: Path, blobs: list[bytes]) -> Path:
+    epoch = inbox.init(tmp_path / "0.git")
+    inbox.commit(epoch, blobs)
+    if not inbox.sparse_pack(epoch):
+        pytest.skip("this file system stores a sparse file whole")
+    return epoch
+
+
+def test_a_sparse_pack_does_not_cut_a_repository_into_its_commits(tmp_path: Path) -> None:
+    epoch = _sparse_epoch(tmp_path, [GOOD % k for k in range(50)])
+    units = list(plan([str(epoch)], ReadOptions()))
+    assert units == [Unit("files", str(epoch), names=(str(epoch),))]  # it was 50, one per commit
+
+
+def test_a_repository_is_cut_into_a_bounded_number_of_pieces(tmp_path: Path) -> None:
+    epoch = inbox.init(tmp_path / "0.git")
+    inbox.commit(epoch, [GOOD % k for k in range(200)])
+    units = list(plan([str(epoch)], ReadOptions(), split=1, batch=1))
+    assert all(isinstance(unit, Unit) and unit.kind == "inbox" for unit in units)
+    assert 1 < len(units) <= 64  # it was 200: each piece walks the history, so planning was quadratic
+    reading = ReadOptions().inbox()
+    found = [
+        item.where.message
+        for unit in units
+        if isinstance(unit, Unit)
+        for item in publicinbox.read(str(epoch), Provenance(str(epoch)), 10**9, reading, unit.start, unit.end)
+        if isinstance(item, publicinbox.Blob)
+    ]
+    assert found == list(range(200))
+
+
+def test_a_sparse_pack_does_not_lift_the_blob_budget(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    head = b"From: a@b\nSubject: big\n\nhttp://example.org/big\n"
+    big = [head + bytes([k]) * (5 << 20) for k in (1, 2)]
+    epoch = _sparse_epoch(tmp_path, [big[k % 2] for k in range(20)])
+    status, rows, err = _rows(["--max-message", "10M", str(epoch)], capsys)
+    assert status == 2
+    assert len(rows) < 10  # it was 20: 1000 times a terabyte of holes
+    assert re.search(
+        r": too-large: blobs: expands past [\d,]+ bytes, 1000 times its [\d,]{1,7} packed bytes", err
+    )
+
+
+def test_commits_that_change_many_paths_are_stopped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repository = inbox.init(tmp_path / "v1.git")
+    paths = [inbox.v1_path(b"Message-ID: <%d@x>\n" % k, k) for k in range(20_000)]
+    inbox.wide(repository, 5, paths, (GOOD % 0, GOOD % 1))
+    status, rows, err = _rows([str(repository)], capsys)
+    assert status == 2
+    assert len(rows) < 20_000  # it was 100,000: every path of every commit a message
+    assert re.search(r": too-large: git log: more than [\d,]+ changed paths in 5 commits", err)
+    assert "Traceback" not in err
+
+
+def test_an_epoch_is_named_by_its_number_in_ascii(tmp_path: Path) -> None:
+    folder = tmp_path / "inbox"
+    inbox.v2_inbox(folder, [[GOOD % 0]])
+    for name in ("00.git", "\u0661.git", "01.git"):  # ("\u0661": ARABIC-INDIC DIGIT ONE)
+        inbox.commit(inbox.init(folder / "git" / name), [GOOD % 1])
+    assert publicinbox.epochs(str(folder)) == [str(folder / "git" / "0.git")]  # each was an epoch

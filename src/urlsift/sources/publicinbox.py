@@ -63,14 +63,29 @@ MAX_STATE = 64 << 20
 """The largest ``--state`` file read (bytes): a few hundred bytes a repository."""
 MAX_REPORTED = 16
 """Entries of a repository's ``objects`` that are no regular file reported one by one; then one line."""
+MAX_PIECES = 32
+"""The most ranges of commits a repository is cut into for ``-j`` and Dask: each range's read
+walks the first-parent history from the tip (``--skip``), so the pieces cost their number times
+the history, and with a piece a commit planning was quadratic."""
 _REF_BYTES = 4096
 """A ref file (HEAD, refs/heads/...) longer than this holds no ref."""
+MAX_CHANGES = 64
+"""Lines of ``git log --raw`` (changed message paths, and one blank line) a commit read may give
+on average, with CHANGES_SLACK more for a repository: public-inbox changes one or two paths a
+commit. Past them the repository ends, ``too-large`` (a commit may change 200,000 paths of a
+small repository, many times over)."""
+CHANGES_SLACK = 4096
 _PATH_BYTES = 1 << 12
 """A ``git log`` line longer than this is no commit and no message's path: skipped in pieces."""
 _COMMIT = re.compile(rb"[0-9a-f]{40}(?:[0-9a-f]{24})?\n")  # SHA-1 or SHA-256
 _ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 _V1_PATH = re.compile(rb"[0-9a-f]{2}/[0-9a-f]{38}")
-_EPOCH = re.compile(r"(\d{1,9})\.git")
+# What git log looks at: the paths of messages (``_message_blob``), as pathspecs, so that git
+# never prints, nor descends into, the rest of a tree ("glob": "*" and "?" match no "/").
+_PATHSPECS = ("m", "d", ":(glob)" + "[0-9a-f]" * 2 + "/" + "[0-9a-f]" * 38)
+# An epoch is named by its number as public-inbox writes it: ASCII digits, no leading zero ("00.git"
+# and other scripts' digits, which int() takes, would alias epoch 0 or read a stranger's folder).
+_EPOCH = re.compile(r"(0|[1-9][0-9]{0,8})\.git", re.ASCII)
 _HEADER = re.compile(rb"(?:[!-9;-~]+:|From )")  # a field name and its colon, or an mbox separator
 _REF = re.compile(r"refs/(?:[\w.+@-]+/)*[\w.+@-]+", re.ASCII)
 _LOOSE_FOLDER = re.compile(r"[0-9a-f]{2}")
@@ -158,8 +173,9 @@ def epochs(folder: str) -> list[str | tuple[str, str]] | None:
 
 
 def size(path: str) -> int:
-    """The bytes of a repository's objects (what ``units.plan`` cuts it by): its packs and loose
-    objects that are regular files, no link followed."""
+    """The bytes of a repository's objects on disk, what both ``units.plan`` cuts it by and its
+    blobs' Budget allows 1000 times (``_survey``, ``_held``): its indexed packs and loose objects
+    that are regular files, no link followed."""
     try:
         return _survey(path, None)[0]
     except (OSError, Damaged):
@@ -178,15 +194,24 @@ def _what(mode: int) -> str:
     return "a folder" if stat.S_ISDIR(mode) else "not a regular file"
 
 
+def _held(status: os.stat_result) -> int:
+    """The bytes a file holds on disk: a sparse file's holes (``truncate -s 1T``) hold nothing,
+    and a stranger's repository is measured by what it holds, not by what it claims."""
+    return min(status.st_size, status.st_blocks * 512)
+
+
 def _survey(path: str, into: str | None) -> tuple[int, list[tuple[str, str]]]:
-    """The bytes of the repository's packs and loose objects, and its entries under ``objects``
-    that are no regular file (their paths, what they are); with ``into`` (a private ``objects``
-    folder), each loose-object folder and pack is linked there, none of those entries."""
+    """The bytes the repository's objects hold on disk (``_held``: loose objects, and packs that
+    have their ``.idx``: git reads no other), and its entries under ``objects`` that are no
+    regular file (their paths, what they are); with ``into`` (a private ``objects`` folder), each
+    loose-object folder and pack is linked there, none of those entries."""
     objects = os.path.join(path, "objects")
     mode = os.lstat(objects).st_mode
     if not stat.S_ISDIR(mode):
         raise Damaged(f"objects is {_what(mode)}: not followed")
     total, bad = 0, []
+    packs: dict[str, int] = {}  # pack-X -> the bytes of its .pack, .idx and .rev
+    parts: dict[str, set[str]] = {}  # pack-X -> which of them it has
     with os.scandir(objects) as found:
         folders = [entry for entry in found if entry.name == "pack" or _LOOSE_FOLDER.fullmatch(entry.name)]
     for folder in folders:
@@ -202,7 +227,12 @@ def _survey(path: str, into: str | None) -> tuple[int, list[tuple[str, str]]]:
                 if stat.S_ISREG(status.st_mode):
                     if named.fullmatch(entry.name):
                         good.append(entry.name)
-                        total += status.st_size
+                        if named is _LOOSE:
+                            total += _held(status)
+                        else:
+                            stem, _, suffix = entry.name.rpartition(".")
+                            packs[stem] = packs.get(stem, 0) + _held(status)
+                            parts.setdefault(stem, set()).add(suffix)
                 else:
                     bad.append((f"{relative}/{entry.name}", _what(status.st_mode)))
         if into is None:
@@ -214,6 +244,7 @@ def _survey(path: str, into: str | None) -> tuple[int, list[tuple[str, str]]]:
         os.mkdir(target)
         for name in good:
             os.symlink(os.path.join(folder.path, name), os.path.join(target, name))
+    total += sum(held for stem, held in packs.items() if {"pack", "idx"} <= parts[stem])
     return total, bad
 
 
@@ -499,7 +530,7 @@ def cut_points(
     if found is None:
         return []
     commits = found.total - found.first
-    pieces = min(commits, -(-packed // split))
+    pieces = min(commits, -(-packed // split), MAX_PIECES)
     return [k * commits // pieces for k in range(pieces)] + [commits] if pieces > 1 else []
 
 
@@ -588,10 +619,14 @@ def _messages(
     argv = view.argv("log", "--root", "--first-parent", "--reverse", "--no-renames", "--no-ext-diff")
     argv += ["--no-textconv", "--no-show-signature", "--no-mailmap", "--no-decorate"]
     argv += ["--diff-merges=first-parent", "--raw", "--no-abbrev", "--format=%H"]
-    argv += [f"--skip={found.total - high}", f"--max-count={high - low}", found.tip, "--"]
+    # With pathspecs, git shows only the commits that change them: --full-history --sparse shows
+    # every commit walked, so that --skip and the numbers count every first-parent commit.
+    argv += ["--full-history", "--sparse", f"--skip={found.total - high}", f"--max-count={high - low}"]
+    argv += [found.tip, "--", *_PATHSPECS]
+    allowed = MAX_CHANGES * (high - low) + CHANGES_SLACK
     with tempfile.TemporaryFile() as said, _CatFile(view) as blobs:
         log = view.popen(argv, subprocess.DEVNULL, said)
-        number, commit, changes = low - 1, "", 0
+        number, commit, changes, lines = low - 1, "", 0, 0
         waiting: collections.deque[Provenance] = collections.deque()  # the messages asked for, in order
         finished = False
         try:
@@ -599,6 +634,15 @@ def _messages(
                 if _COMMIT.fullmatch(line):
                     number, commit = number + 1, line[:-1].decode()
                     continue
+                lines += 1
+                if lines > allowed:  # the messages asked for are given, then the report
+                    while waiting:
+                        yield _next(blobs, waiting, where, limit, budget)
+                    detail = f"git log: more than {allowed:,} changed paths in {high - low:,} commits"
+                    detail += " (not a public-inbox repository?); "
+                    detail += f"the rest of {commit} and the commits after it are not read"
+                    yield Defect("too-large", where, detail)
+                    return
                 blob = _message_blob(line)
                 if blob is None:
                     continue
