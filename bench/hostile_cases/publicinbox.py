@@ -89,10 +89,63 @@ def _state_nested(folder: Path) -> tuple[list[str], Path | None]:
     return _with_good(folder, "--state", str(state)), None
 
 
+def _sparse_pack(repo: Path) -> None:
+    """A pack of 1 TB that holds nothing (a hole, no ``.idx``: git never reads it)."""
+    with (repo / "objects" / "pack" / f"pack-{'ab' * 20}.pack").open("wb") as pack:
+        pack.truncate(1 << 40)
+
+
+def _sparse_pack_3000_commits(folder: Path) -> tuple[list[str], Path | None]:
+    """-j 2 on 3,000 commits beside a sparse 1 TB pack: the planner cut the repository by the
+    pack's apparent size, one piece a commit, each walking the history (90 s)."""
+    blobs = [GOOD.replace(b"good", b"good%d" % k) for k in range(3000)]
+    repo = _epoch(folder, blobs, list(range(3000)))
+    _sparse_pack(repo)
+    return _with_good(folder, "-j", "2", str(repo)), None
+
+
+def _sparse_pack_budget(folder: Path) -> tuple[list[str], Path | None]:
+    """40 commits alternating two 50 MiB blobs beside a sparse 1 TB pack: the pack lifted the
+    blobs' budget (1000 times the repository) to --max-expand, and all 2 GB were read."""
+    head = b"From: a@b\nSubject: big\n\nhttp://example.org/big\n"
+    blobs = [head + bytes([k]) * (50 << 20) for k in (1, 2)]
+    repo = _epoch(folder, blobs, [k % 2 for k in range(40)])
+    _sparse_pack(repo)
+    return _with_good(folder, str(repo)), None
+
+
+def _wide_trees(folder: Path) -> tuple[list[str], Path | None]:
+    """200 commits alternating two trees of 200,000 paths (a 1.2 MB repository): git log --raw
+    printed 40 million changes, none a message (112 s)."""
+    repo = folder / "0.git"
+    subprocess.run([GIT, "init", "-q", "--bare", "-b", "master", str(repo)], check=True)
+
+    def git(*argv: str, data: bytes = b"") -> str:
+        done = subprocess.run([GIT, f"--git-dir={repo}", *argv], input=data, capture_output=True, check=True)
+        return done.stdout.decode().strip()
+
+    trees = []
+    for k in range(2):
+        blob = git("hash-object", "-w", "--stdin", data=GOOD.replace(b"good", b"good%d" % k))
+        listing = "".join(f"100644 blob {blob}\tf{n:07d}\n" for n in range(200_000))
+        trees.append(git("mktree", data=listing.encode()))
+    parent: list[str] = []
+    who = ["-c", "user.name=A", "-c", "user.email=a@b"]
+    for n in range(200):
+        parent = ["-p", git(*who, "commit-tree", trees[n % 2], *parent, "-m", "")]
+    git("update-ref", "refs/heads/master", parent[1])
+    git("repack", "-adq")
+    git("prune")
+    return _with_good(folder, str(repo)), None
+
+
 CASES: dict[str, Case] = {
     "20 commits alternating two 1 GiB blobs": _alternating_gib_blobs,
     "a loose object that is a FIFO": _fifo_loose_object,
     "config include of a FIFO": _fifo_include,
     "-j 2, objects linked to /usr": _objects_linked_to_usr,
     "--state of 10 MB of nested JSON": _state_nested,
+    "-j 2, 3,000 commits and a sparse 1 TB pack": _sparse_pack_3000_commits,
+    "40 x 50 MiB blobs and a sparse 1 TB pack": _sparse_pack_budget,
+    "200 commits of 200,000 paths each": _wide_trees,
 }
