@@ -720,3 +720,27 @@ def test_an_epoch_is_named_by_its_number_in_ascii(tmp_path: Path) -> None:
     for name in ("00.git", "\u0661.git", "01.git"):  # ("\u0661": ARABIC-INDIC DIGIT ONE)
         inbox.commit(inbox.init(folder / "git" / name), [GOOD % 1])
     assert publicinbox.epochs(str(folder)) == [str(folder / "git" / "0.git")]  # each was an epoch
+
+
+def test_a_commit_that_changes_no_message_still_counts(tmp_path: Path) -> None:
+    epoch = inbox.init(tmp_path / "0.git")
+    inbox.commit(epoch, [GOOD % 0])
+    who = ["-c", "user.name=A", "-c", "user.email=a@example.org"]
+    git = [inbox.GIT, f"--git-dir={epoch}"]
+    same = subprocess.run(
+        [*git, *who, "commit-tree", "master^{tree}", "-p", "master", "-m", ""],
+        capture_output=True,
+        check=True,
+        text=True,
+    ).stdout.strip()
+    subprocess.run([*git, "update-ref", "refs/heads/master", same], check=True)
+    inbox.commit(epoch, [GOOD % 2])
+    reading = ReadOptions().inbox()
+
+    def numbers(start: int, end: int | None) -> list[int | None]:
+        found = publicinbox.read(str(epoch), Provenance(str(epoch)), 10**9, reading, start, end)
+        return [item.where.message for item in found if isinstance(item, publicinbox.Blob)]
+
+    assert numbers(0, None) == [0, 2]
+    assert numbers(0, 2) == [0]
+    assert numbers(2, 3) == [2]
