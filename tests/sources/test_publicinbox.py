@@ -719,7 +719,29 @@ def test_an_epoch_is_named_by_its_number_in_ascii(tmp_path: Path) -> None:
     inbox.v2_inbox(folder, [[GOOD % 0]])
     for name in ("00.git", "\u0661.git", "01.git"):  # ("\u0661": ARABIC-INDIC DIGIT ONE)
         inbox.commit(inbox.init(folder / "git" / name), [GOOD % 1])
-    assert publicinbox.epochs(str(folder)) == [str(folder / "git" / "0.git")]  # each was an epoch
+    found = publicinbox.epochs(str(folder))
+    assert found is not None
+    assert found[0] == str(folder / "git" / "0.git")  # each was an epoch
+    assert sorted(path for path, _ in found[1:]) == sorted(  # passed over, said
+        str(folder / "git" / name) for name in ("00.git", "\u0661.git", "01.git")
+    )
+
+
+def test_an_epoch_that_cannot_be_read_is_reported_not_passed_over(tmp_path: Path) -> None:
+    """An epoch without its HEAD, a file named like one, a big epoch number: each used to vanish
+    with its messages, the run saying every file scanned."""
+    folder = tmp_path / "inbox"
+    inbox.v2_inbox(folder, [[GOOD % 0], [GOOD % 1], [GOOD % 2]])
+    (folder / "git" / "1.git" / "HEAD").unlink()
+    (folder / "git" / "2.git").rename(folder / "git" / "1000000000.git")
+    (folder / "git" / "3.git").write_bytes(b"")
+    run = _run([str(folder)])
+    assert run.stdout.split() == ["http://example.org/0", "http://example.org/2"]
+    said = [line for line in run.stderr.splitlines() if ": unreadable: " in line]
+    assert [line.split(": unreadable: ")[0] for line in said] == [
+        f"urlsift: {folder / 'git' / '1.git'}",
+        f"urlsift: {folder / 'git' / '3.git'}",
+    ]
 
 
 def test_a_commit_that_changes_no_message_still_counts(tmp_path: Path) -> None:

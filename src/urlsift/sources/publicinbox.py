@@ -85,7 +85,7 @@ _V1_PATH = re.compile(rb"[0-9a-f]{2}/[0-9a-f]{38}")
 _PATHSPECS = ("m", "d", ":(glob)" + "[0-9a-f]" * 2 + "/" + "[0-9a-f]" * 38)
 # An epoch is named by its number as public-inbox writes it: ASCII digits, no leading zero ("00.git"
 # and other scripts' digits, which int() takes, would alias epoch 0 or read a stranger's folder).
-_EPOCH = re.compile(r"(0|[1-9][0-9]{0,8})\.git", re.ASCII)
+_EPOCH = re.compile(r"(0|[1-9][0-9]{0,17})\.git", re.ASCII)
 _HEADER = re.compile(rb"(?:[!-9;-~]+:|From )")  # a field name and its colon, or an mbox separator
 _REF = re.compile(r"refs/(?:[\w.+@-]+/)*[\w.+@-]+", re.ASCII)
 _LOOSE_FOLDER = re.compile(r"[0-9a-f]{2}")
@@ -161,15 +161,28 @@ def epochs(folder: str) -> list[str | tuple[str, str]] | None:
     except OSError:
         return None
     numbered = sorted((int(m.group(1)), name) for name in names if (m := _EPOCH.fullmatch(name)))
-    repositories = [os.path.join(inner, name) for _, name in numbered]
-    found: list[str | tuple[str, str]] = [
-        (path, "a link to a folder: not followed (an epoch linked is read once, where it is)")
-        if os.path.islink(path)
-        else path
-        for path in repositories
-        if is_repository(path)
+    found: list[str | tuple[str, str]] = []
+    for _, name in numbered:
+        path = os.path.join(inner, name)
+        if not is_repository(path):
+            found.append(
+                (path, "an epoch that is no git repository (no HEAD file, objects or refs): not read")
+            )
+        elif os.path.islink(path):
+            found.append(
+                (path, "a link to a folder: not followed (an epoch linked is read once, where it is)")
+            )
+        else:
+            found.append(path)
+    if not any(isinstance(epoch, str) for epoch in found):
+        return None
+    epoch_names = {name for _, name in numbered}
+    found += [  # nothing in git/ is passed over unsaid: a stranger's inbox could hide an epoch so
+        (os.path.join(inner, name), "not an epoch's name (public-inbox's are 0.git, 1.git, ...): not read")
+        for name in sorted(names)
+        if name not in epoch_names
     ]
-    return found or None
+    return found
 
 
 def size(path: str) -> int:
