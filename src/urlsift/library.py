@@ -235,6 +235,11 @@ def _printing(options: Options, schemes: Iterable[str] | None, canonical: bool) 
 
 
 def _sources(sources: Source | Iterable[Source]) -> Iterator[str | IO[bytes]]:
+    if isinstance(sources, (io.TextIOBase, bytes, bytearray)):  # iterated, they would give lines or ints
+        raise TypeError(
+            f"sources are paths or binary file objects, not {type(sources).__name__}"
+            + (" (open the file in binary mode, 'rb')" if isinstance(sources, io.TextIOBase) else "")
+        )
     listed: Iterable[object] = (
         [sources] if isinstance(sources, (str, os.PathLike)) or _is_file(sources) else sources
     )

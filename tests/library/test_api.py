@@ -237,6 +237,11 @@ def test_wrong_arguments_are_said_at_once() -> None:
         urlsift.scan([CORPORA, text])  # type: ignore[list-item]
     with pytest.raises(TypeError, match="not str"):
         urlsift.extract_message("From: x\n\nhttp://example.org/")  # type: ignore[arg-type]
+    # Iterated, a text file gave its lines as paths (each one "unreadable"), and bytes gave ints.
+    with pytest.raises(TypeError, match="not StringIO"):
+        urlsift.scan(io.StringIO(f"{CORPORA}\n"))
+    with pytest.raises(TypeError, match="not bytes"):
+        urlsift.scan_batches(os.fsencode(CORPORA))  # type: ignore[arg-type]
     closed = io.BytesIO(b"http://example.org/")
     closed.close()
     with pytest.raises(ValueError, match="closed"):
