@@ -204,8 +204,9 @@ def _scan_parser() -> argparse.ArgumentParser:
         "urlsift",
         "Find the URLs of text files, mail and news archives as RFC 1738's appendix says (<URL:...> "
         "and <scheme:...> wrappers, rejoined across lines; quoted and naked URLs) and print the valid "
-        "ones, one per line. Folders (Maildir, MH, news spools), mbox files, messages, zip and tar "
-        "archives and gzip/bzip2/xz files are read as they are. 'urlsift validate URL...' judges URLs "
+        "ones, one per line. Folders (Maildir, MH, news spools), mbox files, messages, public-inbox "
+        "git repositories, WARC/WET files, zip and tar archives and gzip/bzip2/xz/zstd files are read "
+        "as they are (JSON lines with --input-format jsonl). 'urlsift validate URL...' judges URLs "
         "instead (see 'urlsift validate -h'). Exit status: 0 if a URL was found, 1 if none, 2 if "
         "something could not be read (the rest is still scanned).",
         "PATH",
