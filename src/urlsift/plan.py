@@ -193,7 +193,7 @@ def _commits(
         "(rewritten, or another repository): read from its start"
         for path, commit in recorded.missing
     )
-    read = read._replace(since=recorded.since(), until=recorded.until(), since_skips_epochs=False)
+    read = read._replace(commits=recorded.commits(), since_skips_epochs=False)
     return read, recorded, notes
 
 
