@@ -103,8 +103,10 @@ def build(
     recorded: publicinbox.State | None = None
     notes: tuple[str, ...] = ()
     if since is not None or state is not None:
-        found = list(found)
+        skipped: list[str] = []
+        found = list(found) if state is None else _state_inputs(sources, state, skipped)
         read, recorded, notes = _commits(found, read, since, state, spelling)
+        notes = _skipped(skipped, spelling) + notes
         options = replace(options, read=read)
     items: Iterator[Item]
     if jobs == 1 and scheduler is None:
@@ -152,6 +154,51 @@ def _walked(sources: Iterable[Source]) -> Iterator[str | Report | IO[bytes]]:
             yield source
 
 
+MAX_SKIPPED_NAMED = 10
+"""``--state``: the files met walking a folder that are no repository named one a line, up to
+this many; the rest counted in one line."""
+
+
+def _state_inputs(
+    sources: Iterable[Source], state: str, skipped: list[str]
+) -> list[str | Report | IO[bytes]]:
+    """``--state``: what to read of ``sources``. A file met while walking a folder that is no
+    repository (grokmirror's manifest.js.gz beside the inboxes) is left out, in ``skipped``; the
+    state file and its ``.tmp`` are never input (a state kept in the folder read). A PATH named
+    is kept, whatever it is, and so is a folder that holds no repository (a Maildir, a spool):
+    ``_commits`` refuses what is no repository."""
+    ours = {os.path.realpath(state), os.path.realpath(f"{state}.tmp")}
+    found: list[str | Report | IO[bytes]] = []
+    for source in sources:
+        if not isinstance(source, str) or source == "-" or not os.path.isdir(source):
+            found.append(source)
+            continue
+        walked = [
+            item for item in walk([source]) if not (isinstance(item, str) and os.path.realpath(item) in ours)
+        ]
+        inboxes = [isinstance(item, str) and publicinbox.is_repository(item) for item in walked]
+        if not any(inboxes):  # a Maildir, a spool named: refused as a PATH is
+            found.extend(walked)
+            continue
+        for item, repository in zip(walked, inboxes, strict=True):
+            if isinstance(item, str) and not repository:
+                skipped.append(item)
+            else:
+                found.append(item)
+    return found
+
+
+def _skipped(skipped: list[str], spelling: Spelling) -> tuple[str, ...]:
+    named = tuple(
+        f"{escaped(path)}: {spelling.state}: not a public-inbox repository: not read"
+        for path in skipped[:MAX_SKIPPED_NAMED]
+    )
+    more = len(skipped) - MAX_SKIPPED_NAMED
+    if more > 0:
+        named += (f"{spelling.state}: {more:,} more files in the folders walked are no repository: not read",)
+    return named
+
+
 def _commits(
     found: list[str | Report | IO[bytes]],
     read: ReadOptions,
@@ -193,7 +240,7 @@ def _commits(
         "(rewritten, or another repository): read from its start"
         for path, commit in recorded.missing
     )
-    read = read._replace(since=recorded.since(), until=recorded.until(), since_skips_epochs=False)
+    read = read._replace(commits=recorded.commits(), since_skips_epochs=False)
     return read, recorded, notes
 
 

@@ -63,8 +63,9 @@ __all__ = [  # the records are the rows module's; they are named here too, with 
     "walked",
 ]
 
-_FILE_LOST: frozenset[DefectKind] = frozenset({"unreadable", "corrupt", "binary"})
-"""Defects of a whole file that leave it (or its end) unscanned: the file counts as failed."""
+_FILE_LOST: frozenset[DefectKind] = frozenset({"unreadable", "corrupt", "binary", "too-large"})
+"""Defects of a whole file that leave it (or its end) unscanned: the file counts as failed (and
+``--state`` does not record it: a repository cut by its budget is read again, not skipped)."""
 
 _MESSAGE_LOST: frozenset[DefectKind] = frozenset(
     {"too-large", "bad-record", "corrupt", "not-mail", "internal", "unreadable"}

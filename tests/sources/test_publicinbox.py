@@ -766,3 +766,114 @@ def test_a_commit_that_changes_no_message_still_counts(tmp_path: Path) -> None:
     assert numbers(0, None) == [0, 2]
     assert numbers(0, 2) == [0]
     assert numbers(2, 3) == [2]
+
+
+# --- review of --state: each repository its own commits; a cut read is failed; walked folders --
+
+
+def _by_source(rows: list[dict[str, Any]]) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for row in rows:
+        found.setdefault(Path(str(row["source"])).name, []).append(str(row["url"]))
+    return found
+
+
+@pytest.mark.parametrize("jobs", [[], ["-j", "2", "--split-size", "1"]])
+def test_state_keeps_each_repository_its_own_commits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], jobs: list[str]
+) -> None:
+    """B, a clone of A with 2 commits more, is read whole: it was cut at A's HEAD (the commits
+    recorded were one list for all repositories), its 2 new messages lost and its HEAD recorded."""
+    a = inbox.init(tmp_path / "A.git")
+    inbox.commit(a, [GOOD % k for k in range(5)])
+    b = tmp_path / "B.git"
+    subprocess.run([inbox.GIT, "clone", "-q", "--bare", "--no-local", str(a), str(b)], check=True)
+    inbox.commit(b, [GOOD % k for k in (100, 101)])
+    state = tmp_path / "state.json"
+    argv = ["--state", str(state), *jobs, str(a), str(b)]
+    status, rows, _ = _rows(argv, capsys)
+    assert status == 0
+    found = _by_source(rows)
+    assert len(found["A.git"]) == 5
+    assert found["B.git"][-2:] == ["http://example.org/100", "http://example.org/101"]
+    assert len(found["B.git"]) == 7
+    assert _rows(argv, capsys)[:2] == (1, [])  # nothing new, nothing read twice
+    inbox.commit(a, [GOOD % 7])
+    inbox.commit(b, [GOOD % 102])
+    status, rows, _ = _rows(argv, capsys)
+    assert (status, _by_source(rows)) == (
+        0,
+        {"A.git": ["http://example.org/7"], "B.git": ["http://example.org/102"]},
+    )
+
+
+def test_a_repository_holding_anothers_objects_is_read_as_its_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """B holds A's objects (copied in, no ref to them): it was read as A's history, its own 8
+    messages never."""
+    a = inbox.init(tmp_path / "A.git")
+    inbox.commit(a, [GOOD % k for k in range(5)])
+    b = inbox.init(tmp_path / "B.git")
+    inbox.commit(b, [GOOD % k for k in range(100, 108)])
+    for entry in (a / "objects").rglob("*"):
+        if entry.is_file():
+            target = b / "objects" / entry.relative_to(a / "objects")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(entry.read_bytes())
+    state = tmp_path / "state.json"
+    argv = ["--state", str(state), str(a), str(b)]
+    status, rows, _ = _rows(argv, capsys)
+    assert status == 0
+    found = _by_source(rows)
+    assert found["A.git"] == [f"http://example.org/{k}" for k in range(5)]
+    assert found["B.git"] == [f"http://example.org/{k}" for k in range(100, 108)]
+    assert _rows(argv, capsys)[:2] == (1, [])
+
+
+def test_a_repository_cut_by_the_path_budget_is_failed_and_not_recorded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The commits after the budget are not read: the repository counts as failed and its HEAD is
+    not recorded (it was: the next run said nothing new, the rest never read)."""
+    repository = inbox.init(tmp_path / "v1.git")
+    paths = [inbox.v1_path(b"Message-ID: <%d@x>\n" % k, k) for k in range(20_000)]
+    inbox.wide(repository, 5, paths, (GOOD % 0, GOOD % 1))
+    state = tmp_path / "state.json"
+    argv = ["--state", str(state), "--stats", str(repository)]
+    status, _, err = _rows(argv, capsys)
+    assert status == 2
+    assert "too-large: git log: more than" in err
+    assert "urlsift: files               1 = 0 scanned + 1 failed" in err.splitlines()
+    assert os.path.realpath(repository) not in json.loads(state.read_text())
+    status, _, err = _rows(argv, capsys)
+    assert status == 2  # read again, not "nothing new"
+    assert "nothing new" not in err
+
+
+def test_state_walks_a_folder_holding_the_state_file_and_other_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--state lore/state.json lore``: the state file (and its .tmp) is never input, and a
+    file met while walking that is no repository (grokmirror's manifest.js.gz) is skipped with a
+    warning naming it; the second run was refused ("lore/state.json is not one", exit 2)."""
+    lore = tmp_path / "lore"
+    inbox.v2_inbox(lore / "list", [[GOOD % 0, GOOD % 1]])
+    manifest = lore / "manifest.js.gz"
+    manifest.write_bytes(b"\x1f\x8b not really")
+    state = lore / "state.json"
+    (lore / "state.json.tmp").write_text("{}")
+    argv = ["--state", str(state), str(lore)]
+    status, rows, err = _rows(argv, capsys)
+    assert status == 0
+    assert [row["url"] for row in rows] == ["http://example.org/0", "http://example.org/1"]
+    warned = [line for line in err.splitlines() if "manifest.js.gz" in line]
+    assert len(warned) == 1, err
+    assert "state.json" not in err
+    status, rows, err = _rows(argv, capsys)
+    assert (status, rows) == (1, [])
+    assert len([line for line in err.splitlines() if "manifest.js.gz" in line]) == 1
+    # A PATH named that is no repository is still refused, the state file itself too.
+    for named in (manifest, state):
+        assert main(["-q", "--state", str(state), str(lore), str(named)]) == 2
+        assert "--state reads public-inbox repositories only" in capsys.readouterr().err

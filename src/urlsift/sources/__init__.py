@@ -75,10 +75,20 @@ class ReadOptions(NamedTuple):
     since_skips_epochs: bool = True
     """... and skip a v2 epoch before the one holding a ``since`` commit (``--since``; a state
     file names each epoch's own)."""
+    commits: tuple[tuple[str, str | None, str | None], ...] = ()
+    """``--state``: each repository's own (real path, commit recorded, HEAD when the run
+    started), in place of ``since`` and ``until``: a commit of one repository says nothing of
+    another's, even one that holds it (a clone, objects copied in)."""
 
-    def inbox(self) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
-        """What ``publicinbox.read`` needs of these."""
-        return self.since, self.until, self.since_skips_epochs
+    def inbox(self, path: str | None = None) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+        """What ``publicinbox.read`` needs of these, for the repository at ``path``."""
+        if not self.commits or path is None:
+            return self.since, self.until, self.since_skips_epochs
+        real = os.path.realpath(path)
+        for name, since, until in self.commits:
+            if name == real:
+                return (() if since is None else (since,)), (() if until is None else (until,)), False
+        return (), (), False
 
 
 def sniff(head: bytes, name: str) -> str:
@@ -372,7 +382,7 @@ def cut_points(
     that cannot be read or listed: reading it whole reports the problem); ("inbox", where each
     range of a public-inbox repository's commits to read starts, their end)."""
     if publicinbox.is_repository(path):
-        starts = publicinbox.cut_points(path, *read.inbox(), split)
+        starts = publicinbox.cut_points(path, *read.inbox(path), split)
         return ("inbox", starts[:-1], starts[-1]) if starts else None
     try:
         with open(path, "rb") as file:
@@ -459,7 +469,7 @@ def _inbox(
     from the first to read), with the commit as ``member``, its number as ``message``; a message
     lost (a missing blob) is a message with its report, counted as failed."""
     where = Provenance(path)
-    inbox = options.inbox()
+    inbox = options.inbox(path)
     for found in publicinbox.read(path, where, options.max_message, inbox, start, end, options.max_expand):
         if isinstance(found, Defect):
             lost = found.provenance.message is not None

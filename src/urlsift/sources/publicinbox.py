@@ -882,10 +882,11 @@ class State:
             raise StateError(f"--state {file}: not a state file (a JSON object of commits)")
         self._recorded: dict[str, str] = recorded
         self._heads: dict[str, str] = {}
+        self._paths = list(repositories)
         self.missing: list[tuple[str, str]] = []
         """The repositories whose recorded commit is not in their history now (rewritten, or
         another repository at that path), with that commit: each is read from its start."""
-        for path in repositories:
+        for path in self._paths:
             commit = recorded.get(os.path.realpath(path))
             found, kept = _head_after(path, commit)
             if found is not None:
@@ -895,16 +896,17 @@ class State:
         self.unchanged = all(recorded.get(os.path.realpath(path)) == tip for path, tip in self._heads.items())
         """Whether no repository had a commit after the one recorded when the run started."""
 
-    def since(self) -> tuple[str, ...]:
+    def commits(self) -> tuple[tuple[str, str | None, str | None], ...]:
+        """Each repository's own (real path, commit recorded, HEAD when the run started), for
+        ``ReadOptions.commits``: one list for all would cut a clone at its origin's HEAD, and read
+        a repository that holds another's objects as that one's history."""
         gone = {path for path, _ in self.missing}
-        return tuple(
-            self._recorded[key]
-            for path in self._heads
-            if path not in gone and (key := os.path.realpath(path)) in self._recorded
-        )
-
-    def until(self) -> tuple[str, ...]:
-        return tuple(self._heads.values())
+        found: dict[str, tuple[str, str | None, str | None]] = {}
+        for path in self._paths:
+            key = os.path.realpath(path)
+            since = None if path in gone else self._recorded.get(key)
+            found.setdefault(key, (key, since, self._heads.get(path)))
+        return tuple(found.values())
 
     def done(self, path: str) -> None:
         if path in self._heads:
