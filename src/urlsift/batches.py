@@ -306,10 +306,9 @@ def run_unit(unit: Unit, options: Options, printing: Printing | None = None) -> 
     its piece of a file (numbered in the piece, as ``results.unit_pieces`` numbers them).
     ``printing``: what ``--schemes`` and ``--canonical`` do to the rows (``output.Printing``)."""
     builder = _Builder(printing)
-    for _, events, tally in unit_pieces(unit, options):
+    for _, events, counts, _ in unit_pieces(unit, options):
         builder.extend(events)
-        if tally is not None:
-            builder.tally.add(tally)
+        builder.tally.add(counts)
     return builder.take()
 
 

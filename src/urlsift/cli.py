@@ -17,7 +17,7 @@ import itertools
 import os
 import stat
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import wraps
 from typing import IO, Any, Literal, NamedTuple, Protocol, TextIO, TypeVar, cast
@@ -27,7 +27,7 @@ import regex
 from ._model import Verdict
 from ._version import __version__
 from .errors import Error
-from .execute import execute
+from .execute import Scanned, execute
 from .grammar import PROFILES, STRICT
 from .output import FORMATS, Format, Printing, Writer, escaped, writer
 from .plan import COMMAND_LINE, build
@@ -779,14 +779,14 @@ def _scan(args: _Scan, arguments: Iterable[str]) -> int:
     state = planned.state
     single = args.files_from is None and len(args.paths) == 1 and not os.path.isdir(args.paths[0])
     counted: list[Tally] = []  # each file's, appended in one step: Ctrl-C cannot count one twice
-    reading: tuple[str | None, Tally | None] = (None, None)  # a file whose events are being read
+    reading: Scanned = (None, (), None)  # a file whose events are being read
     size = None if args.files_from is not None else _total_size(args.paths)  # a list is not read twice
     with Progress(size, enabled=not args.quiet and sys.stderr.isatty()) as bar:
         printer = _Printer(args, bar)
         scanned = execute(planned, printer.render(), bar.watch)
         try:
             for path, events, file_tally in scanned:
-                reading = path, file_tally
+                reading = path, events, file_tally
                 before = printer.printed
                 printer.events(events)
                 if file_tally is not None:
@@ -796,15 +796,20 @@ def _scan(args: _Scan, arguments: Iterable[str]) -> int:
                     bar.done(file_tally)
                     if state is not None and path is not None and not file_tally.files_failed:
                         state.done(path)
-                reading = None, None
+                reading = None, (), None
                 if args.count and path is not None:
                     count = printer.printed - before
                     printer.out.write(f"{count if single else f'{escaped(path)}:{count}'}\n")
         except KeyboardInterrupt:
-            scanned.close()  # the workers stopped, the file being read closed (its tally whole)
-            path, file_tally = reading
+            scanned.close()  # the workers stopped
+            path, events, file_tally = reading
+            if isinstance(events, Generator):  # read here: its reader closed, its bytes counted
+                events.close()
             if file_tally is not None and not (counted and counted[-1] is file_tally):
-                counted.append(replace(file_tally, files_failed=file_tally.files))  # read in part: failed
+                # Its counts are those of the events given (a piece's before its rows: ``Piece``),
+                # and it is seen and failed, though none of it was given yet.
+                failed = int(path is not None) or file_tally.files
+                counted.append(replace(file_tally, files=failed, files_failed=failed))
             printer.close()
             printer.out.flush()
             where = f" while reading {escaped(path)}" if path is not None else ""

@@ -20,16 +20,17 @@ def in_files(done: Iterator[Done]) -> Iterator[tuple[str, Iterator[Event], Tally
     """The results of units, in order, as the results of files: each file's events and tally, its
     pieces joined (``join_pieces``); reports between units are passed on. A file's events must be
     read before the next file is asked for (they are read from ``done`` as they are needed); its
-    tally is whole when they have been."""
+    tally counts each piece as its events are given (a reader stopped in the middle, by Ctrl-C,
+    has the counts of what it was given), and is whole when they all have been."""
     for item in done:
         if isinstance(item, Report):
             yield item
             continue
         unit, pieces = item
         if unit.kind == "files":
-            for path, events, tally in pieces:  # a file's first piece
+            for path, events, counts, last in pieces:  # a file's first piece
                 whole = Tally()
-                rest = _file_events(path, events, tally, pieces, whole)
+                rest = _file_events(path, (path, events, counts, last), pieces, whole)
                 yield path, rest, whole
                 for _ in rest:  # a reader that stopped early: the rest of the file is skipped
                     pass
@@ -41,30 +42,27 @@ def in_files(done: Iterator[Done]) -> Iterator[tuple[str, Iterator[Event], Tally
             pass
 
 
-def _file_events(
-    path: str, events: list[Event], tally: Tally | None, more: Iterator[Piece], whole: Tally
-) -> Iterator[Event]:
-    """The events of a whole file, from its first piece on; ``whole`` gets its tally at its end."""
+def _file_events(path: str, first: Piece, more: Iterator[Piece], whole: Tally) -> Iterator[Event]:
+    """The events of a whole file, from its ``first`` piece on; ``whole`` gets each piece's counts."""
+    piece: Piece | None = first
     while True:
-        if tally is not None:  # counted before its last rows are printed: Ctrl-C may come after them
-            whole.add(tally)
-            yield from events
-            return
+        if piece is None or piece[0] != path:
+            raise RuntimeError(f"the pieces of {path} ended before its last")
+        _, events, counts, last = piece
+        whole.add(counts)  # before its rows are printed: Ctrl-C may come just after them
         yield from events
-        following = next(more, None)
-        if following is None or following[0] != path:
-            raise RuntimeError(f"the pieces of {path} ended with no tally")
-        _, events, tally = following
+        if last:
+            return
+        piece = next(more, None)
 
 
 def join_pieces(first: Unit, pieces: Iterator[Piece], more: Iterator[Done], tally: Tally) -> Iterator[Event]:
     """The events of a file read in pieces, as one read of the whole file gives them: from ``first``
     and its ``pieces``, then the units taken from ``more`` up to the file's last (``Joined`` says
-    how). ``tally`` gets each unit's counts as its pieces end."""
+    how). ``tally`` gets the counts of each piece as its events are given."""
     unit, joined = first, Joined()
     while True:
-        unit_tally, joined = yield from joined.events(unit, pieces)
-        tally.add(unit_tally)
+        _, joined = yield from joined.events(unit, pieces, tally)
         if unit.last:
             return
         following = next(more)
@@ -88,7 +86,7 @@ class Joined:
     def piece(self, unit: Unit, found: FileEvents) -> tuple[list[Event], Tally, Joined]:
         """What ``events`` gives, of a unit's results held whole (a Dask cluster's, ``dask.scan``)."""
         events: list[Event] = []
-        joining = self.events(unit, iter([found]))
+        joining = self.events(unit, iter([(*found, True)]))
         while True:
             try:
                 events.append(next(joining))
@@ -96,15 +94,18 @@ class Joined:
                 tally, after = end.value
                 return events, tally, after
 
-    def events(self, unit: Unit, pieces: Iterable[Piece]) -> Generator[Event, None, tuple[Tally, Joined]]:
+    def events(
+        self, unit: Unit, pieces: Iterable[Piece], whole: Tally | None = None
+    ) -> Generator[Event, None, tuple[Tally, Joined]]:
         """The events of the next unit of the file as a whole read gives them; then its counts
-        (the file counted once, by its first unit; failed once, by the first unit that failed)
-        and what the units after it need."""
+        and what the units after it need. ``whole`` gets the counts of each piece (``_counted``)
+        before its events are given."""
         long_line = self.long_line
-        tally: Tally | None = None
+        read, tally = Tally(), Tally()  # the unit's so far: as its worker counts, as a whole read does
         errors = warnings = 0  # the long lines a whole read does not report
-        for _, raw, piece_tally in pieces:
-            tally = piece_tally if piece_tally is not None else tally
+        ended = False
+        for _, raw, counts, last in pieces:
+            given: list[Event] = []
             for event in raw:
                 if unit.kind == "text" and isinstance(event, Report) and event.kind == "long-line":
                     if long_line is None and event.line is not None:
@@ -115,16 +116,15 @@ class Joined:
                     else:
                         warnings += 1
                     continue
-                yield self._renumbered(event)
-        if tally is None:
-            raise RuntimeError(f"the pieces of {unit.path} ended with no tally")
-        tally = replace(tally, files=int(unit.start == 0))
-        tally.errors -= errors
-        tally.warnings -= warnings
-        failed = self.failed or bool(tally.files_failed)
-        tally.files_failed = int(failed and not self.failed)
-        if unit.kind == "text" and unit.start:
-            tally.parts -= 1  # a text is one part, however many pieces
+                given.append(self._renumbered(event))
+            read.add(counts)
+            counted = self._counted(unit, read, errors, warnings)
+            if whole is not None:
+                whole.add(counted.since(tally))
+            tally, ended = counted, last
+            yield from given
+        if not ended:
+            raise RuntimeError(f"the pieces of {unit.path} ended before its last")
         if unit.last and long_line is not None:
             yield long_line
         after = Joined(
@@ -132,10 +132,23 @@ class Joined:
             self.messages + tally.messages * (unit.kind == "mbox") + tally.lines * (unit.kind == "jsonl"),
             self.lines + tally.lines * (unit.kind == "text"),
             self.characters + tally.characters * (unit.kind == "text"),
-            failed,
+            self.failed or bool(tally.files_failed),
             long_line,
         )
         return tally, after
+
+    def _counted(self, unit: Unit, read: Tally, errors: int, warnings: int) -> Tally:
+        """The counts of a unit read so far (``read``, as its worker counted them) as a whole read
+        counts them: the file counted once, by its first unit; failed once, by the first unit
+        that failed; the long lines it does not report (``errors``, ``warnings``) left out."""
+        tally = replace(read, files=int(unit.start == 0))
+        tally.errors -= errors
+        tally.warnings -= warnings
+        failed = self.failed or bool(tally.files_failed)
+        tally.files_failed = int(failed and not self.failed)
+        if unit.kind == "text" and unit.start:
+            tally.parts -= 1  # a text is one part, however many pieces
+        return tally
 
     def _renumbered(self, event: Event) -> Event:
         """An event of a piece, numbered as in the whole file: its message's index goes on from

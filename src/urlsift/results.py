@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Generator, Iterable, Iterator
+from dataclasses import replace
 from functools import lru_cache, partial
 from typing import IO, Any
 
@@ -80,7 +81,7 @@ _judge = lru_cache(maxsize=4096)(validate)
 def results(path: str, options: Options, tally: Tally, counter: Counter | None = None) -> Iterator[Event]:
     """The events of one file, in order; ``tally`` is kept up to date as they come."""
     counter = Counter() if counter is None else counter
-    return _events(path, read_path(path, options.read, counter), options, tally, counter)
+    return _events(path, read_path(path, options.read, counter), options, tally, _Read(counter))
 
 
 def stream_results(
@@ -89,13 +90,12 @@ def stream_results(
     """The events of a binary file object, as ``results`` gives a file's (``name`` stands for its
     path: ``sources.read_stream``)."""
     counter = Counter() if counter is None else counter
-    return _events(name, read_stream(file, name, options.read, counter), options, tally, counter)
+    return _events(name, read_stream(file, name, options.read, counter), options, tally, _Read(counter))
 
 
 def _events(
-    path: str, items: Generator[Item, None, None], options: Options, tally: Tally, counter: Counter
+    path: str, items: Generator[Item, None, None], options: Options, tally: Tally, read: _Read
 ) -> Iterator[Event]:
-    before, unpacked, lines = counter.bytes, counter.unpacked, counter.lines
     tally.files += 1
     failed = False
     item: TextStream | Defect | Skipped | list[MessageText] | None = None
@@ -103,6 +103,7 @@ def _events(
     batches = _batched(items)
     try:
         for item in batches:
+            read.count(tally)  # the bytes so far, in the counts of a piece cut after them (Ctrl-C)
             if isinstance(item, list):  # messages, which say their own bugs
                 yield from _messages(item, options, tally, matcher)
                 continue
@@ -127,15 +128,29 @@ def _events(
             tally.messages += 1
             tally.messages_failed += 1
         said = unexpected(error, Provenance(path))
-        detail = f"{said.detail}; the rest of the file is not read (after {counter.bytes:,} bytes)"
+        detail = f"{said.detail}; the rest of the file is not read (after {read.counter.bytes:,} bytes)"
         yield _report(said._replace(detail=detail), tally)
     finally:
         batches.close()
         items.close()
         tally.files_failed += failed
-        tally.bytes += counter.bytes - before
-        tally.unpacked += counter.unpacked - unpacked
-        tally.lines += counter.lines - lines  # a JSON-lines piece's, for the pieces after it
+        read.count(tally)
+
+
+class _Read:
+    """What a file's reader has read (``sources.Counter``), added to its tally as it goes."""
+
+    def __init__(self, counter: Counter) -> None:
+        self.counter = counter
+        self.bytes, self.unpacked, self.lines = counter.bytes, counter.unpacked, counter.lines
+
+    def count(self, tally: Tally) -> None:
+        """What was read since the last time, added to ``tally``."""
+        counter = self.counter
+        tally.bytes += counter.bytes - self.bytes
+        tally.unpacked += counter.unpacked - self.unpacked
+        tally.lines += counter.lines - self.lines  # a JSON-lines piece's, for the pieces after it
+        self.bytes, self.unpacked, self.lines = counter.bytes, counter.unpacked, counter.lines
 
 
 def _text(item: TextStream, options: Options, tally: Tally) -> Generator[Event, None, bool]:
@@ -332,30 +347,42 @@ nor the printing process holds more than a few pieces of a unit (a compressed fi
 def unit_pieces(unit: Unit, options: Options, render: Render | None = None) -> Iterator[Piece]:
     """The events of one unit of work (``units.plan``), in pieces of up to ``PIECE_ROWS``: of each
     of its files in turn, or of its piece of one file (messages numbered from 0, lines from 1 and
-    characters from 0 in the piece; ``pieces.join_pieces`` numbers them on); a file's last piece
-    carries its tally. The one function a worker runs (``workers.in_order``); with ``render``, it
-    prints the rows too (the printing process then only copies text)."""
+    characters from 0 in the piece; ``pieces.join_pieces`` numbers them on); each piece carries
+    the counts of what was read for it, and says whether it is its file's last. The one function
+    a worker runs (``workers.in_order``); with ``render``, it prints the rows too (the printing
+    process then only copies text)."""
     if unit.kind == "files":
         for path in unit.names:
-            tally = Tally()
-            yield from _in_pieces(path, results(path, options, tally), tally, render, ())
+            tally, counter = Tally(), Counter()
+            read = _Read(counter)
+            found = _events(path, read_path(path, options.read, counter), options, tally, read)
+            yield from _in_pieces(path, found, tally, read, render, ())
         return
     tally, counter = Tally(), Counter()
+    read = _Read(counter)
     items = read_piece(unit.kind, unit.path, unit.start, unit.end, options.read, counter)
-    found = _events(unit.path, items, options, tally, counter)
-    yield from _in_pieces(unit.path, found, tally, render, _renumbered(unit))
+    found = _events(unit.path, items, options, tally, read)
+    yield from _in_pieces(unit.path, found, tally, read, render, _renumbered(unit))
 
 
 def _in_pieces(
-    path: str, found: Iterator[Event], tally: Tally, render: Render | None, renumbered: tuple[Renumbered, ...]
+    path: str,
+    found: Iterator[Event],
+    tally: Tally,
+    read: _Read,
+    render: Render | None,
+    renumbered: tuple[Renumbered, ...],
 ) -> Iterator[Piece]:
     held: list[Event] = []
+    sent = Tally()  # the counts of the pieces sent
     for event in found:
         held.append(event)
         if len(held) >= PIECE_ROWS:
-            yield path, held if render is None else render(held, renumbered), None
+            read.count(tally)  # (a plain text is one item: its bytes so far)
+            counts, sent = tally.since(sent), replace(tally)
+            yield path, held if render is None else render(held, renumbered), counts, False
             held = []
-    yield path, held if render is None else render(held, renumbered), tally
+    yield path, held if render is None else render(held, renumbered), tally.since(sent), True
 
 
 def scan_unit(unit: Unit, options: Options, render: Render | None = None) -> list[FileEvents]:
@@ -363,11 +390,13 @@ def scan_unit(unit: Unit, options: Options, render: Render | None = None) -> lis
     Dask cluster's worker sends back (``dask.scan``)."""
     found: list[FileEvents] = []
     events: list[Event] = []
-    for path, piece, tally in unit_pieces(unit, options, render):
+    tally = Tally()
+    for path, piece, counts, last in unit_pieces(unit, options, render):
         events += piece
-        if tally is not None:
+        tally.add(counts)
+        if last:
             found.append((path, events, tally))
-            events = []
+            events, tally = [], Tally()
     return found
 
 
@@ -376,7 +405,9 @@ def _renumbered(unit: Unit) -> tuple[Renumbered, ...]:
     return () if unit.start == 0 else RENUMBERED.get(unit.kind, ())
 
 
-def lost(path: str, error: BaseException) -> FileEvents:
-    """What stands for a file whose worker failed: a report, and a tally of one failed file."""
+def lost(path: str, error: BaseException, begun: bool = False) -> Piece:
+    """What stands for the rest of a file whose worker failed: its last piece, a report, counting
+    one failed file (``begun``: seen already, counted by the pieces of it that came)."""
     detail = f"the worker reading it failed: {type(error).__name__}: {reason(error)}"
-    return path, [Report(path, "lost", detail, True)], Tally(files=1, files_failed=1, errors=1)
+    counts = Tally(files=int(not begun), files_failed=1, errors=1)
+    return path, [Report(path, "lost", detail, True)], counts, True

@@ -126,9 +126,12 @@ Render = Callable[[list[Event], tuple[Renumbered, ...]], list[Event]]
 ``Printed`` leaves to fill in."""
 FileEvents = tuple[str, list[Event], "Tally"]
 """A path, the events of all or one piece of it, and their tally."""
-Piece = tuple[str, list[Event], "Tally | None"]
+Piece = tuple[str, list[Event], "Tally", bool]
 """What a worker sends back, a few at a time (``results.unit_pieces``): a path, the next of its
-events, and, with its last ones, their tally (None before)."""
+events, the counts of what was read for them (since the path's piece before), and whether they
+are its last. The printing process adds each piece's counts as it comes, so that a run stopped
+between pieces (Ctrl-C) counts what it printed; the last piece marks the path done
+(docs/hostile-input.md, Ctrl-C: what was printed is what is counted)."""
 
 
 @dataclass
@@ -167,6 +170,10 @@ class Tally:
     def add(self, other: Tally) -> None:
         for count in fields(self):
             setattr(self, count.name, getattr(self, count.name) + getattr(other, count.name))
+
+    def since(self, earlier: Tally) -> Tally:
+        """The counts added to ``earlier`` to make these (a piece's, of a file's so far)."""
+        return Tally(*(getattr(self, count.name) - getattr(earlier, count.name) for count in fields(self)))
 
 
 @dataclass(frozen=True)

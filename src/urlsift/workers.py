@@ -307,6 +307,7 @@ class _Flights:
         own that reads the unit again, the pieces received before skipped; a unit that failed
         gives a ``lost`` report on each of its files not finished."""
         finished = 0  # files whose last piece was given
+        begun = False  # whether a piece of the next one was
         try:
             while True:
                 if self.folder is None:  # a cluster's worker: the unit's pieces all at once
@@ -319,7 +320,8 @@ class _Flights:
                     frame = self._next(flight)
                     if frame is not None:
                         piece: Piece = pickle.loads(frame)
-                        finished += piece[2] is not None
+                        finished += piece[3]
+                        begun = not piece[3]
                         yield piece
                         continue
                     if flight.ended:
@@ -330,8 +332,9 @@ class _Flights:
                         self._drop(flight)
                         flight = self.start(flight.unit, flight.received, alone=True)
                         continue
-                for path in (flight.unit.names or (flight.unit.path,))[finished:]:
-                    yield lost(path, failure or RuntimeError("its worker ended before the unit did"))
+                failure = failure or RuntimeError("its worker ended before the unit did")
+                for k, path in enumerate((flight.unit.names or (flight.unit.path,))[finished:]):
+                    yield lost(path, failure, begun and not k)
                 return
         finally:
             self._drop(flight)

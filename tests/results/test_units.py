@@ -362,3 +362,27 @@ def test_a_worker_that_dies_mid_unit_loses_nothing_and_repeats_nothing(
     assert many[:2] == one[:2]
     assert "files               1 = 1 scanned + 0 failed" in many[2]
     assert many[2] == one[2]
+
+
+def _fails_after_two_pieces(unit: Unit, options: Options, render: Render | None = None) -> Iterator[Piece]:
+    """The unit's first two pieces, then an error in its worker (each time it is read)."""
+    for k, piece in enumerate(unit_pieces(unit, options, render)):
+        if k == 2:
+            raise OSError("worker failed")
+        yield piece
+
+
+def test_a_unit_that_fails_in_the_middle_counts_what_was_printed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review M3: the counts of a file came with its last piece only, so one lost after some of
+    its rows were printed said ``URLs 0 valid (2,000 printed)``. Each piece counts its own rows;
+    the file is counted once, failed."""
+    path = str(_gz_of_urls(tmp_path / "urls.txt.gz", 5_500))
+    monkeypatch.setattr("urlsift.execute.unit_pieces", _fails_after_two_pieces)
+    assert main(["--quiet", "--stats", "-j", "2", path]) == 2
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == 2_000
+    assert f"urlsift: {path}: lost: the worker reading it failed: OSError: worker failed" in err
+    assert "files               1 = 0 scanned + 1 failed" in err
+    assert "URLs            2,000 valid (2,000 printed)" in err
