@@ -199,6 +199,19 @@ def test_state_refuses_what_has_no_commits(tmp_path: Path, capsys: pytest.Captur
         assert not state.exists()
 
 
+def test_a_state_file_that_could_not_be_saved_is_refused_before_reading(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A state in a folder that does not exist was found out after the whole run, at the save."""
+    repository = inbox.init(tmp_path / "0.git")
+    inbox.commit(repository, inbox.mbox_messages(MBOX)[:5])
+    assert main(["-q", "--state", str(tmp_path / "no" / "state.json"), str(repository)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    said = f"urlsift: --state {tmp_path / 'no' / 'state.json'}: its folder cannot be written"
+    assert err == said + ", so the state could not be saved\n"
+
+
 def test_a_recorded_commit_no_longer_in_the_history_is_warned_and_read_from_the_start(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -878,6 +878,9 @@ class State:
     def __init__(self, file: str, repositories: Iterable[str]) -> None:
         self._file = file
         recorded = _load(file)
+        folder = os.path.dirname(file) or "."
+        if not os.path.isdir(folder) or not os.access(folder, os.W_OK | os.X_OK):  # said before any reading
+            raise StateError(f"--state {file}: its folder cannot be written, so the state could not be saved")
         if not isinstance(recorded, dict) or not all(isinstance(v, str) for v in recorded.values()):
             raise StateError(f"--state {file}: not a state file (a JSON object of commits)")
         self._recorded: dict[str, str] = recorded
