@@ -460,19 +460,6 @@ def held(view: _View, commits: Iterable[str]) -> list[str]:
     return [parts[0] for parts in found if len(parts) == 3 and parts[1] == "commit"]
 
 
-def head(path: str) -> str | None:
-    """The commit a repository's HEAD is at; None when it has none, or it cannot be read."""
-    git = _git()
-    if git is None:
-        return None
-    try:
-        with _View(git, path) as view:
-            found = held(view, [view.tip]) if view.tip is not None else []
-    except (GitError, OSError, Damaged):
-        return None
-    return found[0] if found else None
-
-
 class ReadSpan(NamedTuple):
     """Which commits of a repository to read: by number, ``[first, total)``, up to ``tip``."""
 
