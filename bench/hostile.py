@@ -2,7 +2,7 @@
 
 The cases live in ``bench/hostile_cases/*.py`` (archives, messages, command line, ``-j``), each a dict
 ``CASES`` of name -> build(folder) -> (arguments after ``urlsift``, a file for standard input or
-None). The tests build small versions of the same inputs (``tests/test_hostile_*.py``); this
+None). The tests build small versions of the same inputs (``tests/*/test_hostile_*.py``); this
 script builds the GB-scale ones, which a test suite should not, and measures them one at a time in
 a fresh process.
 
