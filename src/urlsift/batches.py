@@ -46,7 +46,10 @@ class Messages(NamedTuple):
     offset: list[int | None]
     message_id: list[str | None]
     date: list[str | None]
+    """In UTC, ISO 8601 (``Row.date``)."""
     newsgroups: list[str | None]
+    date_header: list[str | None]
+    """The Date as written (``Row.date_header``)."""
 
 
 class Texts(NamedTuple):
@@ -81,6 +84,10 @@ class Matches(NamedTuple):
     count: list[int | None]  # type: ignore[assignment]  # the column's name; tuple.count is hidden
     context: list[str | None]
     wayback: list[str | None]
+    host: list[str | None]
+    host_unicode: list[str | None]
+    registered_domain: list[str | None]
+    surt: list[str | None]
 
 
 class Reports(NamedTuple):
@@ -115,7 +122,8 @@ class Batch:
         """The rows and reports, as ``urlsift.scan`` gives them, in its order."""
         messages, texts, matches, reports = self.messages, self.texts, self.matches, self.reports
         where = list(zip(*messages, strict=True))
-        of_text = [(*where[message], part) for message, part in zip(*texts, strict=True)]
+        of_text = [(*where[message][:_MESSAGE_COLUMNS], part) for message, part in zip(*texts, strict=True)]
+        written = [where[message][_MESSAGE_COLUMNS] for message in texts.message]
         said = [Report(*report) for report in zip(*reports[1:], strict=True)]
         found: list[Row | Report] = []
         before, next_report = reports.before, 0
@@ -123,7 +131,7 @@ class Batch:
             *(matches.text, matches.url, matches.alternatives, matches.valid, matches.scheme),
             *(matches.wrapper, matches.line, matches.column, matches.error, matches.canonical),
             *(matches.count, matches.start, matches.end, matches.quote_depth, matches.context),
-            matches.wayback,
+            *(matches.wayback, matches.host, matches.host_unicode, matches.registered_domain, matches.surt),
             strict=True,
         )
         for i, (text, url, alternatives, valid, scheme, wrapper, line, column, *rest) in enumerate(columns):
@@ -133,7 +141,10 @@ class Batch:
             naked = wrapper is None
             found.append(
                 _make_row(
-                    (url, alternatives, valid, scheme, wrapper, naked, line, column, *of_text[text], *rest)
+                    (
+                        *(url, alternatives, valid, scheme, wrapper, naked, line, column),
+                        *(*of_text[text], *rest, written[text]),
+                    )
                 )
             )
         found += said[next_report:]
@@ -141,10 +152,10 @@ class Batch:
 
     def to_arrow(self) -> pyarrow.Table:
         """The rows as an Arrow table of the Parquet output's columns and types (``parquet.SCHEMA``:
-        each row with its message's columns, ``date`` a UTC timestamp); pyarrow is the ``parquet``
+        each row with its message's columns, ``date`` a timestamp in UTC); pyarrow is the ``parquet``
         extra (``MissingExtra`` without it). The reports are not in it (``reports``)."""
         pa = _pyarrow("Batch.to_arrow")
-        from .dates import timestamp
+        from .dates import utc
         from .parquet import SCHEMA, column
 
         messages, texts, matches = self.messages, self.texts, self.matches
@@ -158,7 +169,7 @@ class Batch:
             for name, values in zip(Messages._fields, where, strict=True)
             if name != "date"
         }
-        held["date"] = column([timestamp(date) for date in messages.date], kinds["date"]).take(message)
+        held["date"] = column([utc(date) for date in messages.date], kinds["date"]).take(message)
         held["part"] = column(texts.part, kinds["part"]).take(text)
         for name in Matches._fields:
             if name not in _NOT_IN_TABLE:
@@ -173,6 +184,9 @@ class Batch:
         DuckDB and pandas take the rows of ``to_arrow`` through it."""
         return self.to_arrow().__arrow_c_stream__(requested_schema)
 
+
+_MESSAGE_COLUMNS = 7
+"""source ... newsgroups: the message's columns that come before ``part`` in a row."""
 
 _NOT_IN_TABLE = frozenset({"text", "position", "production"})
 """The matches' columns that the Parquet table has not (``error`` holds the last two)."""
@@ -212,7 +226,7 @@ class _Builder:
     def _start(self) -> None:
         self.rows: list[Row] = []
         self.text_of = array("q")
-        self.messages = Messages([], [], [], [], [], [], [])
+        self.messages = Messages([], [], [], [], [], [], [], [])
         self.texts = Texts(array("q"), [])
         self.reports = Reports(array("q"), [], [], [], [], [], [])
         self._messages_at: dict[tuple[Any, ...], int] = {}
@@ -239,7 +253,7 @@ class _Builder:
                 if where != last:
                     last = where
                     found = texts_at.get(where)
-                    index = self._text(where) if found is None else found
+                    index = self._text(where, row.date_header) if found is None else found
                 text_of.append(index)
                 rows.append(row)
             elif isinstance(row, Report):
@@ -250,13 +264,13 @@ class _Builder:
                 break
         self.held = held
 
-    def _text(self, where: tuple[Any, ...]) -> int:
+    def _text(self, where: tuple[Any, ...], date_header: str | None) -> int:
         """The index of a text not met before in this batch (and of its message, if new)."""
         message = self._messages_at.get(where[:7])
         if message is None:
             message = self._messages_at[where[:7]] = len(self.messages.source)
             columns: tuple[list[Any], ...] = self.messages
-            for column, value in zip(columns, where[:7], strict=True):
+            for column, value in zip(columns, (*where[:7], date_header), strict=True):
                 column.append(value)
         index = self._texts_at[where] = len(self.texts.part)
         self.texts.message.append(message)
@@ -297,7 +311,8 @@ def _matches(rows: list[Row], text_of: array[int]) -> Matches:
         *(text_of, values("url"), values("alternatives"), values("valid"), values("scheme")),
         *(values("wrapper"), numbers("line"), numbers("column"), numbers("start"), numbers("end")),
         *(numbers("quote_depth"), values("error"), position, production, values("canonical")),
-        *(values("count"), values("context"), values("wayback")),
+        *(values("count"), values("context"), values("wayback"), values("host"), values("host_unicode")),
+        *(values("registered_domain"), values("surt")),
     )
 
 

@@ -30,9 +30,9 @@ from .errors import Error
 from .execute import Scanned, execute
 from .grammar import PROFILES, STRICT
 from .output import FORMATS, Format, Printing, Writer, escaped, writer
-from .plan import COMMAND_LINE, build
+from .plan import COMMAND_LINE, build, filters
 from .progress import Progress
-from .rows import Event, Options, Printed, Render, Report, Row, Tally
+from .rows import PARTS, Event, Options, Printed, Render, Report, Row, Tally
 from .scanner import KNOWN_SCHEMES, MAX_SCHEME_CHARS
 from .sources import FORMATS as INPUT_FORMATS
 from .sources import MAX_MESSAGE, ReadOptions
@@ -238,6 +238,39 @@ def _scan_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print each URL once (one canonical form, D30), at the end, with how often it came (jsonl/csv)",
     )
+    kept = parser.add_argument_group("what to keep (D37)")
+    kept.add_argument(
+        "--parts",
+        choices=PARTS,
+        default="all",
+        help="scan the header values (List-*, Archived-At ...), the body (text parts; a plain text is one), "
+        "or all (default: what a message holds; the part column says which)",
+    )
+    kept.add_argument(
+        "--host",
+        dest="hosts",
+        action="append",
+        metavar="HOST",
+        help="keep only URLs of HOST or a host below it (example.org keeps a.example.org; a mailto: its "
+        "domain); may be repeated",
+    )
+    kept.add_argument(
+        "--since-date",
+        metavar="DATE",
+        help="keep only messages dated at or after DATE in UTC (2002, 2002-03, 2002-03-04 or an ISO 8601 "
+        "time); texts with no date are left out",
+    )
+    kept.add_argument(
+        "--until-date",
+        metavar="DATE",
+        help="keep only messages dated before the end of DATE (2002 keeps all of 2002), in UTC",
+    )
+    kept.add_argument(
+        "--max-quote-depth",
+        type=_count,
+        metavar="N",
+        help="keep only URLs quoted at most N levels deep (0: none in '>' quoted text)",
+    )
     shown = parser.add_argument_group("what to print")
     shown.add_argument(
         "--format",
@@ -429,6 +462,9 @@ def _parse_scan(arguments: Sequence[str]) -> _Scan:
         second_opinion="modern" if args.profile == STRICT.name and (args.stats or _stderr_tty()) else None,
         context=args.context,
         wayback=args.wayback,
+        filters=filters(
+            args.parts, args.hosts or (), args.since_date, args.until_date, args.max_quote_depth, COMMAND_LINE
+        ),
     )
     return _Scan(
         tuple(args.paths),
@@ -555,6 +591,12 @@ def _scheme_list(text: str) -> _Schemes:
 def _context_size(text: str) -> int:
     if not regex.fullmatch(r"[0-9]{1,4}", text):
         raise argparse.ArgumentTypeError(f"not a number of characters up to 9999: {text!r}")
+    return int(text)
+
+
+def _count(text: str) -> int:
+    if not (text.isascii() and text.isdigit()):
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}")
     return int(text)
 
 

@@ -25,7 +25,7 @@ from ._model import ProfileName
 from .errors import ClusterError, MissingExtra
 from .grammar import STRICT
 from .pieces import Joined
-from .plan import build
+from .plan import When, build, filters
 from .results import scan_unit
 from .rows import FIELDS, Event, FileEvents, Options, Report, Row
 from .scanner import KNOWN_SCHEMES
@@ -214,11 +214,17 @@ def scan(
     id_field: str | None = None,
     zstd_window_log: int = ZSTD_WINDOW_LOG,
     split_size: int = SPLIT_BYTES,
+    parts: str = "all",
+    hosts: str | Iterable[str] = (),
+    since_date: When | None = None,
+    until_date: When | None = None,
+    max_quote_depth: int | None = None,
 ) -> dask.bag.Bag:
     """The result records of ``paths`` (files and folders, read as the CLI reads them), one
     partition per unit of work: each row a dict with the columns of the CLI's jsonl
     (``rows.FIELDS``), each problem a dict ``{"report": place, "kind", "detail", "error"}``
-    (``reports`` picks them out). Units are planned here, so the paths must be readable both here
+    (``reports`` picks them out); ``parts`` ... ``max_quote_depth``: what to keep, as
+    ``urlsift.scan`` takes them. Units are planned here, so the paths must be readable both here
     and by the workers. Records come in the order ``urlsift -j 1`` prints them.
 
     Computed on the Client in use (``distributed.Client(...)``, or ``scheduler=`` to ``compute``),
@@ -230,25 +236,28 @@ def scan(
     import dask.bag
 
     read = ReadOptions(input_format, max_expand, max_message, tuple(text_fields), id_field, zstd_window_log)
-    options = Options(profile=profile, naked=naked, invalid=invalid, schemes=frozenset(schemes), read=read)
+    kept = filters(parts, hosts, since_date, until_date, max_quote_depth)
+    options = Options(
+        profile=profile, naked=naked, invalid=invalid, schemes=frozenset(schemes), read=read, filters=kept
+    )
     planned = build([paths] if isinstance(paths, str) else paths, options, jobs=None, split=split_size)
-    parts: list[Any] = []
+    pieces: list[Any] = []
     joined: Any = None
     for unit in planned.items:
         if isinstance(unit, Report):
-            parts.append(dask.delayed(_report_records)([unit]))
+            pieces.append(dask.delayed(_report_records)([unit]))
             continue
         if not isinstance(unit, Unit):  # (the paths are paths: a plan for a graph gives units)
             raise TypeError(f"urlsift.dask.scan reads paths, not {type(unit).__name__}")
         found = dask.delayed(scan_unit, pure=True)(unit, planned.options)
         if unit.kind == "files":
-            parts.append(dask.delayed(_records)(found))
+            pieces.append(dask.delayed(_records)(found))
             continue
         before = Joined() if unit.start == 0 else joined
         piece = dask.delayed(_piece, nout=2)(unit, found, before)
-        parts.append(piece[0])
+        pieces.append(piece[0])
         joined = piece[1]
-    bag = dask.bag.from_delayed(parts) if parts else dask.bag.from_sequence([], npartitions=1)
+    bag = dask.bag.from_delayed(pieces) if pieces else dask.bag.from_sequence([], npartitions=1)
     return _scan_bag()(bag.dask, bag.name, bag.npartitions)
 
 
@@ -311,7 +320,7 @@ def reports(bag: dask.bag.Bag) -> dask.bag.Bag:
 
 def to_dataframe(bag: dask.bag.Bag) -> dask.dataframe.DataFrame:
     """The rows of a ``scan`` bag as a Dask DataFrame with the jsonl columns, typed as the Parquet
-    output types them (``parquet.SCHEMA``: ``date`` a UTC timestamp, ``alternatives`` a list)."""
+    output types them (``parquet.SCHEMA``: ``date`` a timestamp in UTC, ``alternatives`` a list)."""
     _dask("dask.dataframe")  # (pandas)
     import dask
     import dask.dataframe

@@ -30,10 +30,26 @@ def timestamp(date: str | None) -> datetime | None:
         return None
 
 
+@lru_cache(maxsize=4096)
+def iso(date: str | None) -> str | None:
+    """A Date header (or WARC-Date) as ``timestamp`` reads it, in UTC and ISO 8601 with a "Z"
+    (``2002-03-04T05:06:07Z``): the ``date`` column of jsonl and csv. None when it cannot be read."""
+    when = timestamp(date)
+    return None if when is None else f"{when.replace(tzinfo=None).isoformat()}Z"
+
+
+def utc(text: str | None) -> datetime | None:
+    """The ``date`` column's text (``iso``'s) as a UTC time with no zone: Parquet's ``date``
+    (a timestamp with no zone reads in DuckDB without pytz: D37)."""
+    if text is None:
+        return None
+    return datetime.fromisoformat(text).replace(tzinfo=None)
+
+
 def wayback(url: str, date: str | None) -> str | None:
     """``https://web.archive.org/web/YYYYMMDDhhmmss/URL``: the Wayback Machine's copy of ``url``
     nearest the time ``date`` says (it redirects to the nearest it has); None without a date it
-    can read."""
+    can read. ``date``: a Date header's text, or the ``date`` column's."""
     when = timestamp(date)
     if when is None:
         return None

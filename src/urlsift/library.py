@@ -19,9 +19,9 @@ from .batches import Batch, in_batches
 from .execute import STREAM_NAME, execute
 from .grammar import PROFILES, Profile
 from .output import Printing
-from .plan import Plan, build
+from .plan import Plan, When, build, filters
 from .results import stream_results
-from .rows import Event, Options, Report, Row, Tally
+from .rows import Event, Filters, Options, Report, Row, Tally
 from .scanner import KNOWN_SCHEMES
 from .sources import FORMATS, MAX_MESSAGE, ReadOptions
 from .sources.mbox import is_separator
@@ -50,6 +50,11 @@ def scan(
     canonical: bool = False,
     context: int | None = None,
     wayback: bool = False,
+    parts: str = "all",
+    hosts: str | Iterable[str] = (),
+    since_date: When | None = None,
+    until_date: When | None = None,
+    max_quote_depth: int | None = None,
     workers: int = 1,
     input_format: str = "auto",
     text_fields: Sequence[str] = (),
@@ -64,6 +69,8 @@ def scan(
     ``naked=False``; ``schemes``: only the rows of these schemes; ``known_schemes``: the schemes
     found naked and quoted, as ``extract``'s ``schemes``: ``--schemes +doi`` is
     ``KNOWN_SCHEMES | {"doi"}``; ``canonical``, ``context=N``, ``wayback``: fill those columns;
+    ``parts``, ``hosts``, ``since_date``, ``until_date``, ``max_quote_depth``: what to keep, as
+    ``--parts``, ``--host``, ``--since-date``, ``--until-date``, ``--max-quote-depth`` say;
     ``input_format="jsonl"`` with ``text_fields`` and ``id_field``: a JSON-lines dump). ``workers=N``
     reads with N processes, as ``-j N`` does (no more than there are units of work; file objects
     are read in this process, in their turn).
@@ -82,6 +89,7 @@ def scan(
     planned, printing = _planned(
         sources, profile, naked, invalid, schemes, known_schemes, canonical, context, wayback, workers,
         input_format, text_fields, id_field, max_expand, max_message, split_size,
+        filters(parts, hosts, since_date, until_date, max_quote_depth),
     )  # fmt: skip
     return _selected((event for _, events, _ in execute(planned) for event in events), printing)
 
@@ -97,6 +105,11 @@ def scan_batches(
     canonical: bool = False,
     context: int | None = None,
     wayback: bool = False,
+    parts: str = "all",
+    hosts: str | Iterable[str] = (),
+    since_date: When | None = None,
+    until_date: When | None = None,
+    max_quote_depth: int | None = None,
     workers: int = 1,
     input_format: str = "auto",
     text_fields: Sequence[str] = (),
@@ -116,6 +129,7 @@ def scan_batches(
     planned, printing = _planned(
         sources, profile, naked, invalid, schemes, known_schemes, canonical, context, wayback, workers,
         input_format, text_fields, id_field, max_expand, max_message, split_size,
+        filters(parts, hosts, since_date, until_date, max_quote_depth),
     )  # fmt: skip
     return in_batches(execute(planned), printing)
 
@@ -137,6 +151,7 @@ def _planned(
     max_expand: int,
     max_message: int,
     split_size: int,
+    kept: Filters,
 ) -> tuple[Plan, Printing]:
     """``scan``'s and ``scan_batches``' arguments, checked now (the folders are walked lazily)."""
     if isinstance(text_fields, str):
@@ -148,7 +163,7 @@ def _planned(
         tuple(text_fields),
         id_field,
     )
-    options = _options(profile, naked, invalid, read, known_schemes, context, wayback)
+    options = _options(profile, naked, invalid, read, known_schemes, context, wayback, kept)
     printing = _printing(options, schemes, canonical)
     given = list(_sources(sources))
     return build(given, options, jobs=workers, split=split_size), printing
@@ -165,6 +180,11 @@ def extract_message(
     canonical: bool = False,
     context: int | None = None,
     wayback: bool = False,
+    parts: str = "all",
+    hosts: str | Iterable[str] = (),
+    since_date: When | None = None,
+    until_date: When | None = None,
+    max_quote_depth: int | None = None,
     source: str = MESSAGE_NAME,
     max_message: int = MAX_MESSAGE,
 ) -> Generator[Row | Report, None, None]:
@@ -185,7 +205,8 @@ def extract_message(
         raise TypeError(f"a message is bytes or an email.message.Message, not {type(message).__name__}")
     in_mbox = is_separator(data.split(b"\n", 1)[0].rstrip(b"\r"))
     read = ReadOptions("mbox" if in_mbox else "eml", MAX_EXPAND, _size("max_message", max_message))
-    options = _options(profile, naked, invalid, read, known_schemes, context, wayback)
+    kept = filters(parts, hosts, since_date, until_date, max_quote_depth)
+    options = _options(profile, naked, invalid, read, known_schemes, context, wayback, kept)
     printing = _printing(options, schemes, canonical)
     return _selected(stream_results(io.BytesIO(data), source, options, Tally()), printing)
 
@@ -198,6 +219,7 @@ def _options(
     known: Iterable[str],
     context: int | None = None,
     wayback: bool = False,
+    kept: Filters | None = None,
 ) -> Options:
     name = profile.name if isinstance(profile, Profile) else profile
     if name not in PROFILES:
@@ -208,7 +230,9 @@ def _options(
     schemes = frozenset(scheme.lower() for scheme in known)
     if context is not None and (isinstance(context, bool) or not isinstance(context, int) or context < 0):
         raise ValueError(f"context must be a number of characters, not {context!r}")
-    return Options(name, naked, invalid, schemes, read, context=context, wayback=bool(wayback))
+    return Options(
+        name, naked, invalid, schemes, read, context=context, wayback=bool(wayback), filters=kept or Filters()
+    )
 
 
 def _size(name: str, size: int) -> int:

@@ -37,9 +37,15 @@ _MESSAGE_FIELDS = FIELDS[_MESSAGE]
 _message_of: Callable[[Row], tuple[Any, ...]] = itemgetter(_MESSAGE)
 _match_of: Callable[[Row], tuple[Any, ...]] = itemgetter(slice(FIELDS.index("source")))
 """url ... column: the same for a header value that every message repeats."""
-_rest_of: Callable[[Row], tuple[Any, ...]] = itemgetter(slice(_PART, None))
+_HOST = FIELDS.index("host")
+_DATE_HEADER = FIELDS.index("date_header")
+_rest_of: Callable[[Row], tuple[Any, ...]] = itemgetter(slice(_PART, _HOST))
 """part ... wayback: the same, too, for such a header value (context and wayback aside)."""
+_hosts_of: Callable[[Row], tuple[Any, ...]] = itemgetter(slice(_HOST, _DATE_HEADER))
+"""host ... surt: the same for every row of a URL."""
+_HOST_FIELDS = FIELDS[_HOST:_DATE_HEADER]
 _MATCH_CACHE_SIZE = 4096
+_UNSET = object()
 _WRAPPERS = {None: "null", "URL:": '"URL:"', "<>": '"<>"', '"': '"\\""'}
 
 _FORMULA_START = frozenset("=+-@\t\r")
@@ -129,9 +135,10 @@ def _jsonl_writer(out: TextOut) -> Writer:
     module's own C encoder (a third of the cost of a json.dumps per row; tests/cli/test_cli_options.py
     checks the two agree). A lone surrogate, which no UTF-8 holds, is written as JSON's
     escape of it (``escaping.surrogates_escaped``)."""
-    last: list[Any] = [None, ""]
+    last: list[Any] = [None, "", _UNSET, ""]
     heads: dict[tuple[Any, ...], str] = {}
     tails: dict[tuple[Any, ...], str] = {}
+    hosts: dict[tuple[Any, ...], str] = {}
 
     def write_object(row: Row) -> None:
         where = _message_of(row)
@@ -142,14 +149,29 @@ def _jsonl_writer(out: TextOut) -> Writer:
                     f'"{name}": {_json(value)}' for name, value in zip(_MESSAGE_FIELDS, where, strict=True)
                 )
             )
-        match, rest = _match_of(row), _rest_of(row)
+        written = row[_DATE_HEADER]
+        if written != last[2]:  # the message's too (after the columns added later: at the end)
+            last[2] = written
+            last[3] = surrogates_escaped(f'"date_header": {_json(written)}}}\n')
+        match, rest, named = _match_of(row), _rest_of(row), _hosts_of(row)
         head = heads.get(match)
         if head is None:
             head = _remembered(heads, match, surrogates_escaped(_match_fields(match)))
         tail = tails.get(rest)
         if tail is None:
             tail = _remembered(tails, rest, surrogates_escaped(_rest_fields(rest)))
-        out.write(f"{head}, {last[1]}, {tail}")
+        host = hosts.get(named)
+        if host is None:
+            host = _remembered(
+                hosts,
+                named,
+                surrogates_escaped(
+                    "".join(
+                        f'"{name}": {_json(value)}, ' for name, value in zip(_HOST_FIELDS, named, strict=True)
+                    )
+                ),
+            )
+        out.write(f"{head}, {last[1]}, {tail}, {host}{last[3]}")
 
     return write_object
 
@@ -175,7 +197,7 @@ def _match_fields(match: tuple[Any, ...]) -> str:
 
 
 def _rest_fields(rest: tuple[Any, ...]) -> str:
-    """The JSON of a row's last fields (part ... wayback), to its closing brace and line feed."""
+    """The JSON of a row's fields part ... wayback."""
     part, error, canonical, count, start, end, quote_depth, context, wayback = rest
     return (
         f'"part": {"null" if part is None else encode_basestring(part)}, '
@@ -184,7 +206,7 @@ def _rest_fields(rest: tuple[Any, ...]) -> str:
         f'"count": {"null" if count is None else count}, '
         f'"start": {start}, "end": {end}, "quote_depth": {quote_depth}, '
         f'"context": {"null" if context is None else encode_basestring(context)}, '
-        f'"wayback": {"null" if wayback is None else encode_basestring(wayback)}}}\n'
+        f'"wayback": {"null" if wayback is None else encode_basestring(wayback)}'
     )
 
 

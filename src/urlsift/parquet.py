@@ -1,5 +1,6 @@
 """Rows -> Parquet files (``--format parquet --output DIR``), typed for DuckDB, pandas and Spark:
-the jsonl columns (``rows.FIELDS``) with ``date`` a UTC timestamp and ``alternatives`` a list.
+the jsonl columns (``rows.FIELDS``) with ``date`` a timestamp (in UTC, with no zone: D37) and
+``alternatives`` a list.
 ``pyarrow`` is an optional extra (``pip install urlsift[parquet]``); this module is imported only
 when it is used.
 """
@@ -10,7 +11,7 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .dates import timestamp
+from .dates import utc
 from .errors import MissingExtra
 from .escaping import surrogates_escaped
 from .rows import FIELDS, Row
@@ -39,7 +40,9 @@ SCHEMA = pa.schema(
         ("message", pa.int64()),
         ("offset", pa.int64()),
         ("message_id", pa.string()),
-        ("date", pa.timestamp("us", tz="UTC")),  # Parquet has no seconds unit
+        # In UTC, with no zone: a zone made DuckDB's fetchall() need pytz, which no extra installs
+        # (D37). Parquet has no seconds unit.
+        ("date", pa.timestamp("us")),
         ("newsgroups", pa.string()),
         ("part", pa.string()),
         ("error", pa.string()),
@@ -50,6 +53,11 @@ SCHEMA = pa.schema(
         ("quote_depth", pa.int64()),
         ("context", pa.string()),
         ("wayback", pa.string()),
+        ("host", pa.string()),
+        ("host_unicode", pa.string()),
+        ("registered_domain", pa.string()),
+        ("surt", pa.string()),
+        ("date_header", pa.string()),
     ]
 )
 if tuple(SCHEMA.names) != FIELDS:  # one column list, the jsonl's
@@ -63,7 +71,7 @@ FILE_ROWS = 1 << 20
 def table(rows: Sequence[Row]) -> pa.Table:
     """Rows as an Arrow table of SCHEMA."""
     columns = [list(column) for column in zip(*rows, strict=True)] if rows else [[] for _ in FIELDS]
-    columns[_DATE] = [timestamp(date) for date in columns[_DATE]]
+    columns[_DATE] = [utc(date) for date in columns[_DATE]]
     return pa.Table.from_arrays(
         [column(values, kind) for values, kind in zip(columns, SCHEMA.types, strict=True)], schema=SCHEMA
     )

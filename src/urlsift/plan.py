@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime, timedelta
 from typing import IO, NamedTuple
 
 from .errors import Error
 from .escaping import escaped
 from .results import walk
-from .rows import Options, Report
+from .rows import PARTS, Filters, Options, Report
 from .sources import ReadOptions, publicinbox
 from .units import SPLIT_BYTES, Unit, first_units
 from .units import plan as units_of
@@ -46,14 +48,96 @@ class Spelling(NamedTuple):
     split: str
     since: str
     state: str
+    parts: str = "parts"
+    host: str = "hosts"
+    since_date: str = "since_date"
+    until_date: str = "until_date"
+    max_quote_depth: str = "max_quote_depth"
 
 
 KEYWORDS = Spelling(
     'input_format="jsonl"', "text_fields", "id_field", "workers", "split_size", "since", "state"
 )
 COMMAND_LINE = Spelling(
-    "--input-format jsonl", "--text-field", "--id-field", "-j", "--split-size", "--since", "--state"
+    *("--input-format jsonl", "--text-field", "--id-field", "-j", "--split-size", "--since", "--state"),
+    *("--parts", "--host", "--since-date", "--until-date", "--max-quote-depth"),
 )
+
+When = str | date | datetime
+"""A date bound as a face takes it: ``2002``, ``2002-03``, ``2002-03-04``, an ISO 8601 time (no
+zone: UTC), or a ``date`` or ``datetime``."""
+
+
+def filters(
+    parts: str = "all",
+    hosts: Iterable[str] = (),
+    since_date: When | None = None,
+    until_date: When | None = None,
+    max_quote_depth: int | None = None,
+    spelling: Spelling = KEYWORDS,
+) -> Filters:
+    """The filters of a run (``rows.Filters``, D37), checked (``Refused``), for every face: the
+    hosts in ``host``'s form; a date bound that names a year, month or day stands for its start
+    (``since_date``) or its end (``until_date``: ``--until-date 2002`` keeps all of 2002)."""
+    if parts not in PARTS:
+        raise Refused(f"{spelling.parts} is one of {', '.join(PARTS)}, not {parts!r}")
+    if isinstance(hosts, str):
+        hosts = [hosts]
+    wanted = tuple(_host(host, spelling) for host in hosts)
+    since = None if since_date is None else _bound(since_date, False, spelling.since_date)
+    until = None if until_date is None else _bound(until_date, True, spelling.until_date)
+    if since is not None and until is not None and until <= since:
+        raise Refused(f"{spelling.until_date} must come after {spelling.since_date}")
+    if max_quote_depth is not None and (
+        isinstance(max_quote_depth, bool) or not isinstance(max_quote_depth, int) or max_quote_depth < 0
+    ):
+        raise Refused(f"{spelling.max_quote_depth} must be a number of quote levels, not {max_quote_depth!r}")
+    return Filters(parts, wanted, since, until, max_quote_depth)
+
+
+def _host(host: str, spelling: Spelling) -> str:
+    from .hosts import host_form
+
+    if not isinstance(host, str):
+        raise Refused(f"{spelling.host} takes host names, not {type(host).__name__}")
+    found = host_form(host.strip().strip("."))
+    if not found or any(character in found for character in "/@?# "):
+        raise Refused(f"{spelling.host}: not a host name: {escaped(host)!r}")
+    return found
+
+
+_PARTIAL = re.compile(r"(\d{4})(?:-(\d{2}))?")
+
+
+def _bound(when: When, end: bool, named: str) -> datetime:
+    """A date bound as a UTC time (as ``dates.timestamp`` gives a message's): a year, month or
+    day at its start, or (``end``) at the start of the next; a time with no zone is UTC's."""
+    if isinstance(when, datetime):
+        return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+    if isinstance(when, date):
+        day = datetime(when.year, when.month, when.day, tzinfo=UTC)
+        return day + timedelta(days=1) if end else day
+    if not isinstance(when, str):
+        raise Refused(f"{named} takes a date (2002, 2002-03, 2002-03-04 or an ISO 8601 time), not {when!r}")
+    text = when.strip()
+    try:
+        if (partial := _PARTIAL.fullmatch(text)) is not None:
+            year, month = int(partial[1]), int(partial[2] or 1)
+            start = datetime(year, month, 1, tzinfo=UTC)
+            if not end:
+                return start
+            if partial[2] is None:
+                return start.replace(year=year + 1)
+            return start.replace(year=year + month // 12, month=month % 12 + 1)
+        found = datetime.fromisoformat(text)
+    except ValueError:
+        raise Refused(
+            f"{named}: not a date: {escaped(text)!r} (say 2002, 2002-03, 2002-03-04 or 2002-03-04T05:06:07Z)"
+        ) from None
+    if len(text) == 10:  # a day: YYYY-MM-DD
+        found = found.replace(tzinfo=UTC)
+        return found + timedelta(days=1) if end else found
+    return _bound(found, False, named)
 
 
 @dataclass(frozen=True)

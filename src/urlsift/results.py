@@ -26,12 +26,14 @@ from ._model import (
     www_url,
 )
 from .around import StreamText, Text, context, quote_depth
-from .dates import wayback
+from .dates import iso, timestamp, wayback
+from .hosts import ARCHIVED, NO_HOST, host_columns
 from .matches import BATCH_WEIGHT, Matcher, extraction, weight
 from .rows import (
     RENUMBERED,
     Event,
     FileEvents,
+    Filters,
     Options,
     Piece,
     Render,
@@ -100,7 +102,9 @@ def _events(
     failed = False
     item: TextStream | Defect | Skipped | list[MessageText] | None = None
     matcher = Matcher(options)  # its set-up once a file, not once a message
-    batches = _batched(items)
+    filters = options.filters
+    narrowed = items if filters.parts == "all" and not filters.dated else _narrowed(items, filters)
+    batches = _batched(narrowed)
     try:
         for item in batches:
             read.count(tally)  # the bytes so far, in the counts of a piece cut after them (Ctrl-C)
@@ -230,7 +234,7 @@ def _message(
     for defect in message.defects:
         yield _report(defect, tally)
     parts, texts = message.parts, message.texts
-    columns = message.provenance[:_PART]  # source ... newsgroups: the same in all its rows
+    columns = _where(message.provenance)
     if found is None:
         found = (matcher or Matcher(options))(message)
     for k, match in found:
@@ -242,7 +246,7 @@ def _message(
 def _rows(
     found: Iterable[Match], text: StreamText, where: Provenance, options: Options, tally: Tally
 ) -> Iterator[Row]:
-    columns = where[:_PART]
+    columns = _where(where)
     for match in found:
         row = _row(match, text, columns, where.part, options, tally)
         if row is not None:
@@ -252,9 +256,19 @@ def _rows(
 def _row(
     match: Match, text: Text, columns: tuple[Any, ...], part: str | None, options: Options, tally: Tally
 ) -> Row | None:
-    """The row of ``match``, found in ``text`` (None when it is rejected and not asked for);
-    ``columns`` are the row's columns of where the text is (source ... newsgroups)."""
+    """The row of ``match``, found in ``text`` (None when it is rejected and not asked for, or
+    when a filter leaves it out); ``columns`` are the row's columns of where the text is (source
+    ... newsgroups, ``_where``'s, then date_header)."""
     url, alternatives, wrapper, span, pieces, line, column, verdict = match  # one step, not eight
+    hosts = host_columns(url, verdict.scheme, verdict.parts) if verdict.valid else NO_HOST
+    filters = options.filters
+    if filters.hosts and not filters.keeps_host(hosts[0]):
+        return None
+    depth: int | None = None
+    if filters.max_quote_depth is not None:
+        depth = quote_depth(text, match) if column else 0
+        if depth > filters.max_quote_depth:
+            return None
     if verdict.valid:
         tally.urls += 1
         error = None
@@ -278,30 +292,75 @@ def _row(
             wrapper is None,
             line,
             column,
-            *columns,
+            *columns[:_PART],
             part,
             error,
             None,  # canonical, count: the printer's to fill in
             None,
             start,
             end,
-            quote_depth(text, match) if column else 0,  # (nothing before it on its line: 0)
+            (quote_depth(text, match) if column else 0) if depth is None else depth,  # (none before it: 0)
             None if options.context is None else context(text, start, end, options.context),
             _wayback(match, columns[_DATE]) if options.wayback and verdict.valid else None,
+            *hosts,
+            columns[_PART],
         )
     )
 
 
 _make_row = partial(tuple.__new__, Row)
-"""A row from a tuple of its 24 columns: what ``Row._make`` does, less its Python call, once per row
+"""A row from a tuple of its 29 columns: what ``Row._make`` does, less its Python call, once per row
 (tests/results/test_columns.py checks every row has its columns)."""
 _PART = Provenance._fields.index("part")
 _DATE = Provenance._fields.index("date")
 
 
 def _wayback(match: Match, date: str | None) -> str | None:
-    # A "www." host with no scheme (modern) is the http URL it stands for.
-    return wayback(match.url if match.verdict.scheme is not None else www_url(match.url), date)
+    # A "www." host with no scheme (modern) is the http URL it stands for. Only the schemes the
+    # Wayback Machine holds get an address (D37).
+    scheme = match.verdict.scheme
+    if scheme is None:
+        return wayback(www_url(match.url), date)
+    return wayback(match.url, date) if scheme in ARCHIVED else None
+
+
+def _where(provenance: Provenance) -> tuple[Any, ...]:
+    """A text's columns of where it is: source ... newsgroups with ``date`` in UTC ISO 8601, then
+    ``date_header``, the Date as written (spaces around it dropped): the same in all its rows."""
+    written = provenance.date
+    header = written.strip() if written is not None else None
+    return (*provenance[:_DATE], iso(written), *provenance[_DATE + 1 : _PART], header)
+
+
+def _narrowed(items: Generator[Item, None, None], filters: Filters) -> Generator[Item, None, None]:
+    """``items`` with what ``filters`` leave unscanned taken out (D37): the messages out of the
+    date range (their defects are still said), and the texts ``parts`` does not keep."""
+    for item in items:
+        if isinstance(item, MessageText):
+            dated = filters.keeps_date(timestamp(item.provenance.date))
+            yield _parts_of(item, filters.parts if dated else None)
+        elif isinstance(item, TextStream):
+            # A plain text is a body; with no headers, or out of the range, it is not read.
+            if filters.parts != "headers" and filters.keeps_date(timestamp(item.provenance.date)):
+                yield item
+        else:
+            yield item
+
+
+def _parts_of(message: MessageText, parts: str | None) -> MessageText:
+    """``message`` with only the texts of ``parts`` (None: none of them)."""
+    headers = message.headers
+    if parts == "all":
+        return message
+    if parts == "headers":
+        return message._replace(texts=message.texts[:headers], parts=message.parts[:headers], flowed=None)
+    if parts == "body":
+        flowed = message.flowed
+        shifted = None if flowed is None else {k - headers: v for k, v in flowed.items() if k >= headers}
+        return message._replace(
+            texts=message.texts[headers:], parts=message.parts[headers:], headers=0, flowed=shifted
+        )
+    return message._replace(texts=[], parts=[], headers=0, flowed=None)
 
 
 def _report(defect: Defect, tally: Tally) -> Report:

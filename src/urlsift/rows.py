@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
+from datetime import datetime
 from typing import Any, Literal, NamedTuple, Protocol
 
 from ._model import DefectKind, ProfileName, Provenance, Wrapper
@@ -40,6 +41,11 @@ class _Columns(NamedTuple):
     quote_depth: int
     context: str | None
     wayback: str | None
+    host: str | None
+    host_unicode: str | None
+    registered_domain: str | None
+    surt: str | None
+    date_header: str | None
 
 
 class Row(_Columns):
@@ -47,7 +53,9 @@ class Row(_Columns):
     columns of the jsonl and csv output, in their order (README's table says what each holds).
     ``canonical`` and ``count`` are filled by the printer (``--canonical``, ``--unique``); ``start``
     and ``end`` are character offsets in the part's text (a plain text's: the whole file's), from
-    the URL's first piece to its last (a URL rejoined across lines spans the line breaks)."""
+    the URL's first piece to its last (a URL rejoined across lines spans the line breaks).
+    ``date`` is the message's Date in UTC, ISO 8601 (``2002-03-04T05:06:07Z``), ``date_header``
+    its text as written; ``host`` ... ``surt`` are a valid URL's (``hosts``, D37)."""
 
     __slots__ = ()
 
@@ -176,6 +184,49 @@ class Tally:
         return Tally(*(getattr(self, count.name) - getattr(earlier, count.name) for count in fields(self)))
 
 
+Parts = Literal["all", "headers", "body"]
+PARTS: tuple[Parts, ...] = ("all", "headers", "body")
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What a run keeps (D37): the filters people ask for without leaving the command line. A
+    message out of the date range, and the texts ``parts`` leaves out, are not scanned; the rows
+    of other hosts, and those quoted deeper, are dropped as they are found. What a filter leaves
+    out is not counted (``--stats``, ``--count``)."""
+
+    parts: Parts = "all"
+    """``headers``: only the header values; ``body``: only the text parts (a plain text is one)."""
+    hosts: tuple[str, ...] = ()
+    """Keep only the URLs whose ``host`` is one of these or below one (``example.org`` keeps
+    ``a.example.org``), in ``host``'s form (lower-case, IDNA's ASCII); () keeps all."""
+    since: datetime | None = None
+    """Keep only the messages dated at or after this (UTC); a text with no date is left out."""
+    until: datetime | None = None
+    """Keep only the messages dated before this (UTC)."""
+    max_quote_depth: int | None = None
+    """Keep only the URLs quoted this deep or less (0: not in quoted text)."""
+
+    @property
+    def dated(self) -> bool:
+        return self.since is not None or self.until is not None
+
+    def keeps_date(self, when: datetime | None) -> bool:
+        """Whether a message of this date is in the range (with no range, every one is)."""
+        if not self.dated:
+            return True
+        if when is None:
+            return False
+        return (self.since is None or when >= self.since) and (self.until is None or when < self.until)
+
+    def keeps_host(self, host: str | None) -> bool:
+        if not self.hosts:
+            return True
+        if host is None:
+            return False
+        return any(host == wanted or host.endswith("." + wanted) for wanted in self.hosts)
+
+
 @dataclass(frozen=True)
 class Options:
     profile: ProfileName = STRICT.name
@@ -189,7 +240,10 @@ class Options:
     context: int | None = None
     """Fill in ``Row.context``: this many characters each side of the URL (``--context N``)."""
     wayback: bool = False
-    """Fill in ``Row.wayback`` for valid URLs of messages with a Date (``--wayback``)."""
+    """Fill in ``Row.wayback`` for valid http, https and ftp URLs of messages with a Date
+    (``--wayback``)."""
+    filters: Filters = field(default_factory=Filters)
+    """Which texts to scan and which rows to keep (``--parts``, ``--host`` ...)."""
 
 
 def place(where: Provenance) -> str:

@@ -214,8 +214,11 @@ def test_new_columns_come_last_in_csv_too(tmp_path: Path, capsys: pytest.Capture
     path.write_text("> see http://x.example/ now")
     main(["--quiet", "--format", "csv", "--context", "3", str(path)])
     header, line = capsys.readouterr().out.splitlines()
-    assert header.split(",")[-5:] == ["start", "end", "quote_depth", "context", "wayback"]
-    assert line.endswith(",6,23,1,ee http://x.example/ no,")
+    assert header.split(",")[-10:] == [
+        *("start", "end", "quote_depth", "context", "wayback"),
+        *("host", "host_unicode", "registered_domain", "surt", "date_header"),
+    ]
+    assert line.endswith(',6,23,1,ee http://x.example/ no,,x.example,x.example,x.example,"example,x)/",')
 
 
 @given(text=texts)

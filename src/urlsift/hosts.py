@@ -1,0 +1,251 @@
+"""A valid URL's host columns (issue 30, D37): ``host`` as its scheme decomposes it, lower-cased,
+in IDNA's ASCII form; ``host_unicode``, the same in IDNA's Unicode form; ``registered_domain``,
+the host's domain bought from a registry, through the Public Suffix List's ICANN section (the
+``publicsuffixlist`` package's offline snapshot); and ``surt``, the Internet Archive's SURT key of
+an http, https or ftp URL, as its CDX and WACZ indexes write it. Worked out once per URL and per
+host (rows repeat them: a list's footer in every message)."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import socket
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+from urllib.parse import quote_from_bytes, unquote, unquote_to_bytes, urlsplit
+
+import idna
+
+from ._model import Part, www_url
+from .grammar._profile import host_span
+
+ARCHIVED = frozenset({"http", "https", "ftp"})
+"""The schemes the Wayback Machine holds, and so the only ones given a ``wayback`` address and a
+``surt`` key (D37)."""
+
+HostColumns = tuple[str | None, str | None, str | None, str | None]
+"""host, host_unicode, registered_domain, surt."""
+NO_HOST: HostColumns = (None, None, None, None)
+
+_CACHE_SIZE = 1 << 14
+
+
+def host_columns(url: str, scheme: str | None, parts: Mapping[str, Part]) -> HostColumns:
+    """The four columns of a valid URL (``scheme`` None: a "www." host with no scheme, the http URL
+    it stands for). ``parts``: its verdict's."""
+    key = (url, scheme)
+    found = _seen.get(key)
+    if found is None:
+        if len(_seen) >= _CACHE_SIZE:
+            _seen.clear()
+        found = _seen[key] = _columns(url, scheme, parts)
+    return found
+
+
+_seen: dict[tuple[str, str | None], HostColumns] = {}
+
+
+def _columns(url: str, scheme: str | None, parts: Mapping[str, Part]) -> HostColumns:
+    if scheme is None:
+        url, scheme = www_url(url), "http"
+    written = _written_host(url, scheme, parts)
+    if written is None:
+        return NO_HOST
+    host, host_unicode = _forms(written)
+    key = surt(url) if scheme in ARCHIVED else None
+    return host, host_unicode, registered_domain(host), key
+
+
+def _written_host(url: str, scheme: str, parts: Mapping[str, Part]) -> str | None:
+    """The host as the URL writes it (D37): the ``host`` of a scheme that has one; a mailto's
+    first address's domain; else the host of a ``scheme://`` authority. None for the rest (a
+    news group, a Message-ID, a phone number: no host of the network)."""
+    if "host" in parts:
+        host = parts["host"]
+        return host if isinstance(host, str) and host else None
+    if scheme == "mailto":
+        to = parts.get("to", parts.get("address"))
+        first = to[0] if isinstance(to, tuple) and to else to.split(",")[0] if isinstance(to, str) else ""
+        if isinstance(first, str) and "@" in first:
+            return unquote(first.rpartition("@")[2]).strip() or None
+        return None
+    start = len(scheme) + 1
+    if not url.startswith("//", start):
+        return None
+    fragment = url.find("#")
+    span = host_span(url, start, len(url) if fragment < 0 else fragment, "/?")
+    return url[span[0] : span[1]] or None if span is not None else None
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _forms(written: str) -> tuple[str, str]:
+    """``host`` and ``host_unicode`` of a host as written: escapes decoded, lower-cased, an IPv6
+    literal without its brackets, a final root dot dropped; each label of a name through IDNA
+    (a label IDNA refuses kept as it is)."""
+    host = unquote(written) if "%" in written else written
+    host = host.lower().strip()
+    if host.startswith("[") and host.endswith("]"):
+        return host[1:-1], host[1:-1]
+    if host.endswith(".") and len(host) > 1:
+        host = host[:-1]
+    if host.isascii():
+        return host, _unicode(host) if "xn--" in host else host
+    try:
+        ascii_form = idna.encode(host, uts46=True).decode("ascii")
+    except (idna.IDNAError, UnicodeError):
+        return host, host
+    return ascii_form, _unicode(ascii_form)
+
+
+def _unicode(host: str) -> str:
+    labels = []
+    for label in host.split("."):
+        try:
+            labels.append(idna.decode(label) if label.startswith("xn--") else label)
+        except (idna.IDNAError, UnicodeError):
+            labels.append(label)
+    return ".".join(labels)
+
+
+_IPV4 = re.compile(r"\d+(\.\d+){3}")
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def registered_domain(host: str) -> str | None:
+    """The domain of ``host`` one label below its public suffix, by the Public Suffix List's ICANN
+    section (D37: ``github.io`` for ``someone.github.io``, whose private section the list also
+    has); None for an IP address, a public suffix itself, or a one-label name."""
+    if ":" in host or _IPV4.fullmatch(host) or "." not in host:
+        return None
+    found: str | None = _suffixes().privatesuffix(host)
+    return found
+
+
+@lru_cache(maxsize=1)
+def _suffixes() -> Any:  # (the package is untyped)
+    from publicsuffixlist import PublicSuffixList
+
+    return PublicSuffixList(only_icann=True)
+
+
+# --- SURT --------------------------------------------------------------------------------------
+# The Internet Archive's canonical key (the ``surt`` package's default, a port of archive-commons'
+# WaybackURLKeyMaker with its GoogleURLCanonicalizer and IAURLCanonicalizer): no scheme, the host's
+# labels reversed and joined by commas up to ")", "www." (and "www2." ...) dropped, the default
+# port dropped, user and password dropped, dot segments resolved, path and query lower-cased, the
+# query's arguments sorted, known session ids and the fragment dropped. Unlike the package, an IP
+# address written in decimal or octal is read here as the C library reads it, never resolved
+# through DNS.
+
+_SAFE = b"!\"$&'()*+,-./:;<=>?@[\\]^_`{|}~"
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+_WWW = re.compile(r"www\d*\.")
+_NUMERIC_HOST = re.compile(r"(0[0-7]*|[1-9][0-9]*)(\.[0-9]+){0,3}|[0-9]+")
+_PATH_SESSION = (
+    re.compile(r"^(.*/)(\((?:[a-z]\([0-9a-z]{24}\))+\)/)([^\?]+\.aspx.*)$", re.IGNORECASE),
+    re.compile(r"^(.*/)(\([0-9a-z]{24}\)/)([^\?]+\.aspx.*)$", re.IGNORECASE),
+)
+_QUERY_SESSION = (
+    re.compile(r"^(.*)(?:jsessionid=[0-9a-zA-Z]{32})(?:&(.*))?$", re.IGNORECASE),
+    re.compile(r"^(.*)(?:phpsessid=[0-9a-zA-Z]{32})(?:&(.*))?$", re.IGNORECASE),
+    re.compile(r"^(.*)(?:sid=[0-9a-zA-Z]{32})(?:&(.*))?$", re.IGNORECASE),
+    re.compile(r"^(.*)(?:ASPSESSIONID[a-zA-Z]{8}=[a-zA-Z]{24})(?:&(.*))?$", re.IGNORECASE),
+    re.compile(r"^(.*)(?:cfid=[^&]+&cftoken=[^&]+)(?:&(.*))?$", re.IGNORECASE),
+)
+
+
+def surt(url: str) -> str | None:
+    """The SURT key of an http, https or ftp URL (``com,example)/path?a=1&b=2``); None for a URL
+    that has no host to key it by."""
+    text = re.sub(r"[\t\r\n]", "", url.strip())
+    try:
+        split = urlsplit(text)
+        port = split.port
+    except ValueError:
+        return None
+    scheme = split.scheme.lower()
+    host_text = split.hostname
+    if not host_text:
+        return None
+    host = _surt_host(host_text)
+    if not host:
+        return None
+    if port is not None and port == _DEFAULT_PORTS.get(scheme):
+        port = None
+    path = _escape_once(_normal_path(_unescaped(split.path))).lower()
+    for pattern in _PATH_SESSION:
+        if (found := pattern.match(path)) is not None:
+            path = found[1] + found[3]
+    if path.endswith("/") and len(path) > 1:
+        path = path[:-1]
+    query = _escape_once(_unescaped(split.query)) if split.query else ""
+    if query:
+        for pattern in _QUERY_SESSION:
+            if (found := pattern.match(query)) is not None:
+                query = found[1] + (found[2] or "")
+        query = "&".join(sorted(query.lower().split("&"), key=_argument))
+    key = ",".join(reversed(host.split("."))) + ("" if port is None else f":{port}") + ")"
+    return key + (path or ("/" if query else "")) + (f"?{query}" if query else "")
+
+
+def _argument(argument: str) -> tuple[str, ...]:
+    # The package sorts (name, value) pairs: "a" before "a=1" before "ab".
+    return tuple(argument.split("=", 1))
+
+
+def _surt_host(host: str) -> str:
+    raw = _unescaped(host)
+    try:
+        name = raw.decode("ascii")
+    except UnicodeDecodeError:
+        try:
+            name = idna.encode(raw.decode("utf-8", "ignore"), uts46=True).decode("ascii")
+        except (idna.IDNAError, UnicodeError):
+            name = raw.decode("utf-8", "ignore")
+    while ".." in name:
+        name = name.replace("..", ".")
+    name = name.strip(".")
+    if _NUMERIC_HOST.fullmatch(name):
+        with contextlib.suppress(OSError):  # 3232235521, 0300.0250.0.1, 192.168.1: as inet_aton reads them
+            name = socket.inet_ntoa(socket.inet_aton(name))
+    else:
+        name = _escape_once(name.lower().encode("utf-8", "surrogateescape"))
+    match = _WWW.match(name)
+    return name[match.end() :] if match else name
+
+
+def _unescaped(text: str | bytes) -> bytes:
+    """``text``'s escapes decoded again and again, till none is left (the package's way)."""
+    data = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else text
+    while True:
+        decoded = unquote_to_bytes(data)
+        if decoded == data:
+            return data
+        data = decoded
+
+
+def _escape_once(data: bytes) -> str:
+    return quote_from_bytes(data, safe=_SAFE) if data else ""
+
+
+def _normal_path(path: bytes) -> bytes:
+    """The path with its dot segments resolved (the package's ``normalizePath``)."""
+    if not path:
+        return b"/"
+    kept: list[bytes] = []
+    for segment in path.split(b"/")[1:]:
+        if segment == b".":
+            continue
+        if segment == b".." and kept:
+            kept.pop()
+        else:
+            kept.append(segment)
+    if not kept:
+        return b"/"
+    return b"/" + b"".join(segment + b"/" for segment in kept[:-1] if segment) + kept[-1]
+
+
+def host_form(host: str) -> str:
+    """A host name as the ``host`` column writes it (what ``--host`` compares with)."""
+    return _forms(host)[0] if host else host

@@ -1,0 +1,173 @@
+"""The columns issue 30 asked for (D37): ``host`` as each scheme decomposes it, lower-cased, with
+IDNA's Unicode form beside; ``registered_domain`` by the Public Suffix List; ``surt``, the Internet
+Archive's key; ``date`` in UTC, ISO 8601, with the header's text in ``date_header``; ``wayback``
+only for the schemes the Wayback Machine holds. Through every face: jsonl, csv, Parquet, batches,
+Dask's frame."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+import urlsift
+from urlsift.cli import main
+from urlsift.hosts import surt
+from urlsift.rows import FIELDS, Row
+
+MESSAGE = (
+    "From a@example.com Tue Jan 23 14:32:20 2024\n"
+    "From: a@example.com\n"
+    "Date: Tue, 23 Jan 2024 14:32:20 +0100  \n"
+    "List-Archive: <https://lists.Example.ORG/pipermail/x/>\n"
+    "\n"
+    "see http://www.BBC.co.uk/News?b=1&a=2#top and mailto:Joe@Example.COM\n"
+    "news:comp.lang.python ftp://ftp.x.org/pub/ http://192.168.0.1:80/x\n"
+    "http://someone.github.io/p https://bücher.example/ä\n"
+)
+
+# What the ``surt`` package (0.3.1) gives for these, its default options.
+SURTS = {
+    "http://www.Example.com/Path?b=2&a=1#frag": "com,example)/path?a=1&b=2",
+    "https://www2.example.com:443/": "com,example)/",
+    "http://example.com:8080/a/": "com,example:8080)/a",
+    "ftp://ftp.x.org/a": "org,x,ftp)/a",
+    "http://user:pw@www.example.com/": "com,example)/",
+    "http://[::1]/": "::1)/",
+    "http://a.b.co.uk./x": "uk,co,b,a)/x",
+    "http://example.com": "com,example)/",
+    "http://example.com/?": "com,example)/",
+    "http://example.com/a%7eb/../c": "com,example)/c",
+    "http://EXAMPLE.com/A/B/": "com,example)/a/b",
+    "https://example.com/foo?": "com,example)/foo",
+    "http://xn--bcher-kva.example/": "example,xn--bcher-kva)/",
+    # The package leaves the "&" before a session id it drops: keys are matched as it writes them.
+    "http://example.com/a?x=1&jsessionid=0123456789abcdef0123456789abcdef": "com,example)/a?&x=1",
+    "http://example.com/s?b&a=1&a": "com,example)/s?a&a=1&b",
+}
+
+
+@pytest.fixture
+def mbox(tmp_path: Path) -> Path:
+    path = tmp_path / "list.mbox"
+    path.write_text(MESSAGE, encoding="utf-8")
+    return path
+
+
+def _jsonl(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict[str, object]]:
+    assert main(["--quiet", "--format", "jsonl", *argv]) == 0
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+def test_host_columns_follow_each_scheme(mbox: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows = {row["url"]: row for row in _jsonl(capsys, "--profile", "modern", str(mbox))}
+    columns = ("host", "host_unicode", "registered_domain", "surt")
+
+    def named(url: str) -> tuple[object, ...]:
+        return tuple(rows[url][name] for name in columns)
+
+    assert named("https://lists.Example.ORG/pipermail/x/") == (
+        *("lists.example.org", "lists.example.org", "example.org"),
+        "org,example,lists)/pipermail/x",
+    )
+    assert named("http://www.BBC.co.uk/News?b=1&a=2#top") == (
+        *("www.bbc.co.uk", "www.bbc.co.uk", "bbc.co.uk"),
+        "uk,co,bbc)/news?a=2&b=1",
+    )
+    # A mailto's host is its address's domain; it has no SURT (no Wayback Machine copy).
+    assert named("mailto:Joe@Example.COM") == ("example.com", "example.com", "example.com", None)
+    assert named("news:comp.lang.python") == (None, None, None, None)  # a group is no host
+    assert named("ftp://ftp.x.org/pub/") == ("ftp.x.org", "ftp.x.org", "x.org", "org,x,ftp)/pub")
+    assert named("http://192.168.0.1:80/x") == ("192.168.0.1", "192.168.0.1", None, "1,0,168,192)/x")
+    # The ICANN section: a github.io page's registered domain is github.io.
+    assert named("http://someone.github.io/p")[2] == "github.io"
+    assert named("https://bücher.example/ä")[:2] == ("xn--bcher-kva.example", "bücher.example")
+
+
+def test_date_is_utc_iso_and_the_header_text_is_kept(mbox: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows = _jsonl(capsys, str(mbox))
+    assert {row["date"] for row in rows} == {"2024-01-23T13:32:20Z"}
+    assert {row["date_header"] for row in rows} == {"Tue, 23 Jan 2024 14:32:20 +0100"}
+    assert main(["--quiet", "--format", "csv", str(mbox)]) == 0
+    table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert {row["date"] for row in table} == {"2024-01-23T13:32:20Z"}
+    assert list(table[0]) == list(FIELDS)
+    assert table[0]["host"] == "lists.example.org"
+
+
+def test_an_unreadable_date_is_null_and_its_text_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "m.eml"
+    path.write_text("From: a@example.com\nDate: last Tuesday\n\nhttp://a.example/\n")
+    (row,) = _jsonl(capsys, "--wayback", str(path))
+    assert (row["date"], row["date_header"], row["wayback"]) == (None, "last Tuesday", None)
+
+
+def test_wayback_only_for_the_schemes_the_archive_holds(
+    mbox: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = _jsonl(capsys, "--wayback", str(mbox))
+    filled = {row["scheme"] for row in rows if row["wayback"]}
+    assert filled == {"http", "https", "ftp"}
+    assert all(row["wayback"] is None for row in rows if row["scheme"] in {"mailto", "news"})
+    first = next(row for row in rows if row["scheme"] == "http")
+    assert first["wayback"] == f"https://web.archive.org/web/20240123133220/{first['url']}"
+
+
+@pytest.mark.parametrize(("url", "key"), sorted(SURTS.items()))
+def test_surt_is_the_internet_archives_key(url: str, key: str) -> None:
+    assert surt(url) == key
+
+
+def test_surt_agrees_with_the_surt_package() -> None:
+    package = pytest.importorskip("surt")
+    for url in SURTS:
+        assert surt(url) == package.surt(url), url
+
+
+def test_text_output_shows_none_of_the_new_columns(mbox: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--quiet", str(mbox)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[:2] == ["https://lists.Example.ORG/pipermail/x/", "http://www.BBC.co.uk/News?b=1&a=2#top"]
+
+
+def test_library_rows_and_batches_carry_the_columns(mbox: Path) -> None:
+    rows = [row for row in urlsift.scan(mbox) if isinstance(row, Row)]
+    assert rows[0].host == "lists.example.org"
+    assert rows[0].date == "2024-01-23T13:32:20Z"
+    (batch,) = urlsift.scan_batches(mbox)
+    assert batch.to_rows() == rows
+    assert batch.matches.surt[0] == "org,example,lists)/pipermail/x"
+    assert batch.messages.date_header == ["Tue, 23 Jan 2024 14:32:20 +0100"]
+
+
+def test_parquet_date_is_a_timestamp_duckdb_reads_without_pytz(
+    mbox: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    duckdb = pytest.importorskip("duckdb")
+    pq = pytest.importorskip("pyarrow.parquet")
+    out = tmp_path / "out"
+    assert main(["--quiet", "--format", "parquet", "--output", str(out), str(mbox)]) == 0
+    assert str(pq.read_schema(next(out.glob("*.parquet"))).field("date").type) == "timestamp[us]"
+    monkeypatch.setitem(sys.modules, "pytz", None)  # as in a venv with only urlsift[parquet] and duckdb
+    found = duckdb.sql(f"select date, host, date_header from '{out}/*.parquet' limit 1").fetchall()
+    assert found == [
+        (datetime(2024, 1, 23, 13, 32, 20), "lists.example.org", "Tue, 23 Jan 2024 14:32:20 +0100")
+    ]
+
+
+def test_dasks_frame_has_the_columns() -> None:
+    pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    from urlsift.parquet import meta
+
+    frame = meta()
+    assert list(frame.columns) == list(FIELDS)
+    assert str(frame["date"].dtype).startswith("timestamp[us]")
+    assert str(frame["host"].dtype).startswith("string")
