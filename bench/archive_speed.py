@@ -42,6 +42,10 @@ def cli(*argv: str) -> Callable[[], None]:
     def run() -> None:
         _judge.cache_clear()  # each run starts cold, as a fresh process would
         _HEADER_MATCHES.clear()
+        with contextlib.suppress(ImportError):  # (a checkout before the host columns has none)
+            from urlsift.hosts import clear_caches
+
+            clear_caches()
         with (
             open(os.devnull, "w") as null,
             contextlib.redirect_stdout(null),

@@ -34,16 +34,15 @@ _CACHE_SIZE = 1 << 14
 def host_columns(url: str, scheme: str | None, parts: Mapping[str, Part]) -> HostColumns:
     """The four columns of a valid URL (``scheme`` None: a "www." host with no scheme, the http URL
     it stands for). ``parts``: its verdict's."""
-    key = (url, scheme)
-    found = _seen.get(key)
+    found = _seen.get(url)  # (the URL says its scheme: a scheme-less one is a "www." host's)
     if found is None:
         if len(_seen) >= _CACHE_SIZE:
             _seen.clear()
-        found = _seen[key] = _columns(url, scheme, parts)
+        found = _seen[url] = _columns(url, scheme, parts)
     return found
 
 
-_seen: dict[tuple[str, str | None], HostColumns] = {}
+_seen: dict[str, HostColumns] = {}
 
 
 def _columns(url: str, scheme: str | None, parts: Mapping[str, Part]) -> HostColumns:
@@ -249,3 +248,10 @@ def _normal_path(path: bytes) -> bytes:
 def host_form(host: str) -> str:
     """A host name as the ``host`` column writes it (what ``--host`` compares with)."""
     return _forms(host)[0] if host else host
+
+
+def clear_caches() -> None:
+    """Forget the columns worked out so far (a benchmark's cold start: bench/archive_speed.py)."""
+    _seen.clear()
+    _forms.cache_clear()
+    registered_domain.cache_clear()
