@@ -6,6 +6,7 @@ shells and complete what they say."""
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from urlsift import cli, manual
 
 ROOT = Path(__file__).resolve().parents[2]
 MANPAGE = ROOT / "docs" / "urlsift.1"
+GUIDE = ROOT / "docs" / "guide.md"
 
 
 def _run(*arguments: str) -> str:
@@ -111,3 +113,14 @@ def test_a_completion_script_is_valid_in_its_shell(shell: str, tmp_path: Path) -
     script.write_text(_run("--completion", shell))
     done = subprocess.run([shell, "-n", str(script)], capture_output=True, text=True, check=False)
     assert (done.returncode, done.stderr) == (0, "")
+
+
+def test_the_guide_has_a_row_for_every_option() -> None:
+    """docs/guide.md's table of options: a new option is one row there (issue 30, item 9)."""
+    text = GUIDE.read_text(encoding="utf-8")
+    table = text[text.index("| option | |") :]
+    table = table[: table.index("\n\n")]
+    cells = [row.split(" | ")[0] for row in table.splitlines()[2:]]
+    named = {flag for cell in cells for flag in re.findall(r"(?<![\w-])(-{1,2}\w[\w-]*)", cell)}
+    missing = {flag for flags in FLAGS.values() for flag in flags} - named
+    assert not missing, f"docs/guide.md's table of options has no row for {sorted(missing)}"
