@@ -321,7 +321,7 @@ def _scan_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print each URL once (by its canonical form), at the end, with how often it came (jsonl/csv)",
     )
-    kept = parser.add_argument_group("what to keep (D37)")
+    kept = parser.add_argument_group("what to keep")  # D37
     kept.add_argument(
         "--parts",
         choices=PARTS,

@@ -123,6 +123,8 @@ LATER_STAGES = {
     "rows.py": PRINTING | RESULTS - {"rows"} | {"units", "around", "dates"},
     "around.py": PRINTING | RESULTS | {"units", "extract", "stream", "sources"},
     "dates.py": NOTHING,
+    # A valid URL's host columns (D37): from its verdict's parts; nothing of the stages after.
+    "hosts.py": STAGES - {"_model", "grammar"},
     "escaping.py": NOTHING,
     "matches.py": PRINTING | RESULTS - {"matches", "rows"} | {"units"},
     "results.py": PRINTING | {"pieces"},
