@@ -3,10 +3,35 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import re
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 
 WAYBACK = "https://web.archive.org/web/"
+
+
+_MONTHS = {name: k for k, name in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
+_USUAL = re.compile(
+    r"\s*(?:[A-Za-z]{3},\s*)?(\d{1,2}) ([A-Za-z]{3}) (\d{4}) (\d{2}):(\d{2})(?::(\d{2}))? ([+-])(\d{2})(\d{2})"
+    r"\s*(?:\([^()]*\)\s*)?"
+)
+"""RFC 5322's date-time as nearly every message writes it (a day, month, 4-digit year, numeric
+zone): read here, since every message's Date is (the ``date`` column); the rest goes to
+``email.utils``, which reads it the same (tests/results/test_host_columns.py compares)."""
+
+
+def _usual(date: str) -> datetime | None:
+    found = _USUAL.fullmatch(date)
+    month = None if found is None else _MONTHS.get(found[2].lower())
+    if found is None or month is None or int(found[3]) < 100:  # (email.utils reads "0099" as 1999)
+        return None
+    day, _, year, hour, minute, second, sign, zone_hours, zone_minutes = found.groups()
+    try:
+        when = datetime(int(year), month, int(day), int(hour), int(minute), int(second or 0), tzinfo=UTC)
+        shift = timedelta(hours=int(zone_hours), minutes=int(zone_minutes))
+        return when - shift if sign == "+" else when + shift
+    except (ValueError, OverflowError):  # no such day, or a zone that takes it out of the years
+        return None
 
 
 @lru_cache(maxsize=4096)
@@ -15,6 +40,9 @@ def timestamp(date: str | None) -> datetime | None:
     zone: UTC); None when it cannot be read."""
     if not date:
         return None
+    usual = _usual(date)
+    if usual is not None:
+        return usual
     import email.utils  # (with socket, random and calendar: a few ms of start-up, for --wayback and parquet)
 
     try:

@@ -10,13 +10,16 @@ import csv
 import io
 import json
 import sys
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import urlsift
 from urlsift.cli import main
+from urlsift.dates import timestamp
 from urlsift.hosts import surt
 from urlsift.rows import FIELDS, Row
 
@@ -171,3 +174,29 @@ def test_dasks_frame_has_the_columns() -> None:
     assert list(frame.columns) == list(FIELDS)
     assert str(frame["date"].dtype).startswith("timestamp[us]")
     assert str(frame["host"].dtype).startswith("string")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.datetimes(min_value=datetime(1, 1, 2), max_value=datetime(9999, 12, 30)),
+    st.integers(-23 * 60 - 59, 23 * 60 + 59),
+    st.sampled_from(["", "Tue, ", "mon,", " "]),
+    st.sampled_from(["", " (CET)", "  "]),
+    st.booleans(),
+)
+def test_usual_dates_read_as_the_email_package_reads_them(
+    when: datetime, zone: int, weekday: str, comment: str, seconds: bool
+) -> None:
+    import email.utils
+
+    sign, minutes = ("-" if zone < 0 else "+"), abs(zone)
+    month = when.strftime("%b")
+    written = (
+        f"{weekday}{when.day} {month} {when.year:04} {when:%H:%M}{when.strftime(':%S') if seconds else ''} "
+        f"{sign}{minutes // 60:02}{minutes % 60:02}{comment}"
+    )
+    try:
+        expected = email.utils.parsedate_to_datetime(written).astimezone(UTC)
+    except (ValueError, OverflowError):
+        expected = None
+    assert timestamp(written) == expected, written
