@@ -10,7 +10,12 @@ from functools import lru_cache
 WAYBACK = "https://web.archive.org/web/"
 
 
-_MONTHS = {name: k for k, name in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
+_MONTHS = {
+    name: k
+    for k, name in enumerate(
+        ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], 1
+    )
+}
 _USUAL = re.compile(
     r"\s*(?:[A-Za-z]{3},\s*)?(\d{1,2}) ([A-Za-z]{3}) (\d{4}) (\d{2}):(\d{2})(?::(\d{2}))? ([+-])(\d{2})(\d{2})"
     r"\s*(?:\([^()]*\)\s*)?"
