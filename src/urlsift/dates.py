@@ -17,8 +17,8 @@ _MONTHS = {
     )
 }
 _USUAL = re.compile(
-    r"\s*(?:[A-Za-z]{3},\s*)?(\d{1,2}) ([A-Za-z]{3}) (\d{4}) (\d{2}):(\d{2})(?::(\d{2}))? ([+-])(\d{2})(\d{2})"
-    r"\s*(?:\([^()]*\)\s*)?"
+    r"\s*(?:[A-Za-z]{3},\s*)?(\d{1,2}) ([A-Za-z]{3}) (\d{4}) (\d{2}):(\d{2})(?::(\d{2}))?"
+    r" ([+-])(\d{2})(\d{2})\s*(?:\([^()]*\)\s*)?"
 )
 """RFC 5322's date-time as nearly every message writes it (a day, month, 4-digit year, numeric
 zone): read here, since every message's Date is (the ``date`` column); the rest goes to
