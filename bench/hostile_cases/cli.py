@@ -107,6 +107,20 @@ def _bomb_then_members(root: Path) -> tuple[list[str], Path | None]:
     return ["--stats", "--max-expand", "5M", str(root / "nested.zip")], None
 
 
+def _session_ids(root: Path) -> tuple[list[str], Path | None]:
+    """5,000 distinct long URLs, each a path of ASP.NET session-id look-alikes with no .aspx after
+    them or a query of "cfid=" with no "&" (the surt column, D37: the Internet Archive's patterns,
+    as written, took quadratic time in such a URL; expected exit 0)."""
+    ids = "(a(" + "b" * 24 + "))/"
+    lines = [
+        f"http://h{k}.example/{ids * 120}x" if k % 2 else f"http://h{k}.example/?{'cfid=' * 780}"
+        for k in range(5_000)
+    ]
+    path = root / "ids.txt"
+    path.write_text("\n".join(lines) + "\n")
+    return ["--format", "jsonl", str(path)], None
+
+
 CASES: dict[str, Case] = {
     "folder of 5,000 entries, 20% links to themselves": _hostile_folder,
     "-j 64 on two 20 MB files": _jobs_on_two_files,
@@ -116,4 +130,5 @@ CASES: dict[str, Case] = {
     "validate - with a line of 1 GiB": _validate_gib_line,
     "jsonl of 100,000 records of lone surrogates": _surrogates_as_jsonl,
     "zip bomb in a zip, 10,000 members after it at each level": _bomb_then_members,
+    "text of 5,000 URLs of 4,000 characters of session-id look-alikes": _session_ids,
 }

@@ -29,6 +29,9 @@ HostColumns = tuple[str | None, str | None, str | None, str | None]
 NO_HOST: HostColumns = (None, None, None, None)
 
 _CACHE_SIZE = 1 << 14
+"""Hosts remembered (a host is short)."""
+_URLS_HELD = 1 << 12
+"""URLs whose columns are remembered: a URL and its SURT key may each be a few KiB long."""
 
 
 def host_columns(url: str, scheme: str | None, parts: Mapping[str, Part]) -> HostColumns:
@@ -36,7 +39,7 @@ def host_columns(url: str, scheme: str | None, parts: Mapping[str, Part]) -> Hos
     it stands for). ``parts``: its verdict's."""
     found = _seen.get(url)  # (the URL says its scheme: a scheme-less one is a "www." host's)
     if found is None:
-        if len(_seen) >= _CACHE_SIZE:
+        if len(_seen) >= _URLS_HELD:
             _seen.clear()
         found = _seen[url] = _columns(url, scheme, parts)
     return found
@@ -142,22 +145,28 @@ _DEFAULT_PORTS = {"http": 80, "https": 443}
 _WWW = re.compile(r"www\d*\.")
 _NUMERIC_HOST = re.compile(r"(0[0-7]*|[1-9][0-9]*)(\.[0-9]+){0,3}|[0-9]+")
 _PATH_SESSION = (
-    re.compile(r"^(.*/)(\((?:[a-z]\([0-9a-z]{24}\))+\)/)([^\?]+\.aspx.*)$", re.IGNORECASE),
-    re.compile(r"^(.*/)(\([0-9a-z]{24}\)/)([^\?]+\.aspx.*)$", re.IGNORECASE),
+    re.compile(r"(.*/)\((?:[a-z]\([0-9a-z]{24}\))+\)/", re.IGNORECASE),
+    re.compile(r"(.*/)\([0-9a-z]{24}\)/", re.IGNORECASE),
 )
+"""ASP.NET's session ids in a path: the package's ``^(.*/)(ID/)([^?]+[.]aspx.*)$``, less its
+third group, which made it quadratic (a ``[^?]+`` run to the end after every candidate id):
+an id goes when it ends before a character and then an ``.aspx`` (``_path_sessions``)."""
 _QUERY_SESSION = (
-    re.compile(r"^(.*)(?:jsessionid=[0-9a-zA-Z]{32})(?:&(.*))?$", re.IGNORECASE),
-    re.compile(r"^(.*)(?:phpsessid=[0-9a-zA-Z]{32})(?:&(.*))?$", re.IGNORECASE),
-    re.compile(r"^(.*)(?:sid=[0-9a-zA-Z]{32})(?:&(.*))?$", re.IGNORECASE),
-    re.compile(r"^(.*)(?:ASPSESSIONID[a-zA-Z]{8}=[a-zA-Z]{24})(?:&(.*))?$", re.IGNORECASE),
-    re.compile(r"^(.*)(?:cfid=[^&]+&cftoken=[^&]+)(?:&(.*))?$", re.IGNORECASE),
+    ("jsessionid=", re.compile(r"^(.*)(?:jsessionid=[0-9a-zA-Z]{32})(?:&(.*))?$", re.IGNORECASE)),
+    ("phpsessid=", re.compile(r"^(.*)(?:phpsessid=[0-9a-zA-Z]{32})(?:&(.*))?$", re.IGNORECASE)),
+    ("sid=", re.compile(r"^(.*)(?:sid=[0-9a-zA-Z]{32})(?:&(.*))?$", re.IGNORECASE)),
+    ("aspsessionid", re.compile(r"^(.*)(?:ASPSESSIONID[a-zA-Z]{8}=[a-zA-Z]{24})(?:&(.*))?$", re.IGNORECASE)),
 )
+"""The package's session ids of a query, but its last, ColdFusion's ``cfid=...&cftoken=...``,
+whose ``[^&]+`` after every ``cfid=`` makes that pattern quadratic (``_cold_fusion`` reads it)."""
 
 
 def surt(url: str) -> str | None:
     """The SURT key of an http, https or ftp URL (``com,example)/path?a=1&b=2``); None for a URL
     that has no host to key it by."""
-    text = re.sub(r"[\t\r\n]", "", url.strip())
+    text = url.strip()
+    if "\t" in text or "\r" in text or "\n" in text:  # (never in a valid URL: the package's step)
+        text = text.replace("\t", "").replace("\r", "").replace("\n", "")
     try:
         split = urlsplit(text)
         port = split.port
@@ -172,20 +181,49 @@ def surt(url: str) -> str | None:
         return None
     if port is not None and port == _DEFAULT_PORTS.get(scheme):
         port = None
-    path = _escape_once(_normal_path(_unescaped(split.path))).lower()
-    for pattern in _PATH_SESSION:
-        if (found := pattern.match(path)) is not None:
-            path = found[1] + found[3]
+    path = _path_sessions(_escape_once(_normal_path(_unescaped(split.path))).lower())
     if path.endswith("/") and len(path) > 1:
         path = path[:-1]
     query = _escape_once(_unescaped(split.query)) if split.query else ""
     if query:
-        for pattern in _QUERY_SESSION:
-            if (found := pattern.match(query)) is not None:
+        for named, pattern in _QUERY_SESSION:
+            if named in query.lower() and (found := pattern.match(query)) is not None:
                 query = found[1] + (found[2] or "")
+        query = _cold_fusion(query)
         query = "&".join(sorted(query.lower().split("&"), key=_argument))
     key = ",".join(reversed(host.split("."))) + ("" if port is None else f":{port}") + ")"
     return key + (path or ("/" if query else "")) + (f"?{query}" if query else "")
+
+
+def _path_sessions(path: str) -> str:
+    """``path`` without the session ids the package drops, each pattern's once (its last id
+    before the last ``.aspx`` that has a character before it and the id)."""
+    for pattern in _PATH_SESSION:
+        aspx = path.rfind(".aspx")
+        if aspx >= 1 and (found := pattern.match(path, 0, aspx - 1)) is not None:
+            path = found[1] + path[found.end() :]
+    return path
+
+
+def _cold_fusion(query: str) -> str:
+    """What the package's ``^(.*)(?:cfid=[^&]+&cftoken=[^&]+)(?:&(.*))?$`` (case-insensitive)
+    leaves of ``query``, in one pass over its arguments: the last argument that ends in
+    ``cfid=`` and a value, followed by one that is ``cftoken=`` and a value, goes with it (from
+    that ``cfid=`` on), and the "&" after them."""
+    arguments = query.split("&")
+    lowered = [argument.lower() for argument in arguments]
+    for k in range(len(arguments) - 2, -1, -1):
+        token = lowered[k + 1]
+        if not (token.startswith("cftoken=") and len(token) > len("cftoken=")):
+            continue
+        at = lowered[k].rfind("cfid=")
+        if at >= 0 and at + len("cfid=") == len(lowered[k]):  # no value after the last: an earlier one
+            at = lowered[k].rfind("cfid=", 0, at)
+        if at < 0:
+            continue
+        before = "&".join(arguments[:k]) + ("&" if k else "") + arguments[k][:at]
+        return before + "&".join(arguments[k + 2 :])
+    return query
 
 
 def _argument(argument: str) -> tuple[str, ...]:

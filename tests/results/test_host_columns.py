@@ -13,6 +13,7 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+import growth
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -52,6 +53,11 @@ SURTS = {
     # The package leaves the "&" before a session id it drops: keys are matched as it writes them.
     "http://example.com/a?x=1&jsessionid=0123456789abcdef0123456789abcdef": "com,example)/a?&x=1",
     "http://example.com/s?b&a=1&a": "com,example)/s?a&a=1&b",
+    # Session ids: ASP.NET's in a path before an .aspx, ColdFusion's pair in a query.
+    f"http://example.com/x/(a({'b' * 24}))/page.aspx?q=1": "com,example)/x/page.aspx?q=1",
+    f"http://example.com/x/({'b' * 24})/y/Page.ASPX": "com,example)/x/y/page.aspx",
+    "http://example.com/a?cfid=1&cftoken=2&z=3": "com,example)/a?z=3",
+    "http://example.com/a?x=cfid=cfid=&CFTOKEN=9": "com,example)/a?x=",
 }
 
 
@@ -126,6 +132,19 @@ def test_wayback_only_for_the_schemes_the_archive_holds(
 @pytest.mark.parametrize(("url", "key"), sorted(SURTS.items()))
 def test_surt_is_the_internet_archives_key(url: str, key: str) -> None:
     assert surt(url) == key
+
+
+@growth.timing
+@pytest.mark.parametrize(
+    "piece",
+    [f"(a({'b' * 24}))/", f"({'b' * 24})/", "cfid=", "sid=", "/", "&"],
+)
+def test_surt_costs_linear_time(piece: str) -> None:
+    """The package's session-id patterns, as written, were quadratic in a path of ids with no
+    .aspx after them, or a query of "cfid=" with no "&": read here in one pass."""
+    where = "?" if "=" in piece or piece == "&" else ""
+    urls = [f"http://a.example/{where}{piece * n}x" for n in (300, 3000)]
+    growth.assert_linear(surt, urls, f"surt of {piece!r} repeated")
 
 
 def test_surt_agrees_with_the_surt_package() -> None:
