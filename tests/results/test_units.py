@@ -13,17 +13,19 @@ import tarfile
 import time
 import zipfile
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import urlsift
 from urlsift._model import ProfileName
 from urlsift.batches import Part, unit_parts
 from urlsift.cli import main
+from urlsift.execute import execute
 from urlsift.pieces import in_files
+from urlsift.plan import build
 from urlsift.results import scan_file
 from urlsift.rows import Event, Options, Report, Row, Tally
 from urlsift.sources import ReadOptions
@@ -282,11 +284,13 @@ def test_a_units_rows_come_while_its_worker_still_reads_it(
     path = _gz_of_urls(tmp_path / "urls.txt.gz", 3_500)
     flag = tmp_path / "printed"
     monkeypatch.setenv(_FLAG, str(flag))
-    monkeypatch.setattr("urlsift.execute.unit_parts", _waits_for_a_printed_row)
-    found = []
-    for item in urlsift.scan(str(path), workers=2):
-        flag.touch()
-        found.append(item)
+    found: list[Row | Report] = []
+    # The worker's work given through execute's seam (``work``), not patched into the module.
+    work = partial(_waits_for_a_printed_row, options=Options())
+    for _, batches, _ in execute(build([str(path)], Options(), jobs=2), work=work):
+        for batch in batches:
+            flag.touch()
+            found.extend(batch.events())
     assert [row.url for row in found if isinstance(row, Row)] == [
         f"http://h{k % 97}.example/p/{k}" for k in range(3_500)
     ]
