@@ -271,7 +271,7 @@ class _Builder:
     def _start(self) -> None:
         self.rows: list[Row] = []
         self.text_of = array("q")
-        self.messages = Messages([], [], [], [], [], [], [])
+        self.wheres: list[tuple[Any, ...]] = []  # each message's columns, transposed when taken
         self.texts = Texts(array("q"), [])
         self.reports = Reports(array("q"), [], [], [], [], [], [])
         self._messages_at: dict[tuple[Any, ...], int] = {}
@@ -309,10 +309,8 @@ class _Builder:
         """The index of a text not met before in this batch (and of its message, if new)."""
         message = self._messages_at.get(where[:-1])
         if message is None:
-            message = self._messages_at[where[:-1]] = len(self.messages.source)
-            columns: tuple[list[Any], ...] = self.messages
-            for column, value in zip(columns, where[:-1], strict=True):
-                column.append(value)
+            message = self._messages_at[where[:-1]] = len(self.wheres)
+            self.wheres.append(where[:-1])
         index = self._texts_at[where] = len(self.texts.part)
         self.texts.message.append(message)
         self.texts.part.append(where[-1])
@@ -326,7 +324,9 @@ class _Builder:
 
     def take(self) -> Batch:
         """The batch held, and a new one begun."""
-        batch = Batch(self.messages, self.texts, _matches(self.rows, self.text_of), self.reports, self.tally)
+        columns = zip(*self.wheres, strict=True) if self.wheres else [()] * len(Messages._fields)
+        messages = Messages(*map(list, columns))
+        batch = Batch(messages, self.texts, _matches(self.rows, self.text_of), self.reports, self.tally)
         self.tally = Tally()
         self._start()
         return batch
@@ -344,9 +344,11 @@ def _matches(rows: list[Row], text_of: array[int]) -> Matches:
     named: dict[str, Any] = dict(zip(FIELDS, transposed, strict=True))
     position: list[int | None] = [None] * len(rows)
     production: list[str | None] = [None] * len(rows)
-    for i, said in enumerate(named["error"]):
-        if said is not None and (problem := _PROBLEM.match(said)) is not None:
-            position[i], production[i] = int(problem[1]), problem[2]
+    errors = named["error"]
+    if errors.count(None) != len(errors):  # (no Python step a row when none is rejected)
+        for i, said in enumerate(errors):
+            if said is not None and (problem := _PROBLEM.match(said)) is not None:
+                position[i], production[i] = int(problem[1]), problem[2]
     named.update(text=text_of, position=position, production=production)
     columns: list[Any] = [
         named[name] if name == "text" else array("q", named[name]) if name in _NUMBERS else list(named[name])
