@@ -327,6 +327,10 @@ PIECE_ROWS = 1000
 nor the printing process holds more than a few pieces of a unit (a compressed file is one)."""
 
 
+PIECE_BYTES = 1 << 20
+"""... or fewer, once this many bytes have been read for them."""
+
+
 def unit_pieces(unit: Unit, options: Options) -> Iterator[Piece]:
     """The events of one unit of work (``units.plan``), in pieces of up to ``PIECE_ROWS``: of each
     of its files in turn, or of its piece of one file (messages numbered from 0, lines from 1 and
@@ -368,10 +372,15 @@ def file_pieces(
 def _in_pieces(path: str, found: Iterator[Event], tally: Tally, read: _Read) -> Generator[Piece, None, None]:
     held: list[Event] = []
     sent = Tally()  # the counts of the pieces sent
+    counter = read.counter
+    bytes_sent = counter.bytes
     try:
         for event in found:
             held.append(event)
-            if len(held) >= PIECE_ROWS:
+            # A sparse file's rows go on too, once a megabyte has been read for them: rows come as
+            # the file is read, not once it is all read (``urlsift.scan`` is lazy).
+            if len(held) >= PIECE_ROWS or counter.bytes - bytes_sent >= PIECE_BYTES:
+                bytes_sent = counter.bytes
                 read.count(tally)  # (a plain text is one item: its bytes so far)
                 counts, sent = tally.since(sent), replace(tally)
                 yield path, held, counts, False
