@@ -166,7 +166,7 @@ def test_library_rows_and_batches_carry_the_columns(mbox: Path) -> None:
     (batch,) = urlsift.scan_batches(mbox)
     assert batch.to_rows() == rows
     assert batch.matches.surt[0] == "org,example,lists)/pipermail/x"
-    assert batch.messages.date_header == ["Tue, 23 Jan 2024 14:32:20 +0100"]
+    assert set(batch.matches.date_header) == {"Tue, 23 Jan 2024 14:32:20 +0100"}
 
 
 def test_parquet_date_is_a_timestamp_duckdb_reads_without_pytz(
