@@ -241,7 +241,12 @@ def scan(
     if context is not None and (isinstance(context, bool) or not isinstance(context, int) or context < 0):
         raise ValueError(f"context must be a number of characters, not {context!r}")
     options = Options(
-        profile=profile, naked=naked, invalid=invalid, schemes=frozenset(schemes), read=read, context=context,
+        profile=profile,
+        naked=naked,
+        invalid=invalid,
+        schemes=frozenset(schemes),
+        read=read,
+        context=context,
         filters=filters(parts, hosts, since_date, until_date, max_quote_depth),
     )
     planned = build([paths] if isinstance(paths, str) else paths, options, jobs=None, split=split_size)

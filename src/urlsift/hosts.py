@@ -15,8 +15,6 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import quote_from_bytes, unquote, unquote_to_bytes, urlsplit
 
-import idna
-
 from ._model import Part, www_url
 from .grammar._profile import host_span
 
@@ -93,6 +91,8 @@ def _forms(written: str) -> tuple[str, str]:
         host = host[:-1]
     if host.isascii():
         return host, _unicode(host) if "xn--" in host else host
+    import idna  # (only for a host that is not ASCII: a strict run never loads it)
+
     try:
         ascii_form = idna.encode(host, uts46=True).decode("ascii")
     except (idna.IDNAError, UnicodeError):
@@ -101,6 +101,8 @@ def _forms(written: str) -> tuple[str, str]:
 
 
 def _unicode(host: str) -> str:
+    import idna
+
     labels = []
     for label in host.split("."):
         try:
@@ -236,6 +238,8 @@ def _surt_host(host: str) -> str:
     try:
         name = raw.decode("ascii")
     except UnicodeDecodeError:
+        import idna
+
         try:
             name = idna.encode(raw.decode("utf-8", "ignore"), uts46=True).decode("ascii")
         except (idna.IDNAError, UnicodeError):
