@@ -134,7 +134,7 @@ def test_a_file_gone_between_listing_and_reading_is_reported(
                 (folder / "2").unlink()
 
     monkeypatch.setattr("urlsift.plan.walk", walk_then_delete)
-    assert main(["--stats", "-q", str(folder)]) == 2
+    assert main(["--stats", "--no-progress", str(folder)]) == 2
     out, err = capsys.readouterr()
     assert out.splitlines() == ["http://a.example/", "http://c.example/"]
     assert reports(err) == [f"urlsift: {folder}/2: unreadable: No such file or directory"]
@@ -697,7 +697,7 @@ def _state_run(tmp_path: Path, state: Path, timeout: float = 60) -> subprocess.C
     if not repository.exists():
         inbox.commit(inbox.init(repository), [b"Subject: s\n\nsee http://a.example/ here\n"])
     return subprocess.run(
-        [sys.executable, "-m", "urlsift", "-q", "--state", str(state), str(repository)],
+        [sys.executable, "-m", "urlsift", "--no-progress", "--state", str(state), str(repository)],
         capture_output=True,
         text=True,
         timeout=timeout,

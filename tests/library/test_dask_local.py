@@ -23,7 +23,7 @@ MBOXES = [CORPORA / "mail/r-devel-1997-May.mbox", CORPORA / "mail/mail-url-hard-
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(["--quiet", "--format", "jsonl", "--invalid", "--stats", *argv])
+    status = main(["--no-progress", "--format", "jsonl", "--invalid", "--stats", *argv])
     out, err = capsys.readouterr()
     return status, out, err
 
@@ -71,7 +71,7 @@ def test_local_workers_start_without_distributed(tmp_path: Path) -> None:
     )
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
     alone = subprocess.run(
-        [sys.executable, "-m", "urlsift", "--quiet", str(MBOXES[0])],
+        [sys.executable, "-m", "urlsift", "--no-progress", str(MBOXES[0])],
         capture_output=True,
         text=True,
         timeout=120,

@@ -39,7 +39,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[list[str
 
 
 def _rows(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[dict[str, Any]], str]:
-    status = main(["--format", "jsonl", "-q", *argv])
+    status = main(["--format", "jsonl", "--no-progress", *argv])
     out, err = capsys.readouterr()
     return status, [json.loads(line) for line in out.splitlines()], err
 
@@ -288,7 +288,7 @@ def test_a_damaged_repository_is_reported_and_other_files_read(tmp_path: Path) -
     text = tmp_path / "notes.txt"
     text.write_text("see http://example.org/text\n")
     done = subprocess.run(
-        [sys.executable, "-m", "urlsift", "-q", str(epoch), str(text)],
+        [sys.executable, "-m", "urlsift", "--no-progress", str(epoch), str(text)],
         capture_output=True,
         text=True,
         timeout=120,
@@ -324,7 +324,7 @@ def test_a_damaged_pack_costs_the_messages_in_the_damage_only(tmp_path: Path) ->
     pack.chmod(0o644)
     pack.write_bytes(bytes(data))
     done = subprocess.run(
-        [sys.executable, "-m", "urlsift", "-q", "--format", "jsonl", str(epoch)],
+        [sys.executable, "-m", "urlsift", "--no-progress", "--format", "jsonl", str(epoch)],
         capture_output=True,
         text=True,
         timeout=120,
@@ -475,7 +475,7 @@ def test_no_setting_of_the_repository_runs_a_program(
 
 def _run(argv: list[str], timeout: float = 60) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "urlsift", "-q", "--stats", *argv],
+        [sys.executable, "-m", "urlsift", "--no-progress", "--stats", *argv],
         capture_output=True,
         text=True,
         timeout=timeout,
