@@ -29,7 +29,7 @@ from ._version import __version__
 from .errors import Error
 from .execute import Scanned, execute
 from .grammar import PROFILES, STRICT
-from .marks import Marks
+from .marks import PLAIN, Marks
 from .output import FORMATS, Format, Printing, Writer, escaped, writer
 from .plan import COMMAND_LINE, build
 from .progress import Progress
@@ -776,6 +776,8 @@ class _Printer:
 
     def __init__(self, args: _Scan, bar: Progress, out: IO[str] | None = None) -> None:
         self.sink: Any = None
+        self.marks = Marks(args.filename, args.color)  # for --count and -l, whatever the format
+        marks = self.marks if args.output_format == "text" else PLAIN
         target: Any = _Nowhere() if args.quiet else sys.stdout if out is None else out
         name = "standard output" if out is None else args.output or ""
         self.out = _Output(target, "\0" if args.null else "\n", name)
@@ -792,10 +794,8 @@ class _Printer:
                 raise _OutputError(f"{args.output}: {error.strerror or error}") from None
             self.write = self._to_parquet
         else:
-            marks = Marks(args.filename, args.color) if args.output_format == "text" else Marks()
             self.write = writer(args.output_format, self.out, canonical=args.canonical, marks=marks)
         canonical = args.canonical or args.unique
-        self.marks = Marks(args.filename, args.color)
         self.printing = Printing(args.output_format, args.printed, canonical, args.options.profile, marks)
         # --unique: the first row of each URL (by canonical form; a rejected one as written), and
         # how often it came; written at the end, when the counts are known.
@@ -868,7 +868,7 @@ class _Printer:
                 raise _Enough
 
     def file_done(self) -> None:
-        """The end of a file: the count of each kind of warning said after its first (D49)."""
+        """The end of a file: the count of each kind of warning said after its first (D37)."""
         if self.file is not None and self.messages:
             for kind, count in self.warned.items():
                 if count > 1:

@@ -116,7 +116,7 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(["--no-progress", "--format", "jsonl", "--invalid", "--stats", *argv])
+    status = main(["--no-progress", "--verbose", "--format", "jsonl", "--invalid", "--stats", *argv])
     out, err = capsys.readouterr()
     return status, out, err
 

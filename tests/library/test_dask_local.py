@@ -23,7 +23,7 @@ MBOXES = [CORPORA / "mail/r-devel-1997-May.mbox", CORPORA / "mail/mail-url-hard-
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(["--no-progress", "--format", "jsonl", "--invalid", "--stats", *argv])
+    status = main(["--no-progress", "--verbose", "--format", "jsonl", "--invalid", "--stats", *argv])
     out, err = capsys.readouterr()
     return status, out, err
 
