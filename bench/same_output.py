@@ -53,7 +53,7 @@ def trimmed(line: bytes, columns: int | None) -> bytes:
 def digests(folder: Path, names: list[str], options: list[str], columns: int | None) -> dict[str, str]:
     """sha256 of each file's output lines (``names`` in order), and of the run's standard error and
     exit status."""
-    command = [sys.executable, "-m", "urlsift", "--no-progress", *options, "--", *names]
+    command = [sys.executable, "-m", "urlsift", "--no-progress", "--verbose", *options, "--", *names]
     done = subprocess.run(command, cwd=folder, capture_output=True, check=False)
     hashes = {name: hashlib.sha256() for name in names}
     for line in done.stdout.splitlines(keepends=True):

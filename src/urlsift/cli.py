@@ -36,7 +36,7 @@ from .progress import Progress
 from .rows import Event, Options, Printed, Render, Report, Row, Tally
 from .scanner import KNOWN_SCHEMES, MAX_SCHEME_CHARS
 from .sources import FORMATS as INPUT_FORMATS
-from .sources import MAX_MESSAGE, ReadOptions
+from .sources import MAX_MESSAGE, ReadOptions, publicinbox
 from .sources.packed import MAX_EXPAND, ZSTD_WINDOW_LOG, ZSTD_WINDOW_LOGS
 from .units import SPLIT_BYTES
 from .validate import validate
@@ -556,9 +556,12 @@ def _stdin_readable() -> bool:
 
 def _several(args: argparse.Namespace) -> bool:
     """Whether several files may be read: more than one PATH, a folder, a list (grep's and
-    ripgrep's rule for naming each line's file)."""
+    ripgrep's rule for naming each line's file). A public-inbox repository, a folder read as one
+    archive, is one."""
     paths: list[str] = args.paths
-    return args.files_from is not None or len(paths) > 1 or any(p != "-" and os.path.isdir(p) for p in paths)
+    if args.files_from is not None or len(paths) > 1:
+        return True
+    return any(p != "-" and os.path.isdir(p) and not publicinbox.is_repository(p) for p in paths)
 
 
 def _color(when: str, output: str | None) -> bool:

@@ -213,7 +213,7 @@ def test_a_plain_script_computes_a_scan_with_no_client(
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     records, problems = map(json.loads, done.stdout.splitlines())
-    assert main(["--no-progress", "--format", "jsonl", "--invalid", str(source)]) == 0
+    assert main(["--no-progress", "--verbose", "--format", "jsonl", "--invalid", str(source)]) == 0
     out, err = capsys.readouterr()
     assert [found for found in records if "report" not in found] == [
         json.loads(line) for line in out.splitlines()

@@ -65,7 +65,8 @@ def test_local_workers_start_without_distributed(tmp_path: Path) -> None:
         "started = []\n"
         "pool = urlsift.workers._pool\n"
         "urlsift.workers._pool = lambda jobs: started.append(jobs) or pool(jobs)\n"
-        f"status = main(['--quiet', '--scheduler', 'local:2', '--split-size', '100K', {str(MBOXES[0])!r}])\n"
+        "status = main(['--no-progress', '--scheduler', 'local:2', '--split-size', '100K', "
+        f"{str(MBOXES[0])!r}])\n"
         "print(status, started, 'distributed' in sys.modules, 'dask' in sys.modules, file=sys.stderr)\n",
         encoding="utf-8",
     )
