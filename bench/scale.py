@@ -4,7 +4,7 @@ read by ``urlsift -j 1``, ``-j 2`` ... and a local Dask cluster of 2 ... workers
     python bench/scale.py [--size 1G] [--jobs 1,2] [--rounds 2] [--startup 5] [--dir /tmp]
                           [--shared | --corpora DIR]
 
-The mboxes repeated: those of the corpora's mail/ folder (the repository's by default; README's
+The mboxes repeated: those of the corpora's mail/ folder (the repository's by default; docs'
 figures are from the shared corpora, --shared).
 
 Each run is a fresh process (``--no-progress --format jsonl --invalid`` to /dev/null), so process and

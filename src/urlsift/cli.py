@@ -24,6 +24,7 @@ from typing import IO, Any, Literal, NamedTuple, Protocol, TextIO, TypeVar, cast
 
 import regex
 
+from . import manual
 from ._model import Verdict
 from ._version import __version__
 from .errors import Error
@@ -171,11 +172,55 @@ BOTH = "both"
 """``urlsift validate --profile both``: every profile's verdict, strict first."""
 
 
+class _Formatter(argparse.HelpFormatter):
+    """Paragraphs filled to the terminal, as argparse does; an epilog's indented lines (the examples)
+    kept as they are written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        kept: list[str] = []
+        for kind, group in itertools.groupby(text.splitlines(), _line_kind):
+            lines = list(group)
+            filled = super()._fill_text(" ".join(lines), width, indent) if kind == "text" else None
+            kept.append("\n".join(lines) if filled is None else filled)
+        return "\n".join(kept)
+
+
+def _line_kind(line: str) -> str:
+    return "example" if line.startswith("  ") else "text" if line.strip() else "blank"
+
+
+class _Manual(argparse.Action):
+    """``--completion SHELL`` and ``--manpage``: print what manual.py makes of the parsers, and exit."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        scan, validate = _scan_parser(), _validate_parser()
+        if option_string == "--manpage":
+            said = manual.manpage(scan, validate)
+        else:
+            said = manual.completion(str(values), scan, validate)
+        sys.stdout.write(said)
+        parser.exit()
+
+
 def _command(
-    prog: str, description: str, operand: str, operand_help: str, profiles: Sequence[str], nargs: str = "+"
+    prog: str,
+    description: str,
+    operand: str,
+    operand_help: str,
+    profiles: Sequence[str],
+    nargs: str = "+",
+    epilog: str | None = None,
 ) -> argparse.ArgumentParser:
     """A parser with what both commands share: their operands, ``--version`` and ``--profile``."""
-    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser = argparse.ArgumentParser(
+        prog=prog, description=description, epilog=epilog, formatter_class=_Formatter
+    )
     parser.add_argument("--version", action="version", version=f"urlsift {__version__}")
     parser.add_argument(operand.lower() + "s", nargs=nargs, metavar=operand, help=operand_help)
     parser.add_argument(
@@ -197,7 +242,44 @@ def _validate_parser() -> argparse.ArgumentParser:
         "URL",
         "a URL, or - for standard input",
         [*sorted(PROFILES), BOTH],
+        epilog=_VALIDATE_EXAMPLES,
     )
+
+
+_SCAN_EXAMPLES = """\
+examples:
+  urlsift notes.txt
+      the valid URLs of a text, one a line
+  urlsift ~/Mail/lists.mbox ~/Maildir/
+      mbox files and mail folders (Maildir, MH, news spools), messages decoded
+  urlsift --format jsonl --wayback spool/
+      each URL with its file, message, date and part, as JSON lines
+  urlsift --profile modern --unique archive.tar.gz
+      each URL once, by today's rules (RFC 3986), with how often it came
+  urlsift --format parquet --output urls/ lists/
+      Parquet files for DuckDB, pandas or Spark (urlsift[parquet])
+  urlsift -j 4 --stats big.mbox.zst
+      four processes, and a summary on standard error at the end
+  urlsift --input-format jsonl --text-field body --id-field id RS_2024-01.zst
+      the body field of each record of a JSON-lines dump
+  urlsift --state lore.state lore/git/
+      a public-inbox: only the messages new since the last run
+  urlsift crawl.warc.gz
+      the pages of a WARC or WET file (urlsift[warc])
+  urlsift validate 'http://host/~user/'
+      why a URL is refused (see urlsift validate -h)
+
+The user guide is in the source's docs/ (a site built with mkdocs); the man page is
+urlsift(1) (urlsift --manpage); urlsift --completion bash|zsh|fish prints a completion script."""
+
+_VALIDATE_EXAMPLES = """\
+examples:
+  urlsift validate 'http://host/~user/'
+      why RFC 1738 refuses it
+  urlsift validate --profile both 'mailto:a@b?body=http://x/'
+      both profiles' verdicts, side by side
+  urlsift validate - < urls.txt
+      one URL a line from standard input"""
 
 
 def _scan_parser() -> argparse.ArgumentParser:
@@ -215,6 +297,7 @@ def _scan_parser() -> argparse.ArgumentParser:
         "file, as grep and ripgrep read it)",
         sorted(PROFILES),
         nargs="*",  # none with --files-from (_parse_scan)
+        epilog=_SCAN_EXAMPLES,
     )
     found = parser.add_argument_group("what to find")
     found.add_argument(
@@ -238,7 +321,7 @@ def _scan_parser() -> argparse.ArgumentParser:
     found.add_argument(
         "--unique",
         action="store_true",
-        help="print each URL once (one canonical form, D30), at the end, with how often it came (jsonl/csv)",
+        help="print each URL once (by its canonical form), at the end, with how often it came (jsonl/csv)",
     )
     shown = parser.add_argument_group("what to print")
     shown.add_argument(
@@ -442,6 +525,16 @@ def _scan_parser() -> argparse.ArgumentParser:
         default=SPLIT_BYTES,
         metavar="SIZE",
         help="with -j or --scheduler: cut a file larger than SIZE (default 16M) into pieces of about SIZE",
+    )
+    about = parser.add_argument_group("about urlsift")
+    about.add_argument(
+        "--completion",
+        choices=manual.SHELLS,
+        action=_Manual,
+        help="print the completion script of this shell (made from these options) and exit",
+    )
+    about.add_argument(
+        "--manpage", nargs=0, action=_Manual, help="print the man page, urlsift(1), in roff and exit"
     )
     return parser
 

@@ -143,6 +143,8 @@ LATER_STAGES = {
     "plan.py": {"cli", "output", "progress", "parquet", "dask", "workers", "library", "__init__", "execute"},
     "execute.py": {"cli", "output", "progress", "parquet", "dask", "library", "__init__"},
     "cli.py": {"__main__"},
+    # The man page and completions, made from the parsers cli.py hands it: it needs no stage.
+    "manual.py": STAGES - {"_version"},
     # The grammar knows the records and itself only.
     **{f"grammar/{path.name}": STAGES - {"_model", "grammar"} for path in (PACKAGE / "grammar").glob("*.py")},
     # Sources come first in the flow: they hand text on and know nothing of what is done with it.
