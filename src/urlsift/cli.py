@@ -251,7 +251,13 @@ examples:
   urlsift notes.txt
       the valid URLs of a text, one a line
   urlsift ~/Mail/lists.mbox ~/Maildir/
-      mbox files and mail folders (Maildir, MH, news spools), messages decoded
+      mbox files and mail folders (Maildir, MH, news spools), messages decoded;
+      each URL after its file's name (PATH:URL), as grep (--no-filename: none)
+  mutt ... | urlsift
+      standard input, when no PATH is given
+  urlsift -c -s --include '*.mbox' ~/Mail/
+      how many URLs each mbox of a folder holds, no reports (files with none
+      left out, as rg -c)
   urlsift --format jsonl --wayback spool/
       each URL with its file, message, date and part, as JSON lines
   urlsift --profile modern --unique archive.tar.gz
