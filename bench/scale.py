@@ -138,9 +138,12 @@ began = time.perf_counter()
 import urlsift.cli
 from functools import partial
 try:
-    from urlsift.results import unit_pieces as work
-except ImportError:  # (--before) before issue 28: a unit's results whole
-    from urlsift.results import scan_unit as work
+    from urlsift.batches import unit_parts as work
+except ImportError:  # (--before) before issue 29: a unit's events
+    try:
+        from urlsift.results import unit_pieces as work
+    except ImportError:  # before issue 28: a unit's results whole
+        from urlsift.results import scan_unit as work
 from urlsift.rows import Options
 from urlsift.units import plan
 from urlsift.workers import in_order, workers

@@ -27,6 +27,7 @@ import regex
 from . import manual
 from ._model import Verdict
 from ._version import __version__
+from .batches import Batch
 from .errors import Error
 from .execute import Scanned, execute
 from .grammar import PROFILES, STRICT
@@ -34,7 +35,7 @@ from .marks import PLAIN, Marks
 from .output import FORMATS, Format, Printing, Writer, escaped, writer
 from .plan import COMMAND_LINE, build
 from .progress import Progress
-from .rows import Event, Options, Printed, Render, Report, Row, Tally
+from .rows import Options, Report, Row, Tally
 from .scanner import KNOWN_SCHEMES, MAX_SCHEME_CHARS
 from .sources import FORMATS as INPUT_FORMATS
 from .sources import MAX_MESSAGE, ReadOptions, publicinbox
@@ -872,6 +873,21 @@ class _Enough(Exception):
     """``-q``: a URL was found, and the run ends."""
 
 
+_HELD_ROWS = 1000
+"""``--unique``: its rows written out at the end this many at a time."""
+
+
+class _Held:
+    """What a writer wrote of a batch, until it is written out in one step (``_Printer.flush``)."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def write(self, text: str, /) -> int:
+        self.parts.append(text)
+        return len(text)
+
+
 class _Printer:
     """Writes rows and reports in order, applies ``--schemes``, ``--unique``, ``--canonical`` and
     ``--count``, and keeps what the exit status needs."""
@@ -883,6 +899,7 @@ class _Printer:
         target: Any = _Nowhere() if args.quiet else sys.stdout if out is None else out
         name = "standard output" if out is None else args.output or ""
         self.out = _Output(target, "\0" if args.null else "\n", name)
+        self.held = _Held()
         self.write: Writer
         if args.output_format == "parquet":
             from .parquet import ParquetSink  # pyarrow is an optional extra
@@ -896,9 +913,9 @@ class _Printer:
                 raise _OutputError(f"{args.output}: {error.strerror or error}") from None
             self.write = self._to_parquet
         else:
-            self.write = writer(args.output_format, self.out, canonical=args.canonical, marks=marks)
+            self.write = writer(args.output_format, self.held, canonical=args.canonical, marks=marks)
         canonical = args.canonical or args.unique
-        self.printing = Printing(args.output_format, args.printed, canonical, args.options.profile, marks)
+        self.printing = Printing(args.output_format, args.printed, canonical, args.options.profile)
         # --unique: the first row of each URL (by canonical form; a rejected one as written), and
         # how often it came; written at the end, when the counts are known.
         self.unique: dict[str | tuple[str], _Seen] | None = {} if args.unique else None
@@ -916,58 +933,62 @@ class _Printer:
         # A file's warnings of one kind after its first are counted, and said in one line at its end.
         self.warned: dict[str, int] = {}
 
-    def render(self) -> Render | None:
-        """How a worker prints its rows for this printer, when it can: not for ``--unique`` or
-        ``--count`` (they see every row here) or Parquet (written here, in files of many units)."""
-        if self.unique is not None or self.counting or self.sink is not None:
-            return None
-        return self.printing.render
-
-    def events(self, events: Iterable[Event]) -> None:
+    def batches(self, batches: Iterable[Batch]) -> None:
+        """Writes the rows and reports of ``batches``: the one loop of the command line that does
+        Python work for each row (``--schemes``, ``--canonical``, ``--unique``, the writer)."""
         selected, write = self.printing.selected, self.write  # once, not once a row
-        for event in events:
-            if not isinstance(event, Row):  # most events are rows: they are asked about first
-                self._other(event)
-                continue
-            row = selected(event)
-            if row is None:
-                continue
-            if self.unique is not None:
-                key = (row.url,) if row.canonical is None else row.canonical
-                kept = self.unique.get(key)
-                if kept is not None:
-                    kept.count += 1
-                    continue
-                self.unique[key] = _Seen(row)
-            self.found = self.found or row.valid
-            self.printed += 1
-            if not self.counting and self.unique is None:
-                write(row)
-            elif self.quiet and self.found:
-                raise _Enough
+        for batch in batches:
+            self._write_batch(batch, selected, write)
 
-    def _other(self, event: Report | Printed) -> None:
-        if isinstance(event, Report):
-            if event.kind == "binary" and event.place == self.file and not self.named(event.place):
-                self.binaries += 1  # met in a folder: skipped as ripgrep skips it, no error
+    def _write_batch(self, batch: Batch, selected: Callable[[Row], Row | None], write: Writer) -> None:
+        """A batch's rows, written in one step when they are all counted (``printed``): Ctrl-C in
+        the write (a full pipe) finds counted what is printed, as the batch's tally counts it."""
+        try:
+            for event in batch.events():
+                if not isinstance(event, Row):  # most events are rows: they are asked about first
+                    self._report(event)
+                    continue
+                row = selected(event)
+                if row is None:
+                    continue
+                if self.unique is not None:
+                    key = (row.url,) if row.canonical is None else row.canonical
+                    kept = self.unique.get(key)
+                    if kept is not None:
+                        kept.count += 1
+                        continue
+                    self.unique[key] = _Seen(row)
+                self.found = self.found or row.valid
+                self.printed += 1
+                if not self.counting and self.unique is None:
+                    write(row)
+                elif self.quiet and self.found:
+                    raise _Enough
+        finally:
+            self.flush()
+
+    def flush(self) -> None:
+        """The rows written since the last time, to standard output."""
+        if self.held.parts:
+            text = "".join(self.held.parts)
+            self.held.parts.clear()
+            self.out.write(text)
+
+    def _report(self, event: Report) -> None:
+        if event.kind == "binary" and event.place == self.file and not self.named(event.place):
+            self.binaries += 1  # met in a folder: skipped as ripgrep skips it, no error (D37)
+            return
+        self.failed = self.failed or event.lost_input
+        if not self.messages:
+            return
+        if not (event.lost_input or self.verbose or self.file is None):
+            seen = self.warned.get(event.kind, 0)
+            self.warned[event.kind] = seen + 1
+            if seen:
                 return
-            self.failed = self.failed or event.lost_input
-            if not self.messages:
-                return
-            if not (event.lost_input or self.verbose or self.file is None):
-                seen = self.warned.get(event.kind, 0)
-                self.warned[event.kind] = seen + 1
-                if seen:
-                    return
-            self.out.flush()  # the rows before it first; a write error of its own (not the report's)
-            self.bar.say(f"urlsift: {escaped(event.place)}: {event.kind}: {escaped(event.detail)}")
-        else:  # rows a worker printed; counted before they are written, as a row is above: a
-            # Ctrl-C just after the write (its reader may act on the text at once) finds them counted
-            self.found = self.found or event.valid
-            self.printed += event.rows
-            self.out.write(event.text())
-            if self.quiet and self.found:
-                raise _Enough
+        self.flush()
+        self.out.flush()  # the rows before it first; a write error of its own (not the report's)
+        self.bar.say(f"urlsift: {escaped(event.place)}: {event.kind}: {escaped(event.detail)}")
 
     def file_done(self) -> None:
         """The end of a file: the count of each kind of warning said after its first (D37)."""
@@ -975,6 +996,7 @@ class _Printer:
             for kind, count in self.warned.items():
                 if count > 1:
                     more = count - 1
+                    self.flush()
                     self.out.flush()
                     warnings = "warning" if more == 1 else "warnings"
                     self.bar.say(
@@ -992,12 +1014,16 @@ class _Printer:
     def finish(self) -> None:
         """With --unique: each URL's first row, with how many times it came, in the order found."""
         if self.unique is not None and not self.counting:
-            for seen in self.unique.values():
+            for k, seen in enumerate(self.unique.values(), 1):
                 self.write(seen.row._replace(count=seen.count))
+                if k % _HELD_ROWS == 0:
+                    self.flush()
         self.close()
 
     def close(self) -> None:
-        """The Parquet files finished (also after Ctrl-C: what was written stays readable)."""
+        """The rows held written, the Parquet files finished (also after Ctrl-C: what was written
+        stays readable)."""
+        self.flush()
         if self.sink is not None:
             try:
                 self.sink.close()
@@ -1106,19 +1132,19 @@ def _scan(args: _Scan, arguments: Iterable[str], out: IO[str] | None = None) -> 
         print(f"urlsift: {note}", file=sys.stderr)
     state = planned.state
     counted: list[Tally] = []  # each file's, appended in one step: Ctrl-C cannot count one twice
-    reading: Scanned = (None, (), None)  # a file whose events are being read
+    reading: Scanned | None = None  # a file whose batches are being read
     size = None if args.files_from is not None else _total_size(args.paths)  # a list is not read twice
     files_counted = 0  # --count: the files with a URL
     with Progress(size, enabled=args.progress and sys.stderr.isatty()) as bar:
         printer = _Printer(args, bar, out)
         printer.named = named
-        scanned = execute(planned, printer.render(), bar.watch)
+        scanned = execute(planned, bar.watch)
         try:
-            for path, events, file_tally in scanned:
-                reading = path, events, file_tally
+            for path, batches, file_tally in scanned:
+                reading = path, batches, file_tally
                 printer.file = path
                 before = printer.printed
-                printer.events(events)
+                printer.batches(batches)
                 printer.file_done()
                 if file_tally is not None:
                     if len(counted) >= 256:  # one step too (a slice assigned): memory stays flat
@@ -1127,10 +1153,11 @@ def _scan(args: _Scan, arguments: Iterable[str], out: IO[str] | None = None) -> 
                     bar.done(file_tally)
                     if state is not None and path is not None and not file_tally.files_failed:
                         state.done(path)
-                reading = None, (), None
+                reading = None
                 count = printer.printed - before
                 if path is not None and count and (args.count or args.files_with_matches) and not args.quiet:
                     files_counted += 1
+                    printer.flush()  # (the CSV header: before the counts)
                     # As ripgrep: a file with none is left out (grep -c would print PATH:0).
                     shown = printer.marks.name(path)
                     if args.files_with_matches:
@@ -1139,19 +1166,18 @@ def _scan(args: _Scan, arguments: Iterable[str], out: IO[str] | None = None) -> 
                         printer.out.write(f"{shown}:{count}\n" if args.filename else f"{count}\n")
         except _Enough:  # -q: a URL found; the rest is not read (as grep -q)
             scanned.close()
-            path, events, _ = reading
-            if isinstance(events, Generator):
-                events.close()
+            if reading is not None and isinstance(reading[1], Generator):
+                reading[1].close()
             printer.close()
             return 0
         except KeyboardInterrupt:
             scanned.close()  # the workers stopped
-            path, events, file_tally = reading
-            if isinstance(events, Generator):  # read here: its reader closed, its bytes counted
-                events.close()
+            path, batches, file_tally = reading if reading is not None else (None, iter(()), Tally())
+            if isinstance(batches, Generator):  # read here: its reader closed
+                batches.close()
             if file_tally is not None and not (counted and counted[-1] is file_tally):
-                # Its counts are those of the events given (a piece's before its rows: ``Piece``),
-                # and it is seen and failed, though none of it was given yet.
+                # Its counts are those of the batches given (each part's before its rows:
+                # ``batches.Part``), and it is seen and failed, though none of it was given yet.
                 failed = int(path is not None) or file_tally.files
                 counted.append(replace(file_tally, files=failed, files_failed=failed))
             printer.close()
