@@ -222,9 +222,8 @@ def test_jobs_capped_at_the_units_with_a_warning_above_the_cores(
     assert out.splitlines() == ["http://h0.example/", "http://h1.example/"]
     assert started == [2]
     assert err == "urlsift: -j 40: more processes than the 4 cores here\n"
-    assert (
-        main(["--no-filename", "-j", "3", *files]) == 0
-    )  # under the cores: no warning; small files: one batch
+    # Under the cores: no warning; small files: one batch.
+    assert main(["--no-filename", "-j", "3", *files]) == 0
     assert capsys.readouterr().err == ""
     assert started == [2, 1]
 
