@@ -28,7 +28,7 @@ def _hostile_folder(root: Path) -> tuple[list[str], Path | None]:
                 os.mkfifo(path)
             case _:
                 path.write_text(f"see http://h{n}.example/\n")
-    return ["--stats", "-q", str(folder)], None
+    return ["--stats", "--no-progress", str(folder)], None
 
 
 def _jobs_on_two_files(root: Path) -> tuple[list[str], Path | None]:
@@ -109,7 +109,7 @@ def _bomb_then_members(root: Path) -> tuple[list[str], Path | None]:
 
 def _session_ids(root: Path) -> tuple[list[str], Path | None]:
     """5,000 distinct long URLs, each a path of ASP.NET session-id look-alikes with no .aspx after
-    them or a query of "cfid=" with no "&" (the surt column, D37: the Internet Archive's patterns,
+    them or a query of "cfid=" with no "&" (the surt column, D38: the Internet Archive's patterns,
     as written, took quadratic time in such a URL; expected exit 0)."""
     ids = "(a(" + "b" * 24 + "))/"
     lines = [

@@ -73,7 +73,7 @@ def iso(date: str | None) -> str | None:
 
 def utc(text: str | None) -> datetime | None:
     """The ``date`` column's text (``iso``'s) as a UTC time with no zone: Parquet's ``date``
-    (a timestamp with no zone reads in DuckDB without pytz: D37)."""
+    (a timestamp with no zone reads in DuckDB without pytz: D38)."""
     if text is None:
         return None
     return datetime.fromisoformat(text).replace(tzinfo=None)

@@ -1,4 +1,4 @@
-"""A valid URL's host columns (issue 30, D37): ``host`` as its scheme decomposes it, lower-cased,
+"""A valid URL's host columns (issue 30, D38): ``host`` as its scheme decomposes it, lower-cased,
 in IDNA's ASCII form; ``host_unicode``, the same in IDNA's Unicode form; ``registered_domain``,
 the host's domain bought from a registry, through the Public Suffix List's ICANN section (the
 ``publicsuffixlist`` package's offline snapshot); and ``surt``, the Internet Archive's SURT key of
@@ -20,7 +20,7 @@ from .grammar._profile import host_span
 
 ARCHIVED = frozenset({"http", "https", "ftp"})
 """The schemes the Wayback Machine holds, and so the only ones given a ``wayback`` address and a
-``surt`` key (D37)."""
+``surt`` key (D38)."""
 
 HostColumns = tuple[str | None, str | None, str | None, str | None]
 """host, host_unicode, registered_domain, surt."""
@@ -58,7 +58,7 @@ def _columns(url: str, scheme: str | None, parts: Mapping[str, Part]) -> HostCol
 
 
 def _written_host(url: str, scheme: str, parts: Mapping[str, Part]) -> str | None:
-    """The host as the URL writes it (D37): the ``host`` of a scheme that has one; a mailto's
+    """The host as the URL writes it (D38): the ``host`` of a scheme that has one; a mailto's
     first address's domain; else the host of a ``scheme://`` authority. None for the rest (a
     news group, a Message-ID, a phone number: no host of the network)."""
     if "host" in parts:
@@ -118,7 +118,7 @@ _IPV4 = re.compile(r"\d+(\.\d+){3}")
 @lru_cache(maxsize=_CACHE_SIZE)
 def registered_domain(host: str) -> str | None:
     """The domain of ``host`` one label below its public suffix, by the Public Suffix List's ICANN
-    section (D37: ``github.io`` for ``someone.github.io``, whose private section the list also
+    section (D38: ``github.io`` for ``someone.github.io``, whose private section the list also
     has); None for an IP address, a public suffix itself, or a one-label name."""
     if ":" in host or _IPV4.fullmatch(host) or "." not in host:
         return None

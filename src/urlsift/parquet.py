@@ -1,5 +1,5 @@
 """Rows -> Parquet files (``--format parquet --output DIR``), typed for DuckDB, pandas and Spark:
-the jsonl columns (``rows.FIELDS``) with ``date`` a timestamp (in UTC, with no zone: D37) and
+the jsonl columns (``rows.FIELDS``) with ``date`` a timestamp (in UTC, with no zone: D38) and
 ``alternatives`` a list.
 ``pyarrow`` is an optional extra (``pip install urlsift[parquet]``); this module is imported only
 when it is used.
@@ -41,7 +41,7 @@ SCHEMA = pa.schema(
         ("offset", pa.int64()),
         ("message_id", pa.string()),
         # In UTC, with no zone: a zone made DuckDB's fetchall() need pytz, which no extra installs
-        # (D37). Parquet has no seconds unit.
+        # (D38). Parquet has no seconds unit.
         ("date", pa.timestamp("us")),
         ("newsgroups", pa.string()),
         ("part", pa.string()),

@@ -304,7 +304,7 @@ _DATE = Provenance._fields.index("date")
 
 def _wayback(match: Match, date: str | None) -> str | None:
     # A "www." host with no scheme (modern) is the http URL it stands for. Only the schemes the
-    # Wayback Machine holds get an address (D37).
+    # Wayback Machine holds get an address (D38).
     scheme = match.verdict.scheme
     if scheme is None:
         return wayback(www_url(match.url), date)
@@ -320,7 +320,7 @@ def _where(provenance: Provenance) -> tuple[Any, ...]:
 
 
 def _narrowed(items: Generator[Item, None, None], filters: Filters) -> Generator[Item, None, None]:
-    """``items`` with what ``filters`` leave unscanned taken out (D37): the messages out of the
+    """``items`` with what ``filters`` leave unscanned taken out (D38): the messages out of the
     date range (their defects are still said), and the texts ``parts`` does not keep."""
     for item in items:
         if isinstance(item, MessageText):

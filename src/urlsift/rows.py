@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any, Literal, NamedTuple
 
-from ._model import DefectKind, ProfileName, Provenance, Wrapper
+from ._model import DefectKind, ProfileName, Provenance, Wrapper, _resolved
 from .grammar import STRICT
 from .scanner import KNOWN_SCHEMES
 from .sources import ReadOptions
@@ -47,6 +47,9 @@ class _Columns(NamedTuple):
     date_header: str | None
 
 
+_resolved(_Columns)  # help(Row) shows the types, not ForwardRef('str')
+
+
 class Row(_Columns):
     """One URL found (or, with ``invalid``, one rejected candidate) and where it came from: the
     columns of the jsonl and csv output, in their order (README's table says what each holds).
@@ -54,7 +57,7 @@ class Row(_Columns):
     and ``end`` are character offsets in the part's text (a plain text's: the whole file's), from
     the URL's first piece to its last (a URL rejoined across lines spans the line breaks).
     ``date`` is the message's Date in UTC, ISO 8601 (``2002-03-04T05:06:07Z``), ``date_header``
-    its text as written; ``host`` ... ``surt`` are a valid URL's (``hosts``, D37)."""
+    its text as written; ``host`` ... ``surt`` are a valid URL's (``hosts``, D38)."""
 
     __slots__ = ()
 
@@ -83,6 +86,9 @@ class Report(NamedTuple):
     """The message's index in its file, when it is one message's (as in ``place``)."""
     line: int | None = None
     """The line of a plain text it is about (``Defect.line``)."""
+
+
+_resolved(Report)
 
 
 Event = Row | Report
@@ -142,7 +148,7 @@ PARTS: tuple[Parts, ...] = ("all", "headers", "body")
 
 @dataclass(frozen=True)
 class Filters:
-    """What a run keeps (D37): the filters people ask for without leaving the command line. A
+    """What a run keeps (D38): the filters people ask for without leaving the command line. A
     message out of the date range, and the texts ``parts`` leaves out, are not scanned; the rows
     of other hosts, and those quoted deeper, are dropped as they are found. What a filter leaves
     out is not counted (``--stats``, ``--count``)."""

@@ -1,4 +1,4 @@
-"""The filters issue 30 asked for (D37), on the command line and in ``urlsift.scan``: ``--parts``
+"""The filters issue 30 asked for (D38), on the command line and in ``urlsift.scan``: ``--parts``
 (header values, body, or all), ``--host`` (a host or one below it), ``--since-date`` and
 ``--until-date`` (a message's Date, in UTC), ``--max-quote-depth``."""
 
@@ -39,7 +39,7 @@ def mbox(tmp_path: Path) -> Path:
 
 
 def _urls(capsys: pytest.CaptureFixture[str], *argv: str) -> list[str]:
-    status = main(["--quiet", *argv])
+    status = main(["--no-progress", *argv])
     out = capsys.readouterr().out.splitlines()
     assert status == (0 if out else 1)
     return out
@@ -117,7 +117,7 @@ def test_filters_with_jobs_give_what_one_process_gives(
 def test_filters_that_cannot_be_read_are_refused(
     mbox: Path, capsys: pytest.CaptureFixture[str], argv: list[str], said: str
 ) -> None:
-    assert main(["--quiet", *argv, str(mbox)]) == 2
+    assert main(["--no-progress", *argv, str(mbox)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert said in err

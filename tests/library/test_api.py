@@ -44,7 +44,7 @@ def _cli(*argv: str) -> tuple[list[Record], list[str]]:
     """The CLI's jsonl rows, as JSON reads them, and its report lines."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        main(["--quiet", "--format", "jsonl", *argv])
+        main(["--no-progress", "--verbose", "--format", "jsonl", *argv])
     return [json.loads(line) for line in out.getvalue().splitlines()], err.getvalue().splitlines()
 
 
@@ -109,7 +109,7 @@ def test_the_columns_options_are_the_cli_options(tmp_path: Path) -> None:
     found = _split(urlsift.scan(path, context=12, wayback=True))
     assert found == cli
     assert all(row["context"] for row in cli[0])
-    # The Wayback Machine holds http, https and ftp only (D37).
+    # The Wayback Machine holds http, https and ftp only (D38).
     assert all(bool(row["wayback"]) == (row["scheme"] in {"http", "https", "ftp"}) for row in cli[0])
     dump = tmp_path / "dump.jsonl"
     dump.write_text('{"id": 7, "post": {"body": "see http://example.org/a and <URL:ftp://b.example/>"}}\n')

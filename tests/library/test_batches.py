@@ -218,7 +218,7 @@ def test_pyarrow_takes_a_batch_through_the_stream_protocol() -> None:
     assert found.schema.equals(SCHEMA)
     assert found.equals(batch.to_arrow())
     assert found.column("message").type == pa.int64()
-    assert found.column("date").type == pa.timestamp("us")  # in UTC, with no zone (D37)
+    assert found.column("date").type == pa.timestamp("us")  # in UTC, with no zone (D38)
     assert found.column("alternatives").type == pa.list_(pa.field("element", pa.string()))
     assert found.num_rows == len(batch) > 40
     reader = pa.RecordBatchReader.from_stream(batch)

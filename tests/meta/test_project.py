@@ -134,9 +134,11 @@ LATER_STAGES = {
     "rows.py": PRINTING | RESULTS - {"rows"} | {"units", "around", "dates"},
     "around.py": PRINTING | RESULTS | {"units", "extract", "stream", "sources"},
     "dates.py": NOTHING,
-    # A valid URL's host columns (D37): from its verdict's parts; nothing of the stages after.
+    # A valid URL's host columns (D38): from its verdict's parts; nothing of the stages after.
     "hosts.py": STAGES - {"_model", "grammar"},
     "escaping.py": NOTHING,
+    # The text output's file names and colour (D37): escaping only; the writers call it.
+    "marks.py": STAGES - {"escaping"},
     "matches.py": PRINTING | RESULTS - {"matches", "rows"} | {"units"},
     "results.py": PRINTING | {"pieces"},
     "pieces.py": PRINTING - {"batches"} | {"results", "matches"},

@@ -1,4 +1,4 @@
-"""The columns issue 30 asked for (D37): ``host`` as each scheme decomposes it, lower-cased, with
+"""The columns issue 30 asked for (D38): ``host`` as each scheme decomposes it, lower-cased, with
 IDNA's Unicode form beside; ``registered_domain`` by the Public Suffix List; ``surt``, the Internet
 Archive's key; ``date`` in UTC, ISO 8601, with the header's text in ``date_header``; ``wayback``
 only for the schemes the Wayback Machine holds. Through every face: jsonl, csv, Parquet, batches,
@@ -69,7 +69,7 @@ def mbox(tmp_path: Path) -> Path:
 
 
 def _jsonl(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict[str, object]]:
-    assert main(["--quiet", "--format", "jsonl", *argv]) == 0
+    assert main(["--no-progress", "--format", "jsonl", *argv]) == 0
     return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
 
 
@@ -102,7 +102,7 @@ def test_date_is_utc_iso_and_the_header_text_is_kept(mbox: Path, capsys: pytest.
     rows = _jsonl(capsys, str(mbox))
     assert {row["date"] for row in rows} == {"2024-01-23T13:32:20Z"}
     assert {row["date_header"] for row in rows} == {"Tue, 23 Jan 2024 14:32:20 +0100"}
-    assert main(["--quiet", "--format", "csv", str(mbox)]) == 0
+    assert main(["--no-progress", "--format", "csv", str(mbox)]) == 0
     table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert {row["date"] for row in table} == {"2024-01-23T13:32:20Z"}
     assert list(table[0]) == list(FIELDS)
@@ -154,7 +154,7 @@ def test_surt_agrees_with_the_surt_package() -> None:
 
 
 def test_text_output_shows_none_of_the_new_columns(mbox: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--quiet", str(mbox)]) == 0
+    assert main(["--no-progress", str(mbox)]) == 0
     printed = capsys.readouterr().out.splitlines()
     assert printed[:2] == ["https://lists.Example.ORG/pipermail/x/", "http://www.BBC.co.uk/News?b=1&a=2#top"]
 
@@ -175,7 +175,7 @@ def test_parquet_date_is_a_timestamp_duckdb_reads_without_pytz(
     duckdb = pytest.importorskip("duckdb")
     pq = pytest.importorskip("pyarrow.parquet")
     out = tmp_path / "out"
-    assert main(["--quiet", "--format", "parquet", "--output", str(out), str(mbox)]) == 0
+    assert main(["--no-progress", "--format", "parquet", "--output", str(out), str(mbox)]) == 0
     assert str(pq.read_schema(next(out.glob("*.parquet"))).field("date").type) == "timestamp[us]"
     monkeypatch.setitem(sys.modules, "pytz", None)  # as in a venv with only urlsift[parquet] and duckdb
     found = duckdb.sql(f"select date, host, date_header from '{out}/*.parquet' limit 1").fetchall()
