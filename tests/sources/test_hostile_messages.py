@@ -59,9 +59,19 @@ runpy.run_module("urlsift", run_name="__main__", alter_sys=True)
 
 
 def _cli(tmp_path: Path, *args: str, limit: float = 60.0) -> Run:
-    """``urlsift --no-progress --verbose ARGS`` (each report said) in a subprocess, killed after ``limit`` seconds (which fails)."""
+    """``urlsift --no-progress --verbose --no-filename ARGS`` (each report said) in a subprocess,
+    killed after ``limit`` seconds (which fails)."""
     out, err, peak = tmp_path / "stdout", tmp_path / "stderr", tmp_path / "peak"
-    command = [sys.executable, "-c", _MEASURED, str(peak), "--no-progress", "--verbose", *args]
+    command = [
+        sys.executable,
+        "-c",
+        _MEASURED,
+        str(peak),
+        "--no-progress",
+        "--verbose",
+        "--no-filename",
+        *args,
+    ]
     start = time.monotonic()
     with out.open("wb") as stdout, err.open("wb") as stderr:
         try:
