@@ -1144,7 +1144,7 @@ def _scan(args: _Scan, arguments: Iterable[str], out: IO[str] | None = None) -> 
                 reading = path, batches, file_tally
                 printer.file = path
                 before = printer.printed
-                printer.batches(batches)
+                printer.batches(bar.batches(batches, file_tally))
                 printer.file_done()
                 if file_tally is not None:
                     if len(counted) >= 256:  # one step too (a slice assigned): memory stays flat
