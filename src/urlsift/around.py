@@ -8,7 +8,6 @@ import codecs
 from typing import IO
 
 from ._model import Match
-from .escaping import escaped
 from .scanner import _QUOTE_PREFIX, LOOKAHEAD, LOOKBEHIND, RESUME_SLACK
 
 _PREFIX_CHARS = 8 + 16 * 5
@@ -111,6 +110,7 @@ def quote_depth(text: Text, match: Match) -> int:
 
 
 def context(text: Text, start: int, end: int, size: int) -> str:
-    """The characters from ``size`` before ``start`` to ``size`` after ``end``, control and
-    invisible formatting characters escaped (a line break is ``\\x0a``)."""
-    return escaped(_slice(text, max(0, start - size), end + size))
+    """The characters from ``size`` before ``start`` to ``size`` after ``end``, as they are: a
+    machine format carries them so (JSON escapes itself, CSV quotes), since an escape written here
+    would read the same as those very characters in the text (issue 30)."""
+    return _slice(text, max(0, start - size), end + size)

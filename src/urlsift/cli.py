@@ -876,10 +876,12 @@ class _Output:
         self.end = end
         self.name = name
 
-    def write(self, text: str) -> int:
-        if self.end != "\n":
-            # Exact: every format escapes the line feeds inside a row (text and csv as \x0a, jsonl
-            # as \n), so each one written ends a row, whoever printed it (a worker, a writer).
+    def write(self, text: str, ended: bool = False) -> int:
+        """``text`` written, each line feed in it as ``end`` unless it is ``ended`` already."""
+        if self.end != "\n" and not ended:
+            # Exact: every row but a CSV one escapes its line feeds (text as \x0a, jsonl as \n),
+            # so each one written ends a row; the CSV writer ends its records itself, since a
+            # context cell holds line breaks as they are (issue 30).
             text = text.replace("\n", self.end)
         try:
             return int(self.out.write(text))
@@ -955,7 +957,10 @@ class _Printer:
                 raise _OutputError(f"{args.output}: {error.strerror or error}") from None
             self.write = self._to_parquet
         else:
-            self.write = writer(args.output_format, self.held, canonical=args.canonical, marks=marks)
+            self.write = writer(
+                args.output_format, self.held, canonical=args.canonical, marks=marks, end=self.out.end
+            )
+        self.ended = args.output_format == "csv"  # its records end with -0's NUL as written
         canonical = args.canonical or args.unique
         self.printing = Printing(args.output_format, args.printed, canonical, args.options.profile)
         # --unique: the first row of each URL (by canonical form; a rejected one as written), and
@@ -1014,7 +1019,7 @@ class _Printer:
         if self.held.parts:
             text = "".join(self.held.parts)
             self.held.parts.clear()
-            self.out.write(text)
+            self.out.write(text, self.ended)
 
     def _report(self, event: Report) -> None:
         if event.kind == "binary" and event.place == self.file and not self.named(event.place):
@@ -1186,7 +1191,7 @@ def _scan(args: _Scan, arguments: Iterable[str], out: IO[str] | None = None) -> 
                 reading = path, batches, file_tally
                 printer.file = path
                 before = printer.printed
-                printer.batches(batches)
+                printer.batches(bar.batches(batches, file_tally))
                 printer.file_done()
                 if file_tally is not None:
                     if len(counted) >= 256:  # one step too (a slice assigned): memory stays flat

@@ -44,6 +44,7 @@ _rest_of: Callable[[Row], tuple[Any, ...]] = itemgetter(slice(_PART, _HOST))
 _hosts_of: Callable[[Row], tuple[Any, ...]] = itemgetter(slice(_HOST, _DATE_HEADER))
 """host ... surt: the same for every row of a URL."""
 _HOST_FIELDS = FIELDS[_HOST:_DATE_HEADER]
+_CONTEXT = FIELDS.index("context")
 _MATCH_CACHE_SIZE = 4096
 _UNSET = object()
 _WRAPPERS = {None: "null", "URL:": '"URL:"', "<>": '"<>"', '"': '"\\""'}
@@ -70,22 +71,40 @@ def _json(value: Any) -> str:
 
 
 def writer(
-    fmt: Format, out: TextOut, *, canonical: bool = False, header: bool = True, marks: Marks = PLAIN
+    fmt: Format,
+    out: TextOut,
+    *,
+    canonical: bool = False,
+    header: bool = True,
+    marks: Marks = PLAIN,
+    end: str = "\n",
 ) -> Writer:
     """A function that writes one row in the format ``fmt`` (a header first, for CSV, unless not
     ``header``); the text format prints a valid URL's canonical form when ``canonical`` (the row
-    must carry it), with the file's name and colour ``marks`` asks for."""
+    must carry it), with the file's name and colour ``marks`` asks for. A CSV record ends with
+    ``end`` (``-0``: a NUL), a line break inside a quoted cell staying one."""
     if fmt == "jsonl":
         return _jsonl_writer(out)
     if fmt == "csv":
-        table = csv.writer(out, lineterminator="\n")
+        table = csv.writer(out, lineterminator=end)
+        # A row with a context: the csv module quotes a cell with a character of the line end
+        # it is given, so it is given both line breaks (a context holds them as they are, issue
+        # 30), and the record's own end is put back.
+        quoting = csv.writer(_Ended(out, end), lineterminator="\r\n")
         if header:
             table.writerow(FIELDS)
 
         def write_row(row: Row) -> None:
             cells: list[Any] = list(row)
             cells[1] = " ".join(row.alternatives)
-            table.writerow([_cell(cell) for cell in cells])
+            written = [_cell(cell) for cell in cells]
+            context = row.context
+            if context is None:
+                table.writerow(written)
+                return
+            # A NUL, which CSV readers refuse (and -0 ends records with), is the one escaped.
+            written[_CONTEXT] = _guard(context) + surrogates_escaped(context).replace("\0", "\\x00")
+            quoting.writerow(written)
 
         return write_row
 
@@ -107,14 +126,28 @@ def writer(
     return write_line
 
 
+class _Ended:
+    """Where a CSV writer ending its records with CR LF writes: each record ends with ``end``."""
+
+    def __init__(self, out: TextOut, end: str) -> None:
+        self.out, self.end = out, end
+
+    def write(self, record: str) -> None:
+        self.out.write(record[:-2] + self.end)  # (the csv module writes a record in one call)
+
+
 def _cell(value: Any) -> str:
     if value is None:
         return ""
     if value is True or value is False:  # as JSON, DuckDB and pandas read a CSV's booleans
         return "true" if value else "false"
     text = str(value)
+    return _guard(text) + escaped(text)
+
+
+def _guard(text: str) -> str:
     # A quote in front keeps a spreadsheet from running it (OWASP's advice for CSV injection).
-    return ("'" if text[:1] in _FORMULA_START else "") + escaped(text)
+    return "'" if text[:1] in _FORMULA_START else ""
 
 
 def _jsonl_writer(out: TextOut) -> Writer:

@@ -109,15 +109,16 @@ def meta() -> pandas.DataFrame:
 
 
 class ParquetSink:
-    """Writes rows to ``directory`` as ``part-00000.parquet``, ``part-00001.parquet`` ..., FILE_ROWS
-    rows a file in row groups of ROW_GROUP. The directory must be new or empty, so that no file of
-    an earlier run is read with this one's."""
+    """Writes rows to ``directory`` as ``part-00000.parquet``, ``part-00001.parquet`` ...,
+    ``file_rows`` rows a file in row groups of ``row_group``. The directory must be new or empty,
+    so that no file of an earlier run is read with this one's."""
 
-    def __init__(self, directory: str) -> None:
+    def __init__(self, directory: str, *, file_rows: int = FILE_ROWS, row_group: int = ROW_GROUP) -> None:
         if os.path.isdir(directory) and os.listdir(directory):
             raise FileExistsError(f"{directory}: the output folder is not empty")
         os.makedirs(directory, exist_ok=True)
         self.directory = directory
+        self.file_rows, self.row_group = file_rows, row_group
         self.files = 0
         self._rows: list[Row] = []
         self._in_file = 0
@@ -125,7 +126,7 @@ class ParquetSink:
 
     def write(self, row: Row) -> None:
         self._rows.append(row)
-        if len(self._rows) >= ROW_GROUP:
+        if len(self._rows) >= self.row_group:
             self._flush()
 
     def _flush(self) -> None:
@@ -133,10 +134,10 @@ class ParquetSink:
             name = os.path.join(self.directory, f"part-{self.files:05}.parquet")
             self._writer = pq.ParquetWriter(name, SCHEMA)
             self.files += 1
-        self._writer.write_table(table(self._rows), row_group_size=ROW_GROUP)
+        self._writer.write_table(table(self._rows), row_group_size=self.row_group)
         self._in_file += len(self._rows)
         self._rows = []
-        if self._in_file >= FILE_ROWS:
+        if self._in_file >= self.file_rows:
             self._writer.close()
             self._writer, self._in_file = None, 0
 

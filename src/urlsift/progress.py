@@ -1,5 +1,8 @@
 """The progress bar on standard error (tqdm): bytes read, messages, rate, and time left when the
-total is known. Shown only on a terminal; messages printed while it runs go above it."""
+total is known. Shown only on a terminal; messages printed while it runs go above it. It moves as
+a file is read, wherever it is read: here (``watch``: the reader's counts) and in workers (``batches``:
+each batch counts the bytes read for it, so one big file cut in units moves the bar as its batches
+come, not only when it is done: issue 30)."""
 
 from __future__ import annotations
 
@@ -15,6 +18,8 @@ from .sources import Counter
 if TYPE_CHECKING:
     from tqdm import tqdm
 
+    from .batches import Batch
+
 T = TypeVar("T")
 _EVERY = 0.2  # seconds between redraws while one file is read
 
@@ -24,6 +29,7 @@ class Progress:
         self._bar = _bar(total) if enabled else None
         self._bytes = 0  # of the files done
         self._messages = 0
+        self._shown = 0  # the messages the bar says
 
     def __enter__(self) -> Progress:
         return self
@@ -63,6 +69,19 @@ class Progress:
                 self._show(self._bytes + counter.bytes - start, self._messages + tally.messages)
             yield event
 
+    def batches(self, batches: Iterable[Batch], tally: Tally) -> Iterable[Batch]:
+        """``batches`` of a file, the bar moved on as each is given (``tally``: the file's counts,
+        which each batch's are added to before it is given: ``pieces.given``); with no bar,
+        ``batches`` themselves."""
+        return batches if self._bar is None else self._counted(batches, tally)
+
+    def _counted(self, batches: Iterable[Batch], tally: Tally) -> Iterator[Batch]:
+        for batch in batches:
+            # tqdm draws at most every tenth of a second: a redraw a batch (a megabyte or 1,000
+            # rows at most) costs nothing.
+            self._show(self._bytes + tally.bytes, self._messages + tally.messages)
+            yield batch
+
     def done(self, tally: Tally) -> None:
         """One file is done (here or in a worker): the bar counts its bytes and messages."""
         self._bytes += tally.bytes
@@ -70,9 +89,11 @@ class Progress:
         self._show(self._bytes, self._messages)
 
     def _show(self, done: int, messages: int) -> None:
-        if self._bar is not None:
-            self._bar.update(done - self._bar.n)
-            self._bar.set_postfix_str(f"{messages:,} messages", refresh=False)
+        # Only forward: under -j 1 the reader's counts (``watch``) run ahead of its batches'.
+        if self._bar is not None and (done > self._bar.n or messages > self._shown):
+            self._shown = max(messages, self._shown)
+            self._bar.set_postfix_str(f"{self._shown:,} messages", refresh=False)
+            self._bar.update(max(0, done - self._bar.n))
 
 
 def _bar(total: int | None) -> tqdm[Any]:

@@ -38,9 +38,11 @@ import urlsift.results
 import urlsift.sources.mime
 from urlsift._model import DEFECT_KINDS, ERROR_KINDS, WARNING_KINDS, DefectKind, MessageText
 from urlsift.cli import main
+from urlsift.execute import execute
 from urlsift.output import escaped
-from urlsift.results import walk
-from urlsift.sources import read_path
+from urlsift.plan import build
+from urlsift.rows import Event, Options, Report, Row, Tally
+from urlsift.sources import Counter, read_path
 
 GUIDE = Path(__file__).parents[2] / "docs" / "guide.md"
 UNSAFE_CATEGORIES = ("Cc", "Cf", "Cs", "Zl", "Zp")
@@ -122,28 +124,30 @@ def test_folder_problems_are_reported_and_the_walk_goes_on(tmp_path: Path, jobs:
     assert counts["problems"] == [4, 4, 0]
 
 
-def test_a_file_gone_between_listing_and_reading_is_reported(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_file_gone_between_listing_and_reading_is_reported(tmp_path: Path) -> None:
     folder = tmp_path / "spool"
     folder.mkdir()
     for name, url in (("1", "http://a.example/"), ("2", "http://b.example/"), ("3", "http://c.example/")):
         text_file(folder / name, url)
-    listed = walk
 
-    def walk_then_delete(arguments: list[str]) -> Iterator[Any]:
-        for found in listed(arguments):
-            yield found
-            if str(found).endswith("/1"):  # the folder is listed: 2 goes now
-                (folder / "2").unlink()
+    def delete_after_the_first(events: Iterator[Event], counter: Counter, tally: Tally) -> Iterator[Event]:
+        yield from events  # (``execute``'s seam that the progress bar watches files through)
+        (folder / "2").unlink(missing_ok=True)  # the folder is listed, 1 is read: 2 goes now
 
-    monkeypatch.setattr("urlsift.plan.walk", walk_then_delete)
-    assert main(["--stats", "--no-progress", "--no-filename", str(folder)]) == 2
-    out, err = capsys.readouterr()
-    assert out.splitlines() == ["http://a.example/", "http://c.example/"]
-    assert reports(err) == [f"urlsift: {folder}/2: unreadable: No such file or directory"]
-    assert stats(err)["files"] == [3, 2, 1]
-    assert stats(err)["problems"] == [1, 1, 0]
+    found: list[Event] = []
+    total = Tally()
+    for _, batches, tally in execute(build([str(folder)], Options()), delete_after_the_first):
+        for batch in batches:
+            found.extend(batch.events())
+        total.add(tally)
+    assert [event.url for event in found if isinstance(event, Row)] == [
+        "http://a.example/",
+        "http://c.example/",
+    ]
+    assert [event for event in found if isinstance(event, Report)] == [
+        Report(f"{folder}/2", "unreadable", "No such file or directory", True)
+    ]
+    assert (total.files, total.files_failed, total.errors, total.warnings) == (3, 1, 1, 0)
 
 
 # --- item 14: write errors are one line and exit 2; a closed pipe stays quiet --------------

@@ -142,15 +142,15 @@ def _jsonl(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict[str, obj
     return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
 
 
-def test_context_gives_the_characters_around_the_url_escaped(
+def test_context_gives_the_characters_around_the_url_as_they_are(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "t.txt"
     path.write_text("ab\tc\x1b see <http://x.example/> and\nnext\u202e")
     (row,) = _jsonl(capsys, "--context", "8", str(path))
-    assert row["context"] == "c\\x1b see <http://x.example/> and\\x0ane"
+    assert row["context"] == "c\x1b see <http://x.example/> and\nne"
     (row,) = _jsonl(capsys, "--context", "100", str(path))
-    assert row["context"] == "ab\\x09c\\x1b see <http://x.example/> and\\x0anext\\u202e"
+    assert row["context"] == "ab\tc\x1b see <http://x.example/> and\nnext\u202e"
     (row,) = _jsonl(capsys, str(path))
     assert row["context"] is None
 
@@ -167,7 +167,7 @@ def test_context_far_into_a_long_text_read_in_windows(tmp_path: Path) -> None:
     assert len(rows) == 40_001
     for row in rows:
         assert text[row.start : row.end] == row.url
-        assert row.context == text[max(0, row.start - 12) : row.end + 12].replace("\n", "\\x0a")
+        assert row.context == text[max(0, row.start - 12) : row.end + 12]
         line_start = text.rfind("\n", 0, row.start) + 1
         assert row.quote_depth == len(text[line_start : row.start]) - len(
             text[line_start : row.start].lstrip(">")

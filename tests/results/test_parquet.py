@@ -12,9 +12,11 @@ import pytest
 
 pq = pytest.importorskip("pyarrow.parquet")
 
+import urlsift  # noqa: E402
 from urlsift.cli import main  # noqa: E402
 from urlsift.dates import timestamp, utc  # noqa: E402
-from urlsift.parquet import FILE_ROWS, SCHEMA  # noqa: E402
+from urlsift.parquet import FILE_ROWS, SCHEMA, ParquetSink  # noqa: E402
+from urlsift.rows import Row  # noqa: E402
 
 ROOT = Path(__file__).parents[2]
 MBOX = ROOT / "corpora" / "mail" / "r-devel-1997-May.mbox"
@@ -56,15 +58,19 @@ def test_an_empty_run_leaves_a_file_with_the_columns(tmp_path: Path) -> None:
     assert table.schema.equals(SCHEMA)
 
 
-def test_files_are_closed_every_file_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("urlsift.parquet.FILE_ROWS", 100)
-    monkeypatch.setattr("urlsift.parquet.ROW_GROUP", 30)
+def test_files_are_closed_every_file_rows(tmp_path: Path) -> None:
     hard = ROOT / "corpora" / "mail" / "mail-url-hard-cases.mbox"  # 751 URLs
-    main(["--no-progress", "--format", "parquet", "--output", str(tmp_path / "out"), str(hard)])
+    # The sink's sizes as arguments (the command line's are FILE_ROWS and ROW_GROUP).
+    sink = ParquetSink(str(tmp_path / "out"), file_rows=100, row_group=30)
+    rows = [row for row in urlsift.scan(str(hard)) if isinstance(row, Row)]
+    for row in rows:
+        sink.write(row)
+    sink.close()
     files = sorted((tmp_path / "out").iterdir())
     assert len(files) > 5
     assert FILE_ROWS > 100
-    assert all(pq.read_metadata(file).num_rows <= 120 for file in files)
+    assert [pq.read_metadata(file).num_rows for file in files[:-1]] == [120] * (len(files) - 1)
+    assert sum(pq.read_metadata(file).num_rows for file in files) == len(rows)
     assert [file.name for file in files[:2]] == ["part-00000.parquet", "part-00001.parquet"]
 
 

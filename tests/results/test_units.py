@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from urlsift._model import ProfileName
 from urlsift.batches import Part, unit_parts
 from urlsift.cli import main
-from urlsift.execute import execute
+from urlsift.execute import Work, execute
 from urlsift.pieces import in_files
 from urlsift.plan import build
 from urlsift.results import scan_file
@@ -162,26 +162,47 @@ def test_a_spool_read_in_batches_prints_what_j1_prints(capsys: pytest.CaptureFix
     assert one == many
 
 
+def _executed(paths: list[str], work: Work | None, how: list[str] | None = None) -> tuple[list[Event], Tally]:
+    """What ``execute`` gives for ``paths`` read by workers that run ``work`` (execute's seam for
+    a worker that fails, rather than a patched module): every row and report, and the counts of
+    the run. ``how``: ``["--scheduler", "local:2"]`` for Dask's local scheduler, ``["-j", "1"]``
+    to read here, else ``-j 2``."""
+    scheduler = how[1] if how is not None and how[0] == "--scheduler" else None
+    jobs = 1 if how == ["-j", "1"] else 2
+    planned = build(paths, Options(), jobs=jobs, scheduler=scheduler, split=1)
+    events: list[Event] = []
+    total = Tally()
+    for _, batches, tally in execute(planned, work=work):
+        for batch in batches:
+            events.extend(batch.events())
+        total.add(tally)
+    return events, total
+
+
+def _urls(events: list[Event]) -> list[str]:
+    return [event.url for event in events if isinstance(event, Row)]
+
+
+def _lost(events: list[Event]) -> list[Report]:
+    return [event for event in events if isinstance(event, Report) and event.kind == "lost"]
+
+
 def _fails_on_doomed(unit: Unit, options: Options) -> Iterator[Part]:
     if any("doomed" in name for name in unit.names):
         raise OSError("worker killed")
     return unit_parts(unit, options)
 
 
-def test_a_failed_unit_loses_only_its_own_files(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_failed_unit_loses_only_its_own_files(tmp_path: Path) -> None:
     (tmp_path / "good.txt").write_text("<URL:http://good.example/>\n")
     (tmp_path / "doomed.txt").write_text("<URL:http://doomed.example/>\n")
-    monkeypatch.setattr("urlsift.execute.unit_parts", _fails_on_doomed)
     paths = [str(tmp_path / "good.txt"), str(tmp_path / "doomed.txt"), str(tmp_path / "good.txt")]
-    options = ["--no-progress", "--no-filename", "--verbose", "--stats"]
-    status = main([*options, "-j", "2", "--split-size", "1", *paths])
-    out, err = capsys.readouterr()
-    assert status == 2
-    assert out == "http://good.example/\n" * 2
-    assert f"urlsift: {paths[1]}: lost: the worker reading it failed: OSError: worker killed" in err
-    assert "files               3 = 2 scanned + 1 failed" in err
+    events, tally = _executed(paths, partial(_fails_on_doomed, options=Options()))
+    assert _urls(events) == ["http://good.example/"] * 2
+    (lost,) = _lost(events)
+    assert (lost.place, lost.detail) == (paths[1], "the worker reading it failed: OSError: worker killed")
+    assert lost.lost_input  # (exit status 2)
+    assert (tally.files, tally.files_failed) == (3, 1)
 
 
 def _dies_on_doomed(unit: Unit, options: Options) -> Iterator[Part]:
@@ -191,27 +212,21 @@ def _dies_on_doomed(unit: Unit, options: Options) -> Iterator[Part]:
 
 
 @pytest.mark.parametrize("how", [["-j", "2"], ["--scheduler", "local:2"]], ids=["j2", "local2"])
-def test_a_worker_that_dies_loses_only_its_own_unit(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, how: list[str]
-) -> None:
+def test_a_worker_that_dies_loses_only_its_own_unit(tmp_path: Path, how: list[str]) -> None:
     """The units in flight with it are read again, each alone, and the units after it go on in
     a new pool: only the files of the unit that killed its worker are lost. ``local:N`` runs on
     the same pool (Dask's scheduler hands the broken pool's error on as it is)."""
     if "--scheduler" in how:
         pytest.importorskip("dask")
-    monkeypatch.setattr("urlsift.execute.unit_parts", _dies_on_doomed)
     paths = []
     for k in range(12):
         name = "doomed" if k in (3, 8) else "good"
         (tmp_path / f"{k:02}-{name}.txt").write_text(f"<URL:http://{name}.example/{k}>\n")
         paths.append(str(tmp_path / f"{k:02}-{name}.txt"))
-    options = ["--no-progress", "--no-filename", "--verbose", "--stats"]
-    status = main([*options, *how, "--split-size", "1", *paths])
-    out, err = capsys.readouterr()
-    assert status == 2
-    assert out.splitlines() == [f"http://good.example/{k}" for k in range(12) if k not in (3, 8)]
-    assert [line.split(": ")[1] for line in err.splitlines() if ": lost: " in line] == [paths[3], paths[8]]
-    assert "files              12 = 10 scanned + 2 failed" in err
+    events, tally = _executed(paths, partial(_dies_on_doomed, options=Options()), how)
+    assert _urls(events) == [f"http://good.example/{k}" for k in range(12) if k not in (3, 8)]
+    assert [report.place for report in _lost(events)] == [paths[3], paths[8]]
+    assert (tally.files, tally.files_failed) == (12, 2)
 
 
 def test_long_lines_in_many_pieces_are_reported_once_as_one_read_reports_them(
@@ -336,21 +351,21 @@ def _dies_once_in_the_middle(unit: Unit, options: Options) -> Iterator[Part]:
 
 @pytest.mark.parametrize("how", [["-j", "2"], ["--scheduler", "local:2"]], ids=["j2", "local2"])
 def test_a_worker_that_dies_mid_unit_loses_nothing_and_repeats_nothing(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, how: list[str]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: list[str]
 ) -> None:
     """The unit is read again alone, and the pieces its first worker sent are skipped: the rows
     are those of one read, each once."""
     if "--scheduler" in how:
         pytest.importorskip("dask")
     path = str(_gz_of_urls(tmp_path / "urls.txt.gz", 5_500))
-    one = _jsonl(capsys, path)
+    one, once = _executed([path], None, ["-j", "1"])
     monkeypatch.setenv(_FLAG, str(tmp_path / "died"))
-    monkeypatch.setattr("urlsift.execute.unit_parts", _dies_once_in_the_middle)
-    many = _jsonl(capsys, *how, path)
+    many, tally = _executed([path], partial(_dies_once_in_the_middle, options=Options()), how)
     assert (tmp_path / "died").exists()
-    assert many[:2] == one[:2]
-    assert "files               1 = 1 scanned + 0 failed" in many[2]
-    assert many[2] == one[2]
+    assert many == one
+    assert len(_urls(many)) == 5_500
+    assert (tally.files, tally.files_failed) == (1, 0)
+    assert tally == once
 
 
 def _fails_after_two_pieces(unit: Unit, options: Options) -> Iterator[Part]:
@@ -361,17 +376,14 @@ def _fails_after_two_pieces(unit: Unit, options: Options) -> Iterator[Part]:
         yield piece
 
 
-def test_a_unit_that_fails_in_the_middle_counts_what_was_printed(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_unit_that_fails_in_the_middle_counts_what_was_printed(tmp_path: Path) -> None:
     """Review M3: the counts of a file came with its last piece only, so one lost after some of
     its rows were printed said ``URLs 0 valid (2,000 printed)``. Each piece counts its own rows;
     the file is counted once, failed."""
     path = str(_gz_of_urls(tmp_path / "urls.txt.gz", 5_500))
-    monkeypatch.setattr("urlsift.execute.unit_parts", _fails_after_two_pieces)
-    assert main(["--no-progress", "--no-filename", "--stats", "-j", "2", path]) == 2
-    out, err = capsys.readouterr()
-    assert len(out.splitlines()) == 2_000
-    assert f"urlsift: {path}: lost: the worker reading it failed: OSError: worker failed" in err
-    assert "files               1 = 0 scanned + 1 failed" in err
-    assert "URLs            2,000 valid (2,000 printed)" in err
+    events, tally = _executed([path], partial(_fails_after_two_pieces, options=Options()))
+    assert len(_urls(events)) == 2_000
+    (lost,) = _lost(events)
+    assert (lost.place, lost.detail) == (path, "the worker reading it failed: OSError: worker failed")
+    assert (tally.files, tally.files_failed) == (1, 1)
+    assert tally.urls == 2_000
