@@ -210,8 +210,9 @@ class _Source:
 def records(file: IO[bytes], where: Provenance, budget: Budget, max_message: int) -> Iterator[Item]:
     """The items of the WARC ``file``: each scanned record's MessageText (``message`` its index
     among all records, ``offset`` where it starts in the decompressed WARC, ``member`` its
-    WARC-Record-ID, ``date`` its WARC-Date, ``message_id`` its WARC-Target-URI), the reports on
-    damage, and at the end what was skipped."""
+    WARC-Record-ID, ``date`` its WARC-Date, ``message_id`` its WARC-Target-URI; a
+    ``message/rfc822`` record's the mail's own Message-ID and Date, where it has them), the
+    reports on damage, and at the end what was skipped."""
     try:
         from warcio.archiveiterator import ArchiveIterator
         from warcio.exceptions import ArchiveLoadFailed
@@ -405,7 +406,16 @@ def _content(
     if media == "message/rfc822":
         found = mime.read(data, where)
         found.defects.extend(defects)
-        return found._replace(provenance=where)
+        # The mail's own Message-ID, Date and Newsgroups (issue 30.7), else the record's: the
+        # WARC-Date is when it was archived, the target URI where it was fetched from.
+        mail = found.provenance
+        return found._replace(
+            provenance=where._replace(
+                message_id=mail.message_id or where.message_id,
+                date=mail.date or where.date,
+                newsgroups=mail.newsgroups,
+            )
+        )
     declared = _CHARSET.search(parameters)
     charset = declared.group(1) if declared else None
     if charset is None and media in _HTML:
