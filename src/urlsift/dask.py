@@ -214,6 +214,7 @@ def scan(
     id_field: str | None = None,
     zstd_window_log: int = ZSTD_WINDOW_LOG,
     split_size: int = SPLIT_BYTES,
+    date_field: str | None = None,
 ) -> dask.bag.Bag:
     """The result records of ``paths`` (files and folders, read as the CLI reads them), one
     partition per unit of work: each row a dict with the columns of the CLI's jsonl
@@ -229,7 +230,15 @@ def scan(
     import dask
     import dask.bag
 
-    read = ReadOptions(input_format, max_expand, max_message, tuple(text_fields), id_field, zstd_window_log)
+    read = ReadOptions(
+        input_format,
+        max_expand,
+        max_message,
+        tuple(text_fields),
+        id_field,
+        zstd_window_log,
+        date_field=date_field,
+    )
     options = Options(profile=profile, naked=naked, invalid=invalid, schemes=frozenset(schemes), read=read)
     planned = build([paths] if isinstance(paths, str) else paths, options, jobs=None, split=split_size)
     parts: list[Any] = []

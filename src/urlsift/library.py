@@ -57,6 +57,7 @@ def scan(
     max_expand: int = MAX_EXPAND,
     max_message: int = MAX_MESSAGE,
     split_size: int = SPLIT_BYTES,
+    date_field: str | None = None,
 ) -> Generator[Row | Report, None, None]:
     """The rows of ``sources`` (``output.FIELDS``, as ``urlsift --format jsonl`` prints them) and
     the problems met (``Report``: where, what kind, what; ``lost_input``: the CLI would exit 2), in the
@@ -64,7 +65,8 @@ def scan(
     ``naked=False``; ``schemes``: only the rows of these schemes; ``known_schemes``: the schemes
     found naked and quoted, as ``extract``'s ``schemes``: ``--schemes +doi`` is
     ``KNOWN_SCHEMES | {"doi"}``; ``canonical``, ``context=N``, ``wayback``: fill those columns;
-    ``input_format="jsonl"`` with ``text_fields`` and ``id_field``: a JSON-lines dump). ``workers=N``
+    ``input_format="jsonl"`` with ``text_fields``, ``id_field`` and ``date_field``: a JSON-lines
+    dump). ``workers=N``
     reads with N processes, as ``-j N`` does (no more than there are units of work; file objects
     are read in this process, in their turn).
 
@@ -81,7 +83,7 @@ def scan(
     """
     planned, printing = _planned(
         sources, profile, naked, invalid, schemes, known_schemes, canonical, context, wayback, workers,
-        input_format, text_fields, id_field, max_expand, max_message, split_size,
+        input_format, text_fields, id_field, max_expand, max_message, split_size, date_field,
     )  # fmt: skip
     return _selected((event for _, events, _ in execute(planned) for event in events), printing)
 
@@ -104,6 +106,7 @@ def scan_batches(
     max_expand: int = MAX_EXPAND,
     max_message: int = MAX_MESSAGE,
     split_size: int = SPLIT_BYTES,
+    date_field: str | None = None,
 ) -> Generator[Batch, None, None]:
     """What ``scan`` gives, with the same arguments, as columns: ``Batch``es of up to
     ``batches.BATCH_ROWS`` rows and reports, each message's provenance held once (issue 29).
@@ -115,7 +118,7 @@ def scan_batches(
     """
     planned, printing = _planned(
         sources, profile, naked, invalid, schemes, known_schemes, canonical, context, wayback, workers,
-        input_format, text_fields, id_field, max_expand, max_message, split_size,
+        input_format, text_fields, id_field, max_expand, max_message, split_size, date_field,
     )  # fmt: skip
     return in_batches(execute(planned), printing)
 
@@ -137,6 +140,7 @@ def _planned(
     max_expand: int,
     max_message: int,
     split_size: int,
+    date_field: str | None = None,
 ) -> tuple[Plan, Printing]:
     """``scan``'s and ``scan_batches``' arguments, checked now (the folders are walked lazily)."""
     if isinstance(text_fields, str):
@@ -147,6 +151,7 @@ def _planned(
         _size("max_message", max_message),
         tuple(text_fields),
         id_field,
+        date_field=date_field,
     )
     options = _options(profile, naked, invalid, read, known_schemes, context, wayback)
     printing = _printing(options, schemes, canonical)

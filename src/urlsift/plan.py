@@ -46,14 +46,16 @@ class Spelling(NamedTuple):
     split: str
     since: str
     state: str
+    date_field: str = "date_field"
 
 
 KEYWORDS = Spelling(
     'input_format="jsonl"', "text_fields", "id_field", "workers", "split_size", "since", "state"
 )
 COMMAND_LINE = Spelling(
-    "--input-format jsonl", "--text-field", "--id-field", "-j", "--split-size", "--since", "--state"
-)
+    "--input-format jsonl", "--text-field", "--id-field", "-j", "--split-size", "--since", "--state",
+    "--date-field",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -136,6 +138,8 @@ def _check(
         raise Refused(
             f"{spelling.jsonl} and {spelling.text_fields} go together ({spelling.id_field} with them)"
         )
+    if read.date_field and not read.text_fields:
+        raise Refused(f"{spelling.date_field} goes with {spelling.jsonl} and {spelling.text_fields}")
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
         raise Refused(f"{spelling.jobs} must be a positive number of processes, not {jobs!r}")
     if isinstance(split, bool) or not isinstance(split, int) or split < 1:

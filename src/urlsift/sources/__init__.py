@@ -80,6 +80,8 @@ class ReadOptions(NamedTuple):
     """``--state``: each repository's own (real path, commit recorded, HEAD when the run
     started), in place of ``since`` and ``until``: a commit of one repository says nothing of
     another's, even one that holds it (a clone, objects copied in)."""
+    date_field: str | None = None
+    """"jsonl": the dotted path of the field that is a record's ``date`` (``jsonl._date``)."""
 
     def inbox(self, path: str | None = None) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
         """What ``publicinbox.read`` needs of these, for the repository at ``path``."""
@@ -365,7 +367,7 @@ def _read(
 
 
 def _fields(options: ReadOptions) -> jsonl.Fields:
-    return jsonl.Fields(options.text_fields, options.id_field)
+    return jsonl.Fields(options.text_fields, options.id_field, options.date_field)
 
 
 def _length(file: IO[bytes]) -> int | None:
