@@ -34,10 +34,9 @@ from typing import IO, Any
 
 from .._model import Defect, MessageText, Provenance, Skipped, TextStream
 from ..errors import MissingExtra
-from . import faults, mime
+from . import faults, mime, page
 from .codings import CutCoding, codings, decoded, transfer_codings
 from .packed import Budget, CorruptData, OverBudget, defect
-from .page import text as html_text
 
 Item = MessageText | TextStream | Defect | Skipped
 
@@ -422,8 +421,16 @@ def _content(
         meta = _META_CHARSET.search(data, 0, _META_BYTES)
         charset = _prescanned(meta.group(1).decode("ascii")) if meta else None
     text = _decoded(data, charset or "utf-8", here, defects)
-    texts = [html_text(text) if media in _HTML else text]
-    return MessageText(where, texts, [media], 0, defects)
+    if media not in _HTML:
+        return MessageText(where, [text], [media], 0, defects)
+    html = page.read(text)
+    # D37: its relative links resolved against its <base href> or its own address (the record's).
+    links = page.resolved(html, record.rec_headers.get_header("WARC-Target-URI"))
+    if not links:
+        return MessageText(where, [html.text], [media], 0, defects)
+    return MessageText(
+        where, [html.text, page.paragraphs(links)], [media, f"{media} {mime.RESOLVED}"], 0, defects
+    )
 
 
 def _list_field(headers: Any, name: str) -> str:
