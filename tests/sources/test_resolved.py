@@ -106,3 +106,23 @@ def test_resolved_links_count_as_urls_and_their_part_as_a_part(
     err = capsys.readouterr().err
     assert "urlsift: parts               2 text parts scanned, and 0 headers" in err
     assert "urlsift: URLs                5 valid (5 printed), 0 candidates rejected" in err
+
+
+def test_resolved_links_are_bounded_by_the_pages_size(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """200,000 ``<a href=x>`` (2.2 MB) under a base of 2,000 characters would resolve to 400 MB: they
+    stop at twice the page's text (at least 1 MiB), and one report says how many were left."""
+    base = "http://h.example/" + "d/" * 991
+    path = tmp_path / "m.eml"
+    links = "<a href=x>\n" * 200_000
+    path.write_text(f'Content-Type: text/html\nMessage-ID: <b@x>\n\n<base href="{base}">{links}\n')
+    status = main(["--quiet", "--count", str(path)])
+    out, err = capsys.readouterr()
+    assert status == 2
+    count = int(out.split(":")[-1])
+    assert 1000 < count < 1500  # about 2 x 1.4 MB of text / 2,000 characters
+    assert err == (
+        f"urlsift: {path}#0: too-large: {200_000 - count + 1:,} relative links not resolved: "
+        "the resolved ones passed 2 times the page's text (D37)\n"
+    )

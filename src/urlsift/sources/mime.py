@@ -374,10 +374,12 @@ def _text_part(entity: _Entity, found: MessageText, part: str, content: _Type) -
     if content.delsp is not None and found.flowed is not None:  # D31: unflowed before scanning
         found.flowed[len(found.texts) - 1] = content.delsp
     if html is not None and html.links and html.base is not None:  # D37: against its <base href>
-        links = _page.resolved(html)
+        links, left = _page.resolved(html)
         if links:
             found.texts.append(_page.paragraphs(links))
             found.parts.append(f"{part} {RESOLVED}")
+        if left:
+            _defect(found, "too-large", part, _page.too_many(left))
 
 
 @lru_cache(maxsize=256)  # a codec lookup per part cost more than decoding a short one

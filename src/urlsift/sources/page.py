@@ -75,7 +75,20 @@ _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _URL_BLANKS = str.maketrans("", "", "\t\n\r")  # the URL parser drops them (WHATWG URL 4.4)
 
 
-def resolved(page: Page, uri: str | None = None) -> list[str]:
+class Resolved(NamedTuple):
+    links: list[str]
+    left: int
+    """How many relative links were not resolved: past RESOLVED_RATIO times the page's text."""
+
+
+RESOLVED_RATIO = 2
+"""D37: resolved links may hold at most this many times the characters of the page's text (and at
+least RESOLVED_FLOOR): a page of 10 million ``<a href=x>`` under a base of 2,000 characters would
+make 20 GB of them."""
+RESOLVED_FLOOR = 1 << 20
+
+
+def resolved(page: Page, uri: str | None = None) -> Resolved:
     """D37: the page's relative links resolved, in order: against its ``<base href>`` (itself
     resolved against ``uri``, the page's own address: a WARC record's target), else ``uri``; none
     when that base is no http, https or ftp URL. A link with a scheme is in the text already; an
@@ -85,15 +98,32 @@ def resolved(page: Page, uri: str | None = None) -> list[str]:
         written = page.base.strip(" \t\n\r\f").translate(_URL_BLANKS)
         base = written if base is None else _joined(base, written)
     if base is None or urlsplit_scheme(base) not in RESOLVED_BASES:
-        return []
+        return Resolved([], 0)
     found: list[str] = []
-    for link in page.links:
+    room = max(RESOLVED_RATIO * len(page.text), RESOLVED_FLOOR)
+    for k, link in enumerate(page.links):
         value = link.strip(" \t\n\r\f").translate(_URL_BLANKS)
         if value and not value.startswith("#") and not _SCHEME.match(value):
             joined = _joined(base, value)
             if joined is not None:
+                room -= len(joined) + 2
+                if room < 0:
+                    return Resolved(found, sum(map(_relative, page.links[k:])))
                 found.append(joined)
-    return found
+    return Resolved(found, 0)
+
+
+def _relative(link: str) -> bool:
+    value = link.strip(" \t\n\r\f")
+    return bool(value) and not value.startswith("#") and not _SCHEME.match(value)
+
+
+def too_many(left: int) -> str:
+    """The report on a page whose relative links were not all resolved (``Resolved.left``)."""
+    return (
+        f"{left:,} relative links not resolved: the resolved ones passed {RESOLVED_RATIO} times the "
+        "page's text (D37)"
+    )
 
 
 def urlsplit_scheme(url: str | None) -> str | None:

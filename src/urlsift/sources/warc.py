@@ -425,7 +425,9 @@ def _content(
         return MessageText(where, [text], [media], 0, defects)
     html = page.read(text)
     # D37: its relative links resolved against its <base href> or its own address (the record's).
-    links = page.resolved(html, record.rec_headers.get_header("WARC-Target-URI"))
+    links, left = page.resolved(html, record.rec_headers.get_header("WARC-Target-URI"))
+    if left:
+        defects.append(Defect("too-large", here, page.too_many(left)))
     if not links:
         return MessageText(where, [html.text], [media], 0, defects)
     return MessageText(
