@@ -1,4 +1,4 @@
-"""Relative links resolved (issue 30.7, D37): in an HTML mail part against its ``<base href>``, in a
+"""Relative links resolved (issue 30.7, D38): in an HTML mail part against its ``<base href>``, in a
 WARC page against its ``<base href>`` or the record's WARC-Target-URI; given in a part of their
 own, named ``<part> resolved``. Each input is built here."""
 
@@ -20,7 +20,7 @@ PAGE = (
 
 
 def _rows(path: Path, capsys: pytest.CaptureFixture[str]) -> list[tuple[str, str, int, int]]:
-    assert main(["--quiet", "--format", "jsonl", str(path)]) == 0
+    assert main(["--no-progress", "--format", "jsonl", str(path)]) == 0
     out, err = capsys.readouterr()
     assert err == ""
     rows = [json.loads(line) for line in out.splitlines()]
@@ -102,7 +102,7 @@ def test_resolved_links_count_as_urls_and_their_part_as_a_part(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = _warc(tmp_path / "one.warc", [("http://site.example/a/page.html", PAGE.format(base=""))])
-    assert main(["--quiet", "--stats", str(path)]) == 0
+    assert main(["--no-progress", "--stats", str(path)]) == 0
     err = capsys.readouterr().err
     assert "urlsift: parts               2 text parts scanned, and 0 headers" in err
     assert "urlsift: URLs                5 valid (5 printed), 0 candidates rejected" in err
@@ -117,12 +117,12 @@ def test_resolved_links_are_bounded_by_the_pages_size(
     path = tmp_path / "m.eml"
     links = "<a href=x>\n" * 200_000
     path.write_text(f'Content-Type: text/html\nMessage-ID: <b@x>\n\n<base href="{base}">{links}\n')
-    status = main(["--quiet", "--count", str(path)])
+    status = main(["--no-progress", "--count", str(path)])
     out, err = capsys.readouterr()
     assert status == 2
     count = int(out.split(":")[-1])
     assert 1000 < count < 1500  # about 2 x 1.4 MB of text / 2,000 characters
     assert err == (
         f"urlsift: {path}#0: too-large: {200_000 - count + 1:,} relative links not resolved: "
-        "the resolved ones passed 2 times the page's text (D37)\n"
+        "the resolved ones passed 2 times the page's text (D38)\n"
     )

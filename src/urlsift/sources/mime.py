@@ -94,7 +94,7 @@ class _Entity(NamedTuple):
 
 
 RESOLVED = "resolved"
-"""D37: the word after a part's name in the part of its relative links resolved
+"""D38: the word after a part's name in the part of its relative links resolved
 (``2 text/html resolved``)."""
 
 
@@ -367,13 +367,14 @@ def _text_part(entity: _Entity, found: MessageText, part: str, content: _Type) -
     # U+FFFD the payload did not hold; most parts have none at all (one pass, not two).
     replaced = text.count("\ufffd") - payload.count("\ufffd".encode()) if "\ufffd" in text else 0
     if replaced > 0:
-        _defect(found, "undecodable-bytes", part, f"{replaced} undecodable byte sequences ({charset})")
+        sequences = "sequence" if replaced == 1 else "sequences"
+        _defect(found, "undecodable-bytes", part, f"{replaced} undecodable byte {sequences} ({charset})")
     html = _page.read(text) if content.kind == "text/html" else None
     found.texts.append(text if html is None else html.text)
     found.parts.append(part)
     if content.delsp is not None and found.flowed is not None:  # D31: unflowed before scanning
         found.flowed[len(found.texts) - 1] = content.delsp
-    if html is not None and html.links and html.base is not None:  # D37: against its <base href>
+    if html is not None and html.links and html.base is not None:  # D38: against its <base href>
         links, left = _page.resolved(html)
         if links:
             found.texts.append(_page.paragraphs(links))

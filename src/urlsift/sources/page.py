@@ -13,7 +13,7 @@ On a well-formed page it gives what ``html.parser`` gave (``tests/sources/test_h
 compares the two on the corpora's pages): each run of text between two tags a line, character
 references decoded, comments and declarations left out, a lone ``<`` a line of its own, and each
 link's value (``href``, ``src`` ...) a paragraph of its own (D21). ``read`` gives the links
-and the page's ``<base href>`` too, and ``resolved`` the relative ones resolved (D37). A C parser
+and the page's ``<base href>`` too, and ``resolved`` the relative ones resolved (D38). A C parser
 (lxml, selectolax) would be faster but is a compiled dependency for one step; this pass runs at
 regex speed.
 """
@@ -70,7 +70,7 @@ def read(html: str) -> Page:
 
 
 RESOLVED_BASES = frozenset({"http", "https", "ftp"})
-"""The schemes of a base that relative links are resolved against (D37)."""
+"""The schemes of a base that relative links are resolved against (D38)."""
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _URL_BLANKS = str.maketrans("", "", "\t\n\r")  # the URL parser drops them (WHATWG URL 4.4)
 
@@ -82,14 +82,14 @@ class Resolved(NamedTuple):
 
 
 RESOLVED_RATIO = 2
-"""D37: resolved links may hold at most this many times the characters of the page's text (and at
+"""D38: resolved links may hold at most this many times the characters of the page's text (and at
 least RESOLVED_FLOOR): a page of 10 million ``<a href=x>`` under a base of 2,000 characters would
 make 20 GB of them."""
 RESOLVED_FLOOR = 1 << 20
 
 
 def resolved(page: Page, uri: str | None = None) -> Resolved:
-    """D37: the page's relative links resolved, in order: against its ``<base href>`` (itself
+    """D38: the page's relative links resolved, in order: against its ``<base href>`` (itself
     resolved against ``uri``, the page's own address: a WARC record's target), else ``uri``; none
     when that base is no http, https or ftp URL. A link with a scheme is in the text already; an
     empty one or a fragment alone (``#top``) points into the page itself and is left out."""
@@ -122,7 +122,7 @@ def too_many(left: int) -> str:
     """The report on a page whose relative links were not all resolved (``Resolved.left``)."""
     return (
         f"{left:,} relative links not resolved: the resolved ones passed {RESOLVED_RATIO} times the "
-        "page's text (D37)"
+        "page's text (D38)"
     )
 
 
@@ -145,7 +145,7 @@ def _joined(base: str, reference: str) -> str | None:
 
 
 def paragraphs(links: list[str]) -> str:
-    """Resolved links as the text scanned: each a paragraph of its own (D21, D37)."""
+    """Resolved links as the text scanned: each a paragraph of its own (D21, D38)."""
     return "\n\n".join(links)
 
 

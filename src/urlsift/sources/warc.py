@@ -424,7 +424,7 @@ def _content(
     if media not in _HTML:
         return MessageText(where, [text], [media], 0, defects)
     html = page.read(text)
-    # D37: its relative links resolved against its <base href> or its own address (the record's).
+    # D38: its relative links resolved against its <base href> or its own address (the record's).
     links, left = page.resolved(html, record.rec_headers.get_header("WARC-Target-URI"))
     if left:
         defects.append(Defect("too-large", here, page.too_many(left)))
@@ -477,6 +477,6 @@ def _decoded(data: bytes, charset: str, where: Provenance, defects: list[Defect]
         text = data.decode(charset, "replace")
     replaced = text.count("\ufffd") - data.count("\ufffd".encode())
     if replaced > 0:
-        detail = f"{replaced} undecodable byte sequences ({charset})"
+        detail = f"{replaced} undecodable byte sequence{'s' if replaced != 1 else ''} ({charset})"
         defects.append(Defect("undecodable-bytes", where, detail))
     return text
