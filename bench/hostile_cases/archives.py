@@ -123,6 +123,34 @@ def zip_cut_after_a_member(folder: Path) -> tuple[list[str], Path | None]:
     return _with_good(folder, path), None
 
 
+class _Repeated(io.RawIOBase):
+    """``size`` bytes of LINES, made as they are read (ncompress packs a stream: none is held)."""
+
+    def __init__(self, size: int) -> None:
+        self._left = size
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        size = min(len(buffer), self._left)
+        data = (LINES * (size // len(LINES) + 1))[:size]
+        buffer[:size] = data
+        self._left -= size
+        return size
+
+
+def z_text(folder: Path) -> tuple[list[str], Path | None]:
+    """4 GiB of text under the ratio (LZW packs it about 520 times): read through, its memory that of
+    one step (``packed.Lzw``)."""
+    import ncompress  # (the compress extra)
+
+    path = folder / "bomb.txt.Z"
+    with path.open("wb") as out:
+        ncompress.compress(_Repeated(4 << 30), out)
+    return _with_good(folder, path), None
+
+
 CASES: dict[str, Callable[[Path], tuple[list[str], Path | None]]] = {
     "tar pax size 10**15": lambda folder: tar_pax_size(folder, packed=False),
     "tar.gz pax size 10**15": lambda folder: tar_pax_size(folder, packed=True),
@@ -136,4 +164,5 @@ CASES: dict[str, Callable[[Path], tuple[list[str], Path | None]]] = {
     "gz nested 1000 deep": gz_nested,
     "gz text 56 MB cut 100 bytes short": cut_gz_text,
     "zip cut inside its second member": zip_cut_after_a_member,
+    "Z (compress) 4 GiB of text, read through": z_text,
 }

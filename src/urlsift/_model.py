@@ -369,6 +369,7 @@ DefectKind = Literal[
     "bad-record",
     "missing-field",
     "not-mail",
+    "unsupported",
 ]
 """What went wrong, in one word; README's table of kinds lists exactly these (a test compares)."""
 
@@ -403,9 +404,11 @@ ERROR_KINDS: frozenset[DefectKind] = frozenset(
 ``bad-record``: a JSON line that is no object; ``not-mail``: a public-inbox commit's message is
 empty or binary data): the command line exits 2 after any of them."""
 WARNING_KINDS: frozenset[DefectKind] = frozenset(
-    {"undecodable-bytes", "unknown-charset", "malformed", "missing-field"}
+    {"undecodable-bytes", "unknown-charset", "malformed", "missing-field", "unsupported"}
 )
-"""Defects worked around with nothing lost that could hold a URL: reported, counted, exit unchanged."""
+"""Defects worked around with nothing lost that could hold a URL: reported, counted, exit unchanged;
+and ``unsupported``, a file in a compressed or archive format not read (7z, rar ...): named and
+not read, as a binary file met in a folder is skipped, not a failure of the run (issue 30.7)."""
 DEFECT_KINDS: frozenset[DefectKind] = frozenset(get_args(DefectKind))
 """Every kind: each is an error or a warning (``tests/cli/test_hostile_cli.py`` checks)."""
 

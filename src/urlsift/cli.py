@@ -519,6 +519,12 @@ def _scan_parser() -> argparse.ArgumentParser:
         help="with --input-format jsonl: the field that names a record (its message_id column)",
     )
     read.add_argument(
+        "--date-field",
+        metavar="PATH",
+        help="with --input-format jsonl: the field that dates a record (its date column, and --wayback's "
+        "time): epoch seconds or milliseconds, or ISO 8601",
+    )
+    read.add_argument(
         "--max-expand",
         type=_size,
         default=MAX_EXPAND,
@@ -634,6 +640,7 @@ def _parse_scan(arguments: Sequence[str]) -> _Scan:
         tuple(args.text_fields or ()),
         args.id_field,
         args.zstd_window_log,
+        date_field=args.date_field,
     )
     options = Options(
         profile=args.profile,

@@ -220,6 +220,7 @@ def scan(
     since_date: When | None = None,
     until_date: When | None = None,
     max_quote_depth: int | None = None,
+    date_field: str | None = None,
 ) -> dask.bag.Bag:
     """The result records of ``paths`` (files and folders, read as the CLI reads them), one
     partition per unit of work: each row a dict with the columns of the CLI's jsonl
@@ -237,7 +238,15 @@ def scan(
     import dask
     import dask.bag
 
-    read = ReadOptions(input_format, max_expand, max_message, tuple(text_fields), id_field, zstd_window_log)
+    read = ReadOptions(
+        input_format,
+        max_expand,
+        max_message,
+        tuple(text_fields),
+        id_field,
+        zstd_window_log,
+        date_field=date_field,
+    )
     if context is not None and (isinstance(context, bool) or not isinstance(context, int) or context < 0):
         raise ValueError(f"context must be a number of characters, not {context!r}")
     options = Options(

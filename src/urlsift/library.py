@@ -62,6 +62,7 @@ def scan(
     max_expand: int = MAX_EXPAND,
     max_message: int = MAX_MESSAGE,
     split_size: int = SPLIT_BYTES,
+    date_field: str | None = None,
 ) -> Generator[Row | Report, None, None]:
     """The rows of ``sources`` (``output.FIELDS``, as ``urlsift --format jsonl`` prints them) and
     the problems met (``Report``: where, what kind, what; ``lost_input``: the CLI would exit 2), in the
@@ -71,7 +72,8 @@ def scan(
     ``KNOWN_SCHEMES | {"doi"}``; ``canonical``, ``context=N``, ``wayback``: fill those columns;
     ``parts``, ``hosts``, ``since_date``, ``until_date``, ``max_quote_depth``: what to keep, as
     ``--parts``, ``--host``, ``--since-date``, ``--until-date``, ``--max-quote-depth`` say;
-    ``input_format="jsonl"`` with ``text_fields`` and ``id_field``: a JSON-lines dump). ``workers=N``
+    ``input_format="jsonl"`` with ``text_fields`` and ``id_field`` and ``date_field``: a JSON-lines
+    dump). ``workers=N``
     reads with N processes, as ``-j N`` does (no more than there are units of work; file objects
     are read in this process, in their turn).
 
@@ -90,6 +92,7 @@ def scan(
         sources, profile, naked, invalid, schemes, known_schemes, canonical, context, wayback, workers,
         input_format, text_fields, id_field, max_expand, max_message, split_size,
         filters(parts, hosts, since_date, until_date, max_quote_depth),
+        date_field,
     )  # fmt: skip
     found = (event for _, batches, _ in execute(planned) for batch in batches for event in batch.events())
     return _selected(found, printing)
@@ -118,6 +121,7 @@ def scan_batches(
     max_expand: int = MAX_EXPAND,
     max_message: int = MAX_MESSAGE,
     split_size: int = SPLIT_BYTES,
+    date_field: str | None = None,
 ) -> Generator[Batch, None, None]:
     """What ``scan`` gives, with the same arguments, as columns: ``Batch``es of up to
     ``batches.BATCH_ROWS`` rows and reports, each message's provenance held once (issue 29).
@@ -131,6 +135,7 @@ def scan_batches(
         sources, profile, naked, invalid, schemes, known_schemes, canonical, context, wayback, workers,
         input_format, text_fields, id_field, max_expand, max_message, split_size,
         filters(parts, hosts, since_date, until_date, max_quote_depth),
+        date_field,
     )  # fmt: skip
     select = printing.selected if printing.schemes is not None or printing.canonical else None
     return in_batches(execute(planned), select)
@@ -154,6 +159,7 @@ def _planned(
     max_message: int,
     split_size: int,
     kept: Filters,
+    date_field: str | None = None,
 ) -> tuple[Plan, Printing]:
     """``scan``'s and ``scan_batches``' arguments, checked now (the folders are walked lazily)."""
     if isinstance(text_fields, str):
@@ -164,6 +170,7 @@ def _planned(
         _size("max_message", max_message),
         tuple(text_fields),
         id_field,
+        date_field=date_field,
     )
     options = _options(profile, naked, invalid, read, known_schemes, context, wayback, kept)
     printing = _printing(options, schemes, canonical)

@@ -54,6 +54,7 @@ class Spelling(NamedTuple):
     since_date: str = "since_date"
     until_date: str = "until_date"
     max_quote_depth: str = "max_quote_depth"
+    date_field: str = "date_field"
 
 
 KEYWORDS = Spelling(
@@ -61,7 +62,7 @@ KEYWORDS = Spelling(
 )
 COMMAND_LINE = Spelling(
     *("--input-format jsonl", "--text-field", "--id-field", "-j", "--split-size", "--since", "--state"),
-    *("--parts", "--host", "--since-date", "--until-date", "--max-quote-depth"),
+    *("--parts", "--host", "--since-date", "--until-date", "--max-quote-depth", "--date-field"),
 )
 
 When = str | date | datetime
@@ -225,6 +226,8 @@ def _check(
         raise Refused(
             f"{spelling.jsonl} and {spelling.text_fields} go together ({spelling.id_field} with them)"
         )
+    if read.date_field and not read.text_fields:
+        raise Refused(f"{spelling.date_field} goes with {spelling.jsonl} and {spelling.text_fields}")
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
         raise Refused(f"{spelling.jobs} must be a positive number of processes, not {jobs!r}")
     if isinstance(split, bool) or not isinstance(split, int) or split < 1:

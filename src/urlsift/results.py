@@ -53,7 +53,7 @@ __all__ = [  # the records are the rows module's; they are named here too, with 
     "walked",
 ]
 
-_FILE_LOST: frozenset[DefectKind] = frozenset({"unreadable", "corrupt", "binary", "too-large"})
+_FILE_LOST: frozenset[DefectKind] = frozenset({"unreadable", "corrupt", "binary", "too-large", "unsupported"})
 """Defects of a whole file that leave it (or its end) unscanned: the file counts as failed (and
 ``--state`` does not record it: a repository cut by its budget is read again, not skipped)."""
 

@@ -224,3 +224,50 @@ def test_a_bug_in_one_record_loses_that_record_only(
     assert out == ["http://a.example/", "http://c.example/"]
     assert f"urlsift: {path}#1: internal: internal error, please report it: RuntimeError: a bug" in err
     assert "urlsift: messages            3 = 2 scanned + 1 failed" in err
+
+
+# --- issue 30.7: --date-field fills date and wayback --------------------------------------------
+
+DATED: list[tuple[dict[str, object], str | None]] = [  # date: UTC, ISO 8601 (D38)
+    ({"t": "http://a.example/", "when": 1700000000}, "2023-11-14T22:13:20Z"),
+    ({"t": "http://b.example/", "when": 1700000000123}, "2023-11-14T22:13:20.123000Z"),
+    ({"t": "http://c.example/", "when": "2024-01-02T03:04:05Z"}, "2024-01-02T03:04:05Z"),
+    ({"t": "http://d.example/", "when": "1355517523.5"}, "2012-12-14T20:38:43.500000Z"),
+    ({"t": "http://e.example/", "when": "Tue, 6 May 1997 10:00:00 +0200"}, "1997-05-06T08:00:00Z"),
+    ({"t": "http://f.example/", "when": "yesterday"}, None),
+    ({"t": "http://g.example/"}, None),
+]
+
+
+def test_a_date_field_fills_the_date_and_wayback_columns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Epoch seconds, epoch milliseconds (10**11 and over), a string of either (Slack's ``ts``),
+    ISO 8601 and RFC 5322; a value that is none of them is a warning, its record still read."""
+    path = tmp_path / "dated.jsonl"
+    _write(path, [record for record, _ in DATED])
+    fields = ["--input-format", "jsonl", "--text-field", "t", "--date-field", "when"]
+    status, lines, err = _run(["--format", "jsonl", "--wayback", *fields, str(path)], capsys)
+    assert status == 0
+    rows = [json.loads(line) for line in lines]
+    assert [row["date"] for row in rows] == [date for _, date in DATED]
+    assert rows[0]["wayback"] == "https://web.archive.org/web/20231114221320/http://a.example/"
+    assert rows[3]["wayback"] == "https://web.archive.org/web/20121214203843/http://d.example/"
+    assert rows[4]["wayback"] == "https://web.archive.org/web/19970506080000/http://e.example/"
+    assert [row["wayback"] for row in rows[5:]] == [None, None]
+    assert err == [
+        f"urlsift: {path}#5: missing-field: the field 'when' is no date (epoch seconds or milliseconds, "
+        'ISO 8601 or RFC 5322): "yesterday"',
+        f"urlsift: {path}#6: missing-field: no field 'when'",
+    ]
+
+
+def test_the_library_takes_the_same_date_field(tmp_path: Path) -> None:
+    import urlsift
+
+    path = tmp_path / "dated.jsonl"
+    _write(path, [record for record, _ in DATED[:2]])
+    rows = urlsift.scan(path, input_format="jsonl", text_fields=["t"], date_field="when", wayback=True)
+    assert [row.date for row in rows if isinstance(row, urlsift.Row)] == [date for _, date in DATED[:2]]
+    with pytest.raises(ValueError, match="date_field goes with"):
+        urlsift.scan(path, date_field="when")

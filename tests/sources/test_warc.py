@@ -140,9 +140,9 @@ def test_a_warc_of_pages_and_messages_gives_the_plain_files_urls(gz: bool, tmp_p
     assert str(first[_DATE]).startswith("20")
     rfc = next(row for row in rows if row[_MESSAGE_ID] == "http://example.org/rfc1738.txt.html")
     assert (rfc[_MEMBER], rfc[_MESSAGE]) == (ids[3], 3)  # after the request record, skipped
-    mail = next(row for row in rows if str(row[_MESSAGE_ID]).endswith(".eml"))
-    number = 5 + int(str(mail[_MESSAGE_ID]).split("msg")[1][:-4])  # warcinfo, 3 pages, a request
-    assert mail[_MEMBER] == ids[number]
+    mail = next(row for row in rows if row[_PART] == "0 text/plain")
+    number = ids.index(str(mail[_MEMBER]))
+    assert number >= 5  # after the warcinfo, 3 pages and a request
     assert mail[_MESSAGE] == number
     assert mail[_PART] == "0 text/plain"
     offset = mail[_OFFSET]
@@ -150,6 +150,31 @@ def test_a_warc_of_pages_and_messages_gives_the_plain_files_urls(gz: bool, tmp_p
     data = gzip.decompress(path.read_bytes()) if gz else path.read_bytes()
     assert data[offset:].startswith(b"WARC/1.")
     assert ids[number].encode() in data[offset : offset + 400]
+
+
+def test_a_message_record_has_the_mails_own_message_id_and_date(tmp_path: Path) -> None:
+    """Issue 30.7: not the WARC-Target-URI and WARC-Date; a mail without them keeps the record's."""
+    path = tmp_path / "mail.warc"
+    mails = [
+        b"Message-ID: <one@lists.example>\nDate: Tue, 6 May 1997 10:00:00 +0200\nNewsgroups: comp.x\n"
+        b"Subject: s\n\nsee http://one.example/\n",
+        b"Subject: no id, no date\n\nsee http://two.example/\n",
+    ]
+    with path.open("wb") as out:
+        writer = WARCWriter(out, gzip=False)
+        for k, mail in enumerate(mails):
+            record = writer.create_warc_record(
+                f"mailto:list{k}@lists.example", "resource", payload=io.BytesIO(mail),
+                warc_content_type="message/rfc822",
+                warc_headers_dict={"WARC-Date": "2024-01-02T03:04:05Z"},
+            )  # fmt: skip
+            writer.write_record(record)
+    rows = _rows(path)
+    found = [(row[_URL], row[_MESSAGE_ID], row[_DATE], row[_DATE + 1]) for row in rows]
+    assert found == [
+        ("http://one.example/", "<one@lists.example>", "1997-05-06T08:00:00Z", "comp.x"),
+        ("http://two.example/", "mailto:list1@lists.example", "2024-01-02T03:04:05Z", None),
+    ]
 
 
 def test_a_wet_of_conversion_records_gives_the_texts_urls(tmp_path: Path) -> None:

@@ -1,11 +1,11 @@
 """Sources: a path -> what is in it to scan, each item with where it came from.
 
-A path is opened and looked at (its first bytes and its name): gzip, bzip2, xz and Zstandard
-streams are read through (``packed``), zip and tar archives member by member, and what is left is
-an mbox, one message (``.eml``, a news article), a JSON-lines dump (``jsonl``, when asked for) or
-plain text. Mail gives one MessageText per message (its headers and decoded text parts), a dump one
-per record; plain text is handed on as a TextStream, to be read in bounded windows (a 20 GB text
-is never held). Whatever goes wrong is a Defect, naming the file, member
+A path is opened and looked at (its first bytes and its name): gzip, bzip2, xz, Zstandard and
+Unix compress (.Z) streams are read through (``packed``), zip and tar archives member by member, and
+what is left is an mbox, one message (``.eml``, a news article), a JSON-lines dump (``jsonl``, when
+asked for) or plain text. Mail gives one MessageText per message (its headers and decoded text
+parts), a dump one per record; plain text is handed on as a TextStream, to be read in bounded
+windows (a 20 GB text is never held). Whatever goes wrong is a Defect, naming the file, member
 and message; the items before and after it are still given.
 """
 
@@ -36,6 +36,7 @@ from .packed import (
     defect,
     is_packed,
     unpacked,
+    unsupported,
 )
 from .split import Finder, cuts, range_messages, range_reader
 
@@ -79,6 +80,8 @@ class ReadOptions(NamedTuple):
     """``--state``: each repository's own (real path, commit recorded, HEAD when the run
     started), in place of ``since`` and ``until``: a commit of one repository says nothing of
     another's, even one that holds it (a clone, objects copied in)."""
+    date_field: str | None = None
+    """"jsonl": the dotted path of the field that is a record's ``date`` (``jsonl._date``)."""
 
     def inbox(self, path: str | None = None) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
         """What ``publicinbox.read`` needs of these, for the repository at ``path``."""
@@ -297,12 +300,13 @@ def _read(
     if inner is not None:  # gzip, bzip2, xz, Zstandard: read through, whatever they hold
         stream, inner_name, ending = inner
         held: Defect | None = None  # a corrupt end of what it holds, said once its cause is known
-        for item in _guarded(stream, inner_name, where, options, budget, depth + 1):
-            if held is not None:
-                yield held
-            held = item if isinstance(item, Defect) and item.kind == "corrupt" else None
-            if held is None:
-                yield item
+        with stream:  # closed here, where it stops (a .Z reader's thread with it: packed.Lzw)
+            for item in _guarded(stream, inner_name, where, options, budget, depth + 1):
+                if held is not None:
+                    yield held
+                held = item if isinstance(item, Defect) and item.kind == "corrupt" else None
+                if held is None:
+                    yield item
         damage = ending.defect(where)
         if damage is not None:  # what came before it was read; a tar cut by it is not cut twice
             yield damage
@@ -312,6 +316,11 @@ def _read(
     container = archives.container(head)
     if container is not None:
         yield from archives.members(container, file, where, budget, _member_reader(options, depth))
+        return
+    other = unsupported(head)
+    if other is not None:  # named, whatever --input-format says (it says what is inside)
+        detail = f"compression {other} is not read (gzip, bzip2, xz, Zstandard, .Z, zip and tar are)"
+        yield Defect("unsupported", where, detail)
         return
     fmt = sniff(head, name) if options.input_format == "auto" else options.input_format
     if fmt == "jsonl":
@@ -358,7 +367,7 @@ def _read(
 
 
 def _fields(options: ReadOptions) -> jsonl.Fields:
-    return jsonl.Fields(options.text_fields, options.id_field)
+    return jsonl.Fields(options.text_fields, options.id_field, options.date_field)
 
 
 def _length(file: IO[bytes]) -> int | None:
@@ -388,7 +397,7 @@ def cut_points(
         with open(path, "rb") as file:
             length = os.fstat(file.fileno()).st_size
             head = file.read(SNIFF_BYTES)
-            if is_packed(head):
+            if is_packed(head) or unsupported(head) is not None:
                 return None
             container = archives.container(head)
             if container is not None:

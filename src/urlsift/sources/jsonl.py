@@ -1,9 +1,10 @@
 """JSON-lines dumps (``--input-format jsonl``): one JSON object a line, as forum, chat and list exports
 and the Reddit dumps keep messages. Each record is a MessageText whose texts are its ``--text-field``
 values (a dotted path reaches into nested objects: ``data.body``; a digit indexes a list), each a part
-named by its path; ``--id-field`` gives its ``message_id``. A record's ``message`` is the index of its
-line in the file (0-based, blank lines counted, so line ``message + 1``), its ``offset`` the byte
-offset of the line (in the decompressed stream, for a ``.jsonl.zst``).
+named by its path; ``--id-field`` gives its ``message_id``, ``--date-field`` its ``date`` (epoch
+seconds or milliseconds, ISO 8601: ``_date``). A record's ``message`` is the index of its line in
+the file (0-based, blank lines counted, so line ``message + 1``), its ``offset`` the byte offset of
+the line (in the decompressed stream, for a ``.jsonl.zst``).
 
 Lines are cut from blocks of the stream, so memory holds one line: a line longer than the message
 limit is reported ``too-large`` and skipped as it streams past, never held. A line that is no JSON
@@ -16,10 +17,13 @@ and numbers over 4,300 digits are errors, so bad-record.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import IO
 
 from .._model import Defect, MessageText, Provenance
+from ..dates import timestamp
 from . import faults
 
 _BLOCK = 1 << 20
@@ -31,12 +35,15 @@ _MISSING = object()
 class Fields:
     """The dotted paths of the fields to read, split once."""
 
-    __slots__ = ("id_field", "id_path", "text_fields", "text_paths")
+    __slots__ = ("date_field", "date_path", "id_field", "id_path", "text_fields", "text_paths")
 
-    def __init__(self, text_fields: tuple[str, ...], id_field: str | None) -> None:
-        self.text_fields, self.id_field = text_fields, id_field
+    def __init__(
+        self, text_fields: tuple[str, ...], id_field: str | None, date_field: str | None = None
+    ) -> None:
+        self.text_fields, self.id_field, self.date_field = text_fields, id_field, date_field
         self.text_paths = [field.split(".") for field in text_fields]
         self.id_path = None if id_field is None else id_field.split(".")
+        self.date_path = None if date_field is None else date_field.split(".")
 
 
 class Records:
@@ -119,6 +126,18 @@ def _record(line: bytes, where: Provenance, fields: Fields, number: int, offset:
             where = Provenance(where.source, where.member, number, offset, str(value))
         else:
             defects.append(Defect("missing-field", where, _missing(fields.id_field or "", value)))
+    if fields.date_path is not None:
+        value = _get(found, fields.date_path)
+        date = _date(value)
+        if date is not None:
+            where = where._replace(date=date)
+        else:
+            name = fields.date_field or ""
+            if value is _MISSING:
+                detail = f"no field {name!r}"
+            else:
+                detail = f"the field {name!r} is no date ({_DATES}): {json.dumps(value)[:80]}"
+            defects.append(Defect("missing-field", where, detail))
     texts: list[str] = []
     parts: list[str] = []
     for name, path in zip(fields.text_fields, fields.text_paths, strict=True):
@@ -129,6 +148,30 @@ def _record(line: bytes, where: Provenance, fields: Fields, number: int, offset:
         else:
             defects.append(Defect("missing-field", where, _missing(name, value)))
     return MessageText(where, texts, parts, 0, defects)
+
+
+_DATES = "epoch seconds or milliseconds, ISO 8601 or RFC 5322"
+_EPOCH = re.compile(r"-?[0-9]{1,16}(?:\.[0-9]{1,9})?")
+MILLISECONDS = 10**11
+"""``--date-field``: an epoch number this large or larger is in milliseconds (10**11 seconds is
+the year 5138; 10**11 milliseconds, March 1973)."""
+
+
+def _date(value: object) -> str | None:
+    """A ``--date-field`` value as the ``date`` column holds it, or None when it is no date: an
+    epoch number (or a string of one: Slack's ``"1355517523.000005"``) as UTC ISO 8601, a string
+    ``dates.timestamp`` reads (ISO 8601, RFC 5322) as it is written, as a mail's Date is kept."""
+    if isinstance(value, str) and _EPOCH.fullmatch(value.strip()):
+        value = float(value)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        seconds = value / 1000 if abs(value) >= MILLISECONDS else value
+        try:
+            return datetime.fromtimestamp(seconds, UTC).isoformat()
+        except (OverflowError, OSError, ValueError):  # past datetime's years
+            return None
+    if isinstance(value, str) and timestamp(value.strip()) is not None:
+        return value.strip()
+    return None
 
 
 def _bad(where: Provenance, detail: str) -> MessageText:

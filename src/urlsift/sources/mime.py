@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 from .._model import Defect, DefectKind, MessageText, Provenance
 from ..flowed import is_flowed
-from .page import text as _html_text
+from . import page as _page
 
 MAX_DEPTH = 64
 """Multiparts nested deeper than this are not entered (a crafted message could nest thousands)."""
@@ -91,6 +91,11 @@ class _Entity(NamedTuple):
         return (
             self.headers[self.keys.index(name)][2].lstrip(" \t").rstrip("\r") if name in self.keys else None
         )
+
+
+RESOLVED = "resolved"
+"""D39: the word after a part's name in the part of its relative links resolved
+(``2 text/html resolved``)."""
 
 
 def read(data: bytes, where: Provenance, pipermail: bool = False) -> MessageText:
@@ -364,10 +369,18 @@ def _text_part(entity: _Entity, found: MessageText, part: str, content: _Type) -
     if replaced > 0:
         sequences = "sequence" if replaced == 1 else "sequences"
         _defect(found, "undecodable-bytes", part, f"{replaced} undecodable byte {sequences} ({charset})")
-    found.texts.append(_html_text(text) if content.kind == "text/html" else text)
+    html = _page.read(text) if content.kind == "text/html" else None
+    found.texts.append(text if html is None else html.text)
     found.parts.append(part)
     if content.delsp is not None and found.flowed is not None:  # D31: unflowed before scanning
         found.flowed[len(found.texts) - 1] = content.delsp
+    if html is not None and html.links and html.base is not None:  # D39: against its <base href>
+        links, left = _page.resolved(html)
+        if links:
+            found.texts.append(_page.paragraphs(links))
+            found.parts.append(f"{part} {RESOLVED}")
+        if left:
+            _defect(found, "too-large", part, _page.too_many(left))
 
 
 @lru_cache(maxsize=256)  # a codec lookup per part cost more than decoding a short one

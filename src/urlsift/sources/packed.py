@@ -1,5 +1,6 @@
-"""Compressed streams and the budget every reader keeps: gzip, bzip2, xz and Zstandard are read
-through (never unpacked to disk), and what comes out of decompression is counted against a ``Budget``.
+"""Compressed streams and the budget every reader keeps: gzip, bzip2, xz, Zstandard and Unix
+compress (``.Z``, ``.tar.Z``: ``Lzw``) are read through (never unpacked to disk), and what comes
+out of decompression is counted against a ``Budget``.
 
 Three limits hold for every file (``docs/hostile-input.md``): what comes out of decompression,
 through every layer (``.gz.gz``, a zip member in a zip, a sparse tar member), at most ``max_expand``
@@ -18,12 +19,17 @@ the stream were whole), and bounds each step's output (zip members, ``archives``
 
 from __future__ import annotations
 
+import atexit
 import bz2
 import gzip
 import io
 import lzma
+import queue
+import re
 import sys
 import tarfile
+import threading
+import weakref
 import zipfile
 import zlib
 from collections.abc import Callable
@@ -193,6 +199,146 @@ class _ZstdErrors:
             raise CorruptData(text) from error
 
 
+def lzw() -> ModuleType:
+    """``ncompress`` (the ``compress`` extra), which undoes Unix compress (``.Z``); MissingExtra
+    when it is not installed."""
+    try:
+        import ncompress
+    except ImportError as error:
+        raise MissingExtra("a .Z (Unix compress) stream, not read without ncompress", "compress") from error
+    module: ModuleType = ncompress
+    return module
+
+
+class Lzw(io.RawIOBase):
+    """A ``.Z`` stream decompressed, read as any other: ncompress's ``decompress(source, sink)``
+    pushes its output into ``sink`` a kilobyte at a time and has no reader that is pulled, so it
+    runs in a thread of its own, in lockstep with the reads: it is let run until it has given
+    _LZW_STEP bytes (or ends), and waits while the caller uses them. Memory is ncompress's tables
+    and one step whatever the stream expands to, the caller's Budget stops it as any other, and
+    the file under it is read only while the caller waits in ``readinto`` (a tar reading on after
+    a member of it, a Counter, see it as from one thread). Closed (or dropped) before its end, the
+    thread is stopped and joined. The format has no end mark and no checksum: a stream cut between
+    two codes cannot be told from a whole one; one cut inside a code, or a code that is no entry
+    of the table, is a CorruptData."""
+
+    def __init__(self, file: IO[bytes]) -> None:
+        self._decompress = lzw().decompress
+        self._file = file
+        self._given: queue.Queue[bytes | BaseException | None] = queue.Queue(maxsize=1)
+        self._go: queue.Queue[bool] = queue.Queue(maxsize=1)  # True: run one more step; False: stop
+        self._thread: threading.Thread | None = None
+        self._data = b""
+        self._ended = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        while not self._data and not self._ended:
+            if self._thread is None:
+                # Handed what it uses, not self: a reader dropped unread to its end is closed.
+                run = (self._decompress, self._file, self._given, self._go)
+                self._thread = threading.Thread(target=_lzw_steps, args=run, name="urlsift-lzw", daemon=True)
+                self._thread.start()
+                _LZW_OPEN.add(self)
+            else:
+                self._go.put(True)
+            given = self._given.get()
+            if given is None or isinstance(given, BaseException):
+                self._ended = True
+                self._thread.join()
+                if given is not None:
+                    raise given
+            else:
+                self._data = given
+        size = min(len(buffer), len(self._data))
+        buffer[:size], self._data = self._data[:size], self._data[size:]
+        return size
+
+    def close(self) -> None:
+        thread, self._thread = self._thread, None
+        if thread is not None and not self._ended:
+            self._ended = True
+            self._go.put(False)  # it waits for this after each step, and stops
+            thread.join()
+        super().close()
+
+
+def _lzw_steps(
+    decompress: Callable[[io.RawIOBase, io.RawIOBase], None],
+    file: IO[bytes],
+    given: queue.Queue[bytes | BaseException | None],
+    go: queue.Queue[bool],
+) -> None:
+    """A .Z reader's thread (``Lzw``): ncompress reads the file and writes to a sink that hands
+    each step over, then waits to be let go on."""
+    held = bytearray()
+
+    def write(data: bytes) -> int:
+        held.extend(data)
+        if len(held) >= _LZW_STEP:
+            given.put(bytes(held))
+            held.clear()
+            if not go.get():
+                raise _Stopped
+        return len(data)
+
+    try:
+        decompress(_Pull(file.read), _Push(write))
+        if held:
+            given.put(bytes(held))
+            if not go.get():
+                return
+        given.put(None)
+    except _Stopped:
+        return
+    except ValueError as error:  # ncompress's words for bad data ("corrupt input - insize: ...")
+        given.put(CorruptData(f"not a valid .Z stream ({str(error).partition(' - ')[0]})"))
+    except BaseException as error:  # the file's (a DiskError, a layer under it): the caller's
+        given.put(error)
+
+
+_LZW_STEP = 1 << 16
+_LZW_OPEN: weakref.WeakSet[Lzw] = weakref.WeakSet()
+"""The .Z readers whose thread may still wait: stopped at exit, if no one closed them (a thread
+left inside ncompress while the interpreter ends can crash it)."""
+
+
+@atexit.register
+def _stop_lzw() -> None:
+    for reader in list(_LZW_OPEN):
+        reader.close()
+
+
+class _Stopped(Exception):
+    """The reader of a .Z stream was closed: its thread stops."""
+
+
+class _Pull(io.RawIOBase):
+    def __init__(self, read: Callable[[int], bytes]) -> None:
+        self._read = read
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        data = self._read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+class _Push(io.RawIOBase):
+    def __init__(self, write: Callable[[bytes], int]) -> None:
+        self._write = write
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: bytes) -> int:  # type: ignore[override]
+        return self._write(bytes(data))
+
+
 # The decompressing readers close nothing of their own: the file under them is the caller's.
 # Each opener takes the file and the Zstandard window limit (``ZSTD_WINDOW_LOG``).
 _OPENERS: list[tuple[bytes, str, Callable[[IO[bytes], int], _Readable]]] = [
@@ -200,13 +346,42 @@ _OPENERS: list[tuple[bytes, str, Callable[[IO[bytes], int], _Readable]]] = [
     (b"BZh", ".bz2", lambda f, _: bz2.BZ2File(f, mode="rb")),
     (b"\xfd7zXZ\x00", ".xz", lambda f, _: lzma.LZMAFile(f, mode="rb")),  # noqa: SIM115
     (b"\x28\xb5\x2f\xfd", ".zst", _zstd_file),
+    (b"\x1f\x9d", ".z", lambda f, _: Lzw(f)),  # Unix compress: .Z, .tar.Z (matched lower-cased)
     # A Zstandard stream may start with a skippable frame (magic 0x184D2A50 to 0x184D2A5F).
     *((bytes([0x50 + k]) + b"\x2a\x4d\x18", ".zst", _zstd_file) for k in range(16)),
 ]
 
 
+_UNSUPPORTED: list[tuple[re.Pattern[bytes], str]] = [
+    (re.compile(magic, re.DOTALL), name)
+    for magic, name in (
+        (rb"7z\xbc\xaf\x27\x1c", "7z"),
+        (rb"Rar!\x1a\x07", "rar"),
+        (rb"LZIP", "lzip"),
+        (rb"\x04\x22\x4d\x18", "lz4"),
+        (rb"\x89LZO\x00\r\n\x1a\n", "lzop"),
+        (rb"\x1f\x1e", "pack"),
+        (rb"\x1f\xa0", "SCO compress -H"),
+        (rb"MSCF\x00\x00\x00\x00", "cab"),
+        (rb"\x60\xea", "arj"),
+        (rb"..-l[hz][0-9a-z]-", "lha"),
+        (rb"ZOO [0-9]", "zoo"),
+    )
+]
+"""The compressed and archive formats not read, by their first bytes: said by name
+(``unsupported``) rather than read as binary data, or as text (lzip's header has no NUL)."""
+
+
+def unsupported(head: bytes) -> str | None:
+    """The name of the format ``head`` starts, when it is one not read (7z, rar ...); else None."""
+    for magic, name in _UNSUPPORTED:
+        if magic.match(head):
+            return name
+    return None
+
+
 def is_packed(head: bytes) -> bool:
-    """Whether ``head`` starts a gzip, bzip2, xz or Zstandard stream."""
+    """Whether ``head`` starts a gzip, bzip2, xz, Zstandard or Unix compress (.Z) stream."""
     return any(head.startswith(magic) for magic, _, _ in _OPENERS)
 
 
@@ -355,10 +530,17 @@ class Salvaged(io.RawIOBase):
     """A stream that ends where the one under it fails (one of STOPS), keeping the error: a reader
     gets every byte that came before the damage, and the report after (``defect``)."""
 
-    def __init__(self, inner: _Readable) -> None:
+    def __init__(self, inner: _Readable, closing: Callable[[], None] | None = None) -> None:
         self._read: Callable[[int], bytes] = getattr(inner, "read1", inner.read)  # (see Capped)
+        self._closing = closing  # what closing this closes (a decompressor of ours), if any
         self.error: BaseException | None = None
         self.out = 0
+
+    def close(self) -> None:
+        closing, self._closing = self._closing, None
+        if closing is not None:
+            closing()
+        super().close()
 
     def readable(self) -> bool:
         return True
@@ -384,10 +566,12 @@ def unpacked(
 ) -> tuple[IO[bytes], str, Salvaged] | None:
     """The decompressed stream of ``file``, its name less the suffix and what ends it (the stream
     stops at damage or past ``budget``: ask it for its defect when read), or None when ``head`` (its
-    first bytes) is no compressed format we read."""
+    first bytes) is no compressed format we read. The caller closes the stream when done with it."""
     for magic, suffix, opener in _OPENERS:
         if head.startswith(magic):
             inner = name[: -len(suffix)] if name.lower().endswith(suffix) else name
-            salvaged = Salvaged(Capped(opener(file, zstd_window_log), budget))
+            reader = opener(file, zstd_window_log)
+            # Closing the stream closes the decompressor (a .Z reader's thread stops: ``Lzw``).
+            salvaged = Salvaged(Capped(reader, budget), getattr(reader, "close", None))
             return io.BufferedReader(salvaged, buffer_size=1 << 16), inner, salvaged
     return None

@@ -12,14 +12,18 @@ given as text, once, from its ``<``: nothing is dropped.
 On a well-formed page it gives what ``html.parser`` gave (``tests/sources/test_hostile_messages.py``
 compares the two on the corpora's pages): each run of text between two tags a line, character
 references decoded, comments and declarations left out, a lone ``<`` a line of its own, and each
-link's value (``href``, ``src`` ...) a paragraph of its own (D21). A C parser (lxml, selectolax)
-would be faster but is a compiled dependency for one step; this pass runs at regex speed.
+link's value (``href``, ``src`` ...) a paragraph of its own (D21). ``read`` gives the links
+and the page's ``<base href>`` too, and ``resolved`` the relative ones resolved (D39). A C parser
+(lxml, selectolax) would be faster but is a compiled dependency for one step; this pass runs at
+regex speed.
 """
 
 from __future__ import annotations
 
 import re
 from html import unescape
+from typing import NamedTuple
+from urllib.parse import urljoin, urlsplit
 
 LINKS = frozenset({"href", "src", "action", "cite", "background"})
 """The attributes whose values are given: they hold the page's links."""
@@ -34,9 +38,25 @@ _BARE_VALUE = re.compile(r"[^\s>]*")
 _RAW_END = {name: re.compile(rf"</{name}\s*>", re.IGNORECASE) for name in _RAW_TEXT}
 
 
+class Page(NamedTuple):
+    """What one pass over a page gives: its text (``text``), its links' values in order, and its
+    first ``<base href>`` (None without one)."""
+
+    text: str
+    links: list[str]
+    base: str | None
+
+
 def text(html: str) -> str:
     """The text of the page ``html`` and the values of its links, one per line."""
+    return read(html).text
+
+
+def read(html: str) -> Page:
+    """The page ``html``'s text, links and base, in one pass."""
     lines: list[str] = []
+    found = Page("", [], None)
+    bases: list[str] = []
     at, end = 0, len(html)
     while at < end:
         lt = html.find("<", at)
@@ -45,15 +65,95 @@ def text(html: str) -> str:
             break
         if lt > at:
             lines.append(unescape(html[at:lt]))
-        at = _markup(html, lt, lines)
-    return "\n".join(lines)
+        at = _markup(html, lt, lines, found.links, bases)
+    return found._replace(text="\n".join(lines), base=bases[0] if bases else None)
 
 
-def _markup(html: str, lt: int, lines: list[str]) -> int:
+RESOLVED_BASES = frozenset({"http", "https", "ftp"})
+"""The schemes of a base that relative links are resolved against (D39)."""
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+_URL_BLANKS = str.maketrans("", "", "\t\n\r")  # the URL parser drops them (WHATWG URL 4.4)
+
+
+class Resolved(NamedTuple):
+    links: list[str]
+    left: int
+    """How many relative links were not resolved: past RESOLVED_RATIO times the page's text."""
+
+
+RESOLVED_RATIO = 2
+"""D39: resolved links may hold at most this many times the characters of the page's text (and at
+least RESOLVED_FLOOR): a page of 10 million ``<a href=x>`` under a base of 2,000 characters would
+make 20 GB of them."""
+RESOLVED_FLOOR = 1 << 20
+
+
+def resolved(page: Page, uri: str | None = None) -> Resolved:
+    """D39: the page's relative links resolved, in order: against its ``<base href>`` (itself
+    resolved against ``uri``, the page's own address: a WARC record's target), else ``uri``; none
+    when that base is no http, https or ftp URL. A link with a scheme is in the text already; an
+    empty one or a fragment alone (``#top``) points into the page itself and is left out."""
+    base = uri
+    if page.base is not None:
+        written = page.base.strip(" \t\n\r\f").translate(_URL_BLANKS)
+        base = written if base is None else _joined(base, written)
+    if base is None or urlsplit_scheme(base) not in RESOLVED_BASES:
+        return Resolved([], 0)
+    found: list[str] = []
+    room = max(RESOLVED_RATIO * len(page.text), RESOLVED_FLOOR)
+    for k, link in enumerate(page.links):
+        value = link.strip(" \t\n\r\f").translate(_URL_BLANKS)
+        if value and not value.startswith("#") and not _SCHEME.match(value):
+            joined = _joined(base, value)
+            if joined is not None:
+                room -= len(joined) + 2
+                if room < 0:
+                    return Resolved(found, sum(map(_relative, page.links[k:])))
+                found.append(joined)
+    return Resolved(found, 0)
+
+
+def _relative(link: str) -> bool:
+    value = link.strip(" \t\n\r\f")
+    return bool(value) and not value.startswith("#") and not _SCHEME.match(value)
+
+
+def too_many(left: int) -> str:
+    """The report on a page whose relative links were not all resolved (``Resolved.left``)."""
+    return (
+        f"{left:,} relative links not resolved: the resolved ones passed {RESOLVED_RATIO} times the "
+        "page's text (D39)"
+    )
+
+
+def urlsplit_scheme(url: str | None) -> str | None:
+    """The scheme of ``url``, lower-cased, when it has one and an authority (``//``)."""
+    if url is None:
+        return None
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    return parts.scheme.lower() if parts.netloc else None
+
+
+def _joined(base: str, reference: str) -> str | None:
+    try:
+        return urljoin(base, reference)
+    except ValueError:  # a bracketed host that is none ("http://[x/")
+        return None
+
+
+def paragraphs(links: list[str]) -> str:
+    """Resolved links as the text scanned: each a paragraph of its own (D21, D39)."""
+    return "\n\n".join(links)
+
+
+def _markup(html: str, lt: int, lines: list[str], links: list[str], bases: list[str]) -> int:
     """Read what starts with the ``<`` at ``lt``; where the pass goes on (always past ``lt``)."""
     after = html[lt + 1 : lt + 2]
     if after.isascii() and after.isalpha():
-        return _start_tag(html, lt, lines)
+        return _start_tag(html, lt, lines, links, bases)
     if after == "/" and _TAG_NAME.match(html, lt + 2):
         close = html.find(">", lt + 2)
     elif html.startswith("<!--", lt):
@@ -81,7 +181,7 @@ def _unclosed(html: str, lt: int, lines: list[str]) -> int:
     return len(html)
 
 
-def _start_tag(html: str, lt: int, lines: list[str]) -> int:
+def _start_tag(html: str, lt: int, lines: list[str], found: list[str], bases: list[str]) -> int:
     name_match = _matched(_TAG_NAME, html, lt + 1)  # a letter follows the "<"
     at = name_match.end()
     links: list[str] = []
@@ -113,6 +213,10 @@ def _start_tag(html: str, lt: int, lines: list[str]) -> int:
     lines.extend(f"\n{value}\n" for value in links)
     at += 1
     tag = name_match.group().lower()
+    if tag == "base":  # (its href says where the others are; an href of base is the first value)
+        bases.extend(links[:1])
+    else:
+        found.extend(links)
     if tag in _RAW_TEXT:  # its content is text, to its end tag (or the page's end)
         raw_end = _RAW_END[tag].search(html, at)
         stop = len(html) if raw_end is None else raw_end.start()

@@ -34,10 +34,9 @@ from typing import IO, Any
 
 from .._model import Defect, MessageText, Provenance, Skipped, TextStream
 from ..errors import MissingExtra
-from . import faults, mime
+from . import faults, mime, page
 from .codings import CutCoding, codings, decoded, transfer_codings
 from .packed import Budget, CorruptData, OverBudget, defect
-from .page import text as html_text
 
 Item = MessageText | TextStream | Defect | Skipped
 
@@ -210,8 +209,9 @@ class _Source:
 def records(file: IO[bytes], where: Provenance, budget: Budget, max_message: int) -> Iterator[Item]:
     """The items of the WARC ``file``: each scanned record's MessageText (``message`` its index
     among all records, ``offset`` where it starts in the decompressed WARC, ``member`` its
-    WARC-Record-ID, ``date`` its WARC-Date, ``message_id`` its WARC-Target-URI), the reports on
-    damage, and at the end what was skipped."""
+    WARC-Record-ID, ``date`` its WARC-Date, ``message_id`` its WARC-Target-URI; a
+    ``message/rfc822`` record's the mail's own Message-ID and Date, where it has them), the
+    reports on damage, and at the end what was skipped."""
     try:
         from warcio.archiveiterator import ArchiveIterator
         from warcio.exceptions import ArchiveLoadFailed
@@ -405,15 +405,34 @@ def _content(
     if media == "message/rfc822":
         found = mime.read(data, where)
         found.defects.extend(defects)
-        return found._replace(provenance=where)
+        # The mail's own Message-ID, Date and Newsgroups (issue 30.7), else the record's: the
+        # WARC-Date is when it was archived, the target URI where it was fetched from.
+        mail = found.provenance
+        return found._replace(
+            provenance=where._replace(
+                message_id=mail.message_id or where.message_id,
+                date=mail.date or where.date,
+                newsgroups=mail.newsgroups,
+            )
+        )
     declared = _CHARSET.search(parameters)
     charset = declared.group(1) if declared else None
     if charset is None and media in _HTML:
         meta = _META_CHARSET.search(data, 0, _META_BYTES)
         charset = _prescanned(meta.group(1).decode("ascii")) if meta else None
     text = _decoded(data, charset or "utf-8", here, defects)
-    texts = [html_text(text) if media in _HTML else text]
-    return MessageText(where, texts, [media], 0, defects)
+    if media not in _HTML:
+        return MessageText(where, [text], [media], 0, defects)
+    html = page.read(text)
+    # D39: its relative links resolved against its <base href> or its own address (the record's).
+    links, left = page.resolved(html, record.rec_headers.get_header("WARC-Target-URI"))
+    if left:
+        defects.append(Defect("too-large", here, page.too_many(left)))
+    if not links:
+        return MessageText(where, [html.text], [media], 0, defects)
+    return MessageText(
+        where, [html.text, page.paragraphs(links)], [media, f"{media} {mime.RESOLVED}"], 0, defects
+    )
 
 
 def _list_field(headers: Any, name: str) -> str:
