@@ -24,6 +24,7 @@ from typing import IO, Any, Literal, NamedTuple, Protocol, TextIO, TypeVar, cast
 
 import regex
 
+from . import _select
 from ._model import Verdict
 from ._version import __version__
 from .errors import Error
@@ -175,7 +176,9 @@ def _command(
 ) -> argparse.ArgumentParser:
     """A parser with what both commands share: their operands, ``--version`` and ``--profile``."""
     parser = argparse.ArgumentParser(prog=prog, description=description)
-    parser.add_argument("--version", action="version", version=f"urlsift {__version__}")
+    parser.add_argument(
+        "--version", action="version", version=f"urlsift {__version__} (core: {_select.CORE})"
+    )
     parser.add_argument(operand.lower() + "s", nargs=nargs, metavar=operand, help=operand_help)
     parser.add_argument(
         "--profile",

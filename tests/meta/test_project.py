@@ -104,7 +104,7 @@ LATER_STAGES = {
         "units",
     },
     "rejoin.py": {"scanner", "validate", "extract", "cli", "grammar"},
-    "validate.py": STAGES - {"_model", "grammar"},
+    "validate.py": STAGES - {"_model", "grammar", "_select"},
     "extract.py": {
         *("cli", "canonical", "stream", "sources", "results", "rows", "matches", "pieces", "output"),
         *("units", "workers", "dask"),
@@ -113,6 +113,7 @@ LATER_STAGES = {
     "flowed.py": STAGES - {"_model", "_lines"},
     "_iana.py": NOTHING,
     "_version.py": NOTHING,
+    "_select.py": NOTHING,  # which core runs (issue 31): the native module is no stage
     "errors.py": NOTHING,  # the exceptions every stage may raise (issue 29)
     "canonical.py": {
         *("scanner", "rejoin", "extract", "stream", "cli", "sources", "results", "rows", "matches"),
@@ -142,7 +143,10 @@ LATER_STAGES = {
     "execute.py": {"cli", "output", "progress", "parquet", "dask", "library", "__init__"},
     "cli.py": {"__main__"},
     # The grammar knows the records and itself only.
-    **{f"grammar/{path.name}": STAGES - {"_model", "grammar"} for path in (PACKAGE / "grammar").glob("*.py")},
+    **{
+        f"grammar/{path.name}": STAGES - {"_model", "grammar", "_select"}
+        for path in (PACKAGE / "grammar").glob("*.py")
+    },
     # Sources come first in the flow: they hand text on and know nothing of what is done with it.
     **{
         f"sources/{name}": {"cli", "scanner", "rejoin", "validate", "extract", "stream", "output", "results"}
