@@ -181,6 +181,15 @@ mod tests {
     }
 
     #[test]
+    fn a_long_text_is_captured_all_the_same() {
+        let grammar = grammar("(?P<g0>a*)(?P<g1>b?)", &["run", "end"]).unwrap();
+        let text = "a".repeat(4 << 20) + "b";
+        let spans = grammar.captures("p", &text).unwrap().unwrap();
+        assert_eq!(spans, vec![Some((0, text.len())), Some((0, 4 << 20)), Some((4 << 20, text.len()))]);
+        assert_eq!(grammar.captures("p", &(text + "a")).unwrap(), None);
+    }
+
+    #[test]
     fn a_refused_pattern_names_its_production() {
         // Look-around is what the Python dialect has and this one does not.
         let error = grammar("(?=a)a", &[]).unwrap_err();
