@@ -87,7 +87,9 @@ impl Grammar {
         if self.productions.contains_key(production) {
             return Err(GrammarError::Duplicate { production: production.to_owned() });
         }
-        // Fullmatch: the executor's one way to run a production, whatever the pattern's text.
+        // Fullmatch: the executor's one way to run a production, whatever the pattern's text. No
+        // case-insensitive flag: literals are case-sensitive (D3); a scheme's case (D2) is read
+        // in Python before a production runs.
         let regex = RegexBuilder::new(&format!(r"\A(?:{pattern})\z"))
             .size_limit(SIZE_LIMIT)
             .dfa_size_limit(DFA_SIZE_LIMIT)
