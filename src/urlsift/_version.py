@@ -1,4 +1,5 @@
-"""The version, written once: pyproject.toml reads it, ``urlsift --version`` prints it, and
-``urlsift.__version__`` is it. A release changes it here and moves CHANGELOG.md's lines under it."""
+"""The version: ``urlsift --version`` prints it and ``urlsift.__version__`` is it. The package's
+build (maturin) reads Cargo.toml's workspace version, which must be the same (tests/meta/test_docs.py
+checks): a release changes both and moves CHANGELOG.md's lines under it."""
 
 __version__ = "0.1.0"

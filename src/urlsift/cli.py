@@ -24,7 +24,7 @@ from typing import IO, Any, Literal, NamedTuple, Protocol, TextIO, TypeVar, cast
 
 import regex
 
-from . import manual
+from . import _select, manual
 from ._model import Verdict
 from ._version import __version__
 from .batches import Batch
@@ -222,7 +222,8 @@ def _command(
     parser = argparse.ArgumentParser(
         prog=prog, description=description, epilog=epilog, formatter_class=_Formatter
     )
-    parser.add_argument("--version", action="version", version=f"urlsift {__version__}")
+    version = f"urlsift {__version__} (core: {_select.CORE})"  # issue 31: which core runs
+    parser.add_argument("--version", action="version", version=version)
     parser.add_argument(operand.lower() + "s", nargs=nargs, metavar=operand, help=operand_help)
     parser.add_argument(
         "--profile",

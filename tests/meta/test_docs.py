@@ -4,6 +4,7 @@ down in docs/decisions.md, its RFC quotations are the RFCs' words, and the versi
 from __future__ import annotations
 
 import importlib
+import os
 import re
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import urlsift
+from urlsift import _select
 
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src" / "urlsift"
@@ -44,10 +46,12 @@ def _flat(text: str) -> str:
 
 def test_every_decision_cited_in_the_code_is_in_the_decisions_file() -> None:
     cited: dict[int, list[str]] = {}
-    for path in sorted(SRC.rglob("*.py")):
+    # The native core's Rust cites them as the Python does (issue 31).
+    for path in sorted([*SRC.rglob("*.py"), *(ROOT / "rust").rglob("*.rs")]):
         for number in _cited(path.read_text(encoding="utf-8")):
             cited.setdefault(number, []).append(str(path.relative_to(ROOT)))
     assert cited, "the check sees the citations"
+    assert any(path.endswith(".rs") for paths in cited.values() for path in paths), "and reads the .rs files"
     missing = {number: paths for number, paths in cited.items() if number not in _sections()}
     assert not missing, f"cited in src/ but with no section in docs/decisions.md: {missing}"
 
@@ -110,13 +114,47 @@ def test_the_version_is_written_once() -> None:
     assert f"## [{urlsift.__version__}]" in changelog
 
 
+def test_the_crates_version_is_the_packages() -> None:
+    # maturin takes the wheel's version from Cargo.toml; _version.py is what the code reads.
+    cargo = tomllib.loads((ROOT / "Cargo.toml").read_text(encoding="utf-8"))
+    assert cargo["workspace"]["package"]["version"] == urlsift.__version__
+
+
 @pytest.mark.parametrize("arguments", [["--version"], ["validate", "--version"]])
 def test_urlsift_version(arguments: list[str]) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "urlsift", *arguments], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout == f"urlsift {urlsift.__version__}\n"
+    assert done.stdout == f"urlsift {urlsift.__version__} (core: {_select.CORE})\n"
+
+
+@pytest.mark.parametrize("core", ["python", "rust"])
+def test_urlsift_version_names_the_core(core: str) -> None:
+    if core == "rust" and _select.NATIVE is None:
+        pytest.skip("the native core is not built")
+    environment = {**os.environ, "URLSIFT_CORE": core}
+    done = subprocess.run(
+        [sys.executable, "-m", "urlsift", "--version"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=environment,
+    )
+    assert done.stdout == f"urlsift {urlsift.__version__} (core: {core})\n", done.stderr
+
+
+def test_an_unknown_core_is_refused() -> None:
+    environment = {**os.environ, "URLSIFT_CORE": "java"}
+    done = subprocess.run(
+        [sys.executable, "-m", "urlsift", "--version"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=environment,
+    )
+    assert done.returncode != 0
+    assert "URLSIFT_CORE='java'" in done.stderr
 
 
 def test_the_license_ships_in_the_wheel() -> None:

@@ -115,7 +115,7 @@ LATER_STAGES = {
         "units",
     },
     "rejoin.py": {"scanner", "validate", "extract", "cli", "grammar"},
-    "validate.py": STAGES - {"_model", "grammar"},
+    "validate.py": STAGES - {"_model", "grammar", "_select"},
     "extract.py": {
         *("cli", "canonical", "stream", "sources", "results", "rows", "matches", "pieces", "output"),
         *("units", "workers", "dask"),
@@ -124,6 +124,7 @@ LATER_STAGES = {
     "flowed.py": STAGES - {"_model", "_lines"},
     "_iana.py": NOTHING,
     "_version.py": NOTHING,
+    "_select.py": NOTHING,  # which core runs (issue 31): the native module is no stage
     "errors.py": NOTHING,  # the exceptions every stage may raise (issue 29)
     "canonical.py": {
         *("scanner", "rejoin", "extract", "stream", "cli", "sources", "results", "rows", "matches"),
@@ -159,7 +160,10 @@ LATER_STAGES = {
     # The man page and completions, made from the parsers cli.py hands it: it needs no stage.
     "manual.py": STAGES - {"_version"},
     # The grammar knows the records and itself only.
-    **{f"grammar/{path.name}": STAGES - {"_model", "grammar"} for path in (PACKAGE / "grammar").glob("*.py")},
+    **{
+        f"grammar/{path.name}": STAGES - {"_model", "grammar", "_select"}
+        for path in (PACKAGE / "grammar").glob("*.py")
+    },
     # Sources come first in the flow: they hand text on and know nothing of what is done with it.
     **{
         f"sources/{name}": {"cli", "scanner", "rejoin", "validate", "extract", "stream", "output", "results"}

@@ -5,14 +5,20 @@ from __future__ import annotations
 
 import abc
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache, cached_property
+from typing import TYPE_CHECKING, TypeAlias
 
 import regex
 
+from .. import _select
 from .._model import Caveat, Part, Problem, ProfileName
+from . import export
 from ._bnf import Failure, Pattern, Rule, compile_pattern, to_regex
+
+if TYPE_CHECKING:
+    from .. import _core
 
 
 @dataclass(slots=True)
@@ -24,8 +30,12 @@ class Decomposed:
     starts: dict[str, int] = field(default_factory=dict)
 
 
-RegexMatch = re.Match[str] | regex.Match[str]
-"""A regex match of a scheme's rule (not ``urlsift.Match``, the public record of a URL found)."""
+if TYPE_CHECKING:
+    RegexMatch: TypeAlias = re.Match[str] | regex.Match[str] | _core.Match
+else:
+    RegexMatch = re.Match[str] | regex.Match[str]
+"""A regex match of a scheme's rule (not ``urlsift.Match``, the public record of a URL found): the
+``re`` or ``regex`` module's, or the native core's, which reads the same."""
 
 Decompose = Callable[[RegexMatch, str], Decomposed]
 """(fullmatch of the scheme's rule, lower-cased scheme) -> parts."""
@@ -95,6 +105,24 @@ class Profile(abc.ABC):
     fragment_escapes: bool = False
     """Whether ``canonical`` normalises the escapes of a fragment as those of the URL (RFC 3986
     6.2.2 covers the whole URI reference; RFC 1808 puts the fragment outside an RFC 1738 URL)."""
+    native: _core.Grammar | None = None
+    """The native core's compiled productions (keyed by rule name), when the core is loaded."""
+    native_rules: frozenset[str] = frozenset()
+    """The rules ``native`` holds (not those of ``export.POSSESSIVE_ONLY``)."""
+
+    def _compile_native(self) -> None:
+        """Hand the rule trees, rendered for the Rust crate, to the native core when it is loaded
+        (at the profile's construction: a pattern the core refuses fails the import, naming the
+        production)."""
+        module = _select.NATIVE
+        if module is not None:
+            plan = export.plan(syntax.rule for syntax in self.syntaxes())
+            self.native = module.Grammar(plan)
+            self.native_rules = frozenset(key for key, _, _ in plan)
+
+    @abc.abstractmethod
+    def syntaxes(self) -> Iterator[SchemeSyntax]:
+        """Every production ``syntax`` may give, and the fragment's."""
 
     @abc.abstractmethod
     def scheme_end(self, url: str, endpos: int) -> int | Problem:

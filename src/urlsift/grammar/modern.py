@@ -11,6 +11,7 @@ what deserves a warning, and why a string fails.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from urllib.parse import unquote
 
 import idna
@@ -259,6 +260,13 @@ class ModernProfile(Profile):
             checks=(_ip_literal_check,),
             cites=_CITES,
         )
+        self._compile_native()
+
+    def syntaxes(self) -> Iterator[SchemeSyntax]:
+        yield from self._schemes.values()
+        yield from self._generic_with_port.values()
+        yield self._generic
+        yield self.fragment
 
     def syntax(self, scheme: str) -> SchemeSyntax:
         return self._schemes.get(scheme) or self._generic_with_port.get(scheme, self._generic)

@@ -9,6 +9,7 @@ carry meaning are reported as written.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cache
 from urllib.parse import unquote
 
@@ -312,6 +313,12 @@ class StrictProfile(Profile):
             describe=descriptions(*STRICT_RULES),
             checks=(_host_check,),
         )
+        self._compile_native()
+
+    def syntaxes(self) -> Iterator[SchemeSyntax]:
+        yield from self._schemes.values()
+        yield self._generic
+        yield self.fragment
 
     def syntax(self, scheme: str) -> SchemeSyntax:
         return self._schemes.get(scheme, self._generic)  # D1
