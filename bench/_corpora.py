@@ -2,7 +2,7 @@
 in a plain checkout; the larger shared corpora beside the checkout (``../shared/corpora``) only
 when asked for with ``--shared``, or any folder laid out the same way with ``--corpora DIR``.
 
-A figure in README says which corpora it was measured on.
+A figure in docs/performance.md says which corpora it was measured on.
 """
 
 from __future__ import annotations

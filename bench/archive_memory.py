@@ -25,7 +25,7 @@ from _corpora import SHARED, add_options, files
 from _corpora import root as corpora_root
 
 MBOXES = ["mail/kasan-dev.mbox", "mail/usrp-users.mbox", "mail/linux-audit.mbox", "mail/blinux-list.mbox"]
-"""The shared corpora's mailing lists (README's figures)."""
+"""The shared corpora's mailing lists (docs/performance.md's figures)."""
 
 
 def build(path: Path, mboxes: list[Path], megabytes: int) -> int:

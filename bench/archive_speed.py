@@ -4,7 +4,7 @@ issue 22's is 1.5x on blinux-list, a list of big messages, and 1.0x on the small
 
     python bench/archive_speed.py [MBOX | --shared] [--rounds N] [--jobs]
 
-The mbox: MBOX, else blinux-list of the shared corpora (--shared, README's figures), else
+The mbox: MBOX, else blinux-list of the shared corpora (--shared, docs/performance.md's figures), else
 r-devel-2000-May of the repository's corpora/.
 
 The CLI runs in this process, ``--format jsonl`` written to /dev/null; the bare loop gets the

@@ -1,6 +1,7 @@
-"""README's "Conformance" table: per corpus file with an expected-results file (tests/expected/),
-the wrapped and naked URLs found against those a reader found there, the false reports, the real
-URLs that strict RFC 1738 rejects (and how many of them a scan with the modern profile finds), and
+"""docs/conformance.md's "On real text" table: per corpus file with an expected-results file
+(tests/expected/), the wrapped and naked URLs found against those a reader found there, the false
+reports, the real URLs that strict RFC 1738 rejects (and how many of them a scan with the modern
+profile finds), and
 the commonest reasons urlsift gives for what it rejected.
 
     python bench/conformance.py

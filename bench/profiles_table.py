@@ -1,4 +1,4 @@
-"""README's table of URLs that the strict and the modern profile judge differently.
+"""docs/conformance.md's table of URLs that the strict and the modern profile judge differently.
 
     python bench/profiles_table.py > table.md
 

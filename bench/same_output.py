@@ -33,6 +33,28 @@ RUNS = {
     "strict": ["--format", "jsonl", "--invalid"],
     "modern": ["--format", "jsonl", "--invalid", "--profile", "modern"],  # naked URLs are the default
 }
+MORE_RUNS = {
+    "strict-text": ["--invalid"],
+    "modern-text": ["--invalid", "--profile", "modern"],
+    "strict-csv": ["--format", "csv", "--invalid"],
+    "modern-csv": ["--format", "csv", "--invalid", "--profile", "modern"],
+    "strict-j2": ["--format", "jsonl", "--invalid", "-j", "2", "--split-size", "64k"],
+    "modern-csv-j2": [
+        "--format",
+        "csv",
+        "--invalid",
+        "--profile",
+        "modern",
+        "-j",
+        "2",
+        "--split-size",
+        "64k",
+    ],
+    "text-j2-context": ["--format", "jsonl", "-j", "2", "--split-size", "64k", "--context", "20"],
+    "unique-j2": ["--format", "jsonl", "--unique", "-j", "2", "--split-size", "64k"],
+}
+"""``--all``: the other formats, and ``-j 2`` with files cut in pieces (the pieces joined again):
+their output is hashed whole (text and CSV rows are not cut by file)."""
 STATUS = "(standard error and exit status)"
 """The key, among a run's files, of what it said besides its rows."""
 
@@ -55,6 +77,10 @@ def digests(folder: Path, names: list[str], options: list[str], columns: int | N
     exit status."""
     command = [sys.executable, "-m", "urlsift", "--quiet", *options, "--", *names]
     done = subprocess.run(command, cwd=folder, capture_output=True, check=False)
+    if "jsonl" not in options or "--unique" in options:
+        whole = hashlib.sha256(done.stdout).hexdigest()
+        said = hashlib.sha256(done.stderr + f"exit {done.returncode}".encode()).hexdigest()
+        return {"(all rows)": whole, STATUS: said}
     hashes = {name: hashlib.sha256() for name in names}
     for line in done.stdout.splitlines(keepends=True):
         source = json.loads(line)["source"]
@@ -86,20 +112,22 @@ def main() -> None:
     what.add_argument("--write", type=Path, metavar="DIGESTS", help="write the digests to DIGESTS")
     what.add_argument("--compare", type=Path, metavar="DIGESTS", help="compare with the digests in DIGESTS")
     parser.add_argument("--columns", type=int, metavar="N", help="keep the first N keys of each jsonl object")
+    parser.add_argument("--all", action="store_true", help="also the ways of MORE_RUNS (text, csv, -j 2)")
     add_options(parser)
     args = parser.parse_args()
     if args.columns is not None and args.columns < 1:
         parser.error("--columns takes a positive number")
     folder = corpora_root(parser, args)
     names = corpus_files(folder)
+    runs = {**RUNS, **MORE_RUNS} if args.all else RUNS
     found = {
         "corpora": str(folder),
         "columns": args.columns,
-        "runs": {run: digests(folder, names, options, args.columns) for run, options in RUNS.items()},
+        "runs": {run: digests(folder, names, options, args.columns) for run, options in runs.items()},
     }
     if args.write is not None:
         args.write.write_text(json.dumps(found, indent=1) + "\n")
-        print(f"{len(names)} files, {len(RUNS)} ways: digests written to {args.write}")
+        print(f"{len(names)} files, {len(runs)} ways: digests written to {args.write}")
         return
     try:
         before = json.loads(args.compare.read_text())
@@ -111,7 +139,7 @@ def main() -> None:
     differ = list(differences(before, found))
     for line in differ:
         print(line)
-    print(f"{len(names)} files, {len(RUNS)} ways: {len(differ) or 'none'} differ")
+    print(f"{len(names)} files, {len(runs)} ways: {len(differ) or 'none'} differ")
     raise SystemExit(1 if differ else 0)
 
 

@@ -4,7 +4,7 @@ read by ``urlsift -j 1``, ``-j 2`` ... and a local Dask cluster of 2 ... workers
     python bench/scale.py [--size 1G] [--jobs 1,2] [--rounds 2] [--startup 5] [--dir /tmp]
                           [--shared | --corpora DIR]
 
-The mboxes repeated: those of the corpora's mail/ folder (the repository's by default; README's
+The mboxes repeated: those of the corpora's mail/ folder (the repository's by default; docs'
 figures are from the shared corpora, --shared).
 
 Each run is a fresh process (``--quiet --format jsonl --invalid`` to /dev/null), so process and
@@ -138,9 +138,12 @@ began = time.perf_counter()
 import urlsift.cli
 from functools import partial
 try:
-    from urlsift.results import unit_pieces as work
-except ImportError:  # (--before) before issue 28: a unit's results whole
-    from urlsift.results import scan_unit as work
+    from urlsift.batches import unit_parts as work
+except ImportError:  # (--before) before issue 29: a unit's events
+    try:
+        from urlsift.results import unit_pieces as work
+    except ImportError:  # before issue 28: a unit's results whole
+        from urlsift.results import scan_unit as work
 from urlsift.rows import Options
 from urlsift.units import plan
 from urlsift.workers import in_order, workers

@@ -5,7 +5,8 @@
 Both run over the same list in the same process, interleaved, best of 7; the figure that matters
 is the ratio of their times (urlsift / urlsplit), since the machine's speed cancels out. urlsplit
 is timed uncached (its ``__wrapped__``: Python 3.11 puts an lru_cache in front of it), and also
-cached for reference.
+cached for reference. Where the native core is built, validate is timed on each core (issue 31:
+the Rust core's fullmatch must be no slower than the pure-Python path's).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from _corpora import add_options
 from _corpora import root as corpora_root
 
 import urlsift
+from urlsift import _select
 
 # A crude harvester, good enough to collect real URL strings (valid and not) for a speed test.
 _URL = regex.compile(
@@ -77,10 +79,22 @@ def main() -> None:
         for url in urls:
             urlsplit(url)
 
+    def on(core: _select.Core, run: Callable[[], None]) -> Callable[[], None]:
+        def in_core() -> None:
+            with _select.using(core):
+                run()
+
+        return in_core
+
     valid = sum(validate(url).valid for url in urls)
     valid_modern = sum(validate(url, urlsift.MODERN).valid for url in urls)
-    ours, modern, theirs, cached = best_of(7, run_urlsift, run_modern, run_split, run_split_cached)
+    runs = [run_urlsift, run_modern, run_split, run_split_cached]
+    if _select.NATIVE is not None:
+        runs = [on("rust", run_urlsift), on("rust", run_modern), run_split, run_split_cached]
+        runs += [on("python", run_urlsift), on("python", run_modern)]
+    ours, modern, theirs, cached, *python = best_of(7, *runs)
     n = len(urls)
+    print(f"core: {_select.CORE if _select.NATIVE is None else 'rust, and python for the ratio'}")
     print(f"corpus: {root}  distinct URL strings: {n}  valid under strict RFC 1738: {valid}")
     print(f"urlsift.validate            {n / ours:12,.0f} /s  {ours / n * 1e6:6.2f} us each")
     print(f"  (modern profile)          {n / modern:12,.0f} /s  {modern / n * 1e6:6.2f} us each", end="")
@@ -90,6 +104,12 @@ def main() -> None:
     print(f"ratio urlsift / urlsplit (uncached): {ours / theirs:.2f}x   (target: <= 3x)")
     print(f"ratio urlsift / urlsplit (cached):   {ours / cached:.2f}x")
     print(f"ratio modern / urlsplit (uncached):  {modern / theirs:.2f}x")
+    if python:
+        strict_python, modern_python = python
+        each, each_modern = strict_python / n * 1e6, modern_python / n * 1e6
+        print(f"python core: validate {each:6.2f} us, modern {each_modern:6.2f} us")
+        print(f"ratio rust / python core, strict:    {ours / strict_python:.2f}x   (target: <= 1x)")
+        print(f"ratio rust / python core, modern:    {modern / modern_python:.2f}x")
 
 
 if __name__ == "__main__":

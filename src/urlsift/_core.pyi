@@ -1,6 +1,7 @@
 """The native core (rust/py, built by maturin): the fullmatch executor of the grammars. Stubs for
 mypy; ``urlsift._select`` decides whether it is used."""
 
+from collections.abc import Mapping
 from typing import Any, final, overload
 
 __version__: str
@@ -26,7 +27,7 @@ class Match:
     @property
     def re(self) -> Match: ...
     @property
-    def groupindex(self) -> dict[str, int]: ...
+    def groupindex(self) -> Mapping[str, int]: ...
     @overload
     def group(self) -> str: ...
     @overload

@@ -5,32 +5,35 @@ reports, and the tally. Columns are plain lists and ``array``s: no pyarrow is ne
 ``Batch.to_arrow`` and the Arrow PyCapsule stream protocol (``__arrow_c_stream__``) hand them to
 pyarrow, pandas, polars or DuckDB without a Python object per row.
 
-For now a batch is made from the events of the results stage (``results.unit_pieces``, the rows and
-reports a worker makes), so ``Batch.to_rows`` gives back exactly what ``urlsift.scan`` gives; a
-core that fills the columns itself (issue 29's next step) keeps this face.
+A batch is what every way of running executes (``run_unit``, ``unit_parts``: ``-j 1``, ``-j N``,
+Dask, ``urlsift.scan``) and what the writers take (``output.BatchWriter``): a worker sends its
+unit's batches, a few rows at a time, and the pieces of a cut file are joined by adding the earlier
+pieces' messages (or lines and characters) to a column (``Batch.shifted``). For now a batch is made
+from the events of the results stage (``results.unit_pieces``), so ``Batch.events`` gives back
+exactly what ``urlsift.scan`` gives; a core that fills the columns itself (issue 31) keeps this face.
 """
 
 from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Generator, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Generator, Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from functools import partial
+from itertools import islice
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ._model import DefectKind, Wrapper
 from .errors import MissingExtra
-from .output import Printing
-from .results import unit_pieces
-from .rows import Event, Options, Report, Row, Tally
+from .results import Watch, file_pieces, unit_pieces
+from .rows import FIELDS, Event, Options, Piece, Report, Row, Tally
 from .units import Unit
 
 if TYPE_CHECKING:
-    import pyarrow
+    from typing import IO
 
-    from .execute import Scanned
+    import pyarrow
 
 BATCH_ROWS = 1 << 16
 """``scan_batches`` hands a batch on once it holds this many rows and reports (a batch may hold
@@ -113,31 +116,82 @@ class Batch:
 
     def to_rows(self) -> list[Row | Report]:
         """The rows and reports, as ``urlsift.scan`` gives them, in its order."""
+        return list(self.events())
+
+    def events(self) -> Iterator[Row | Report]:
+        """The rows and reports in their order: each row's columns in ``rows.FIELDS``' order, taken
+        by name from the matches, its text and its message (a column added to ``Row`` and
+        ``Matches`` needs no change here, nor in the writers, which take these)."""
         messages, texts, matches, reports = self.messages, self.texts, self.matches, self.reports
         where = list(zip(*messages, strict=True))
         of_text = [(*where[message], part) for message, part in zip(*texts, strict=True)]
-        said = [Report(*report) for report in zip(*reports[1:], strict=True)]
-        found: list[Row | Report] = []
-        before, next_report = reports.before, 0
-        columns = zip(
-            *(matches.text, matches.url, matches.alternatives, matches.valid, matches.scheme),
-            *(matches.wrapper, matches.line, matches.column, matches.error, matches.canonical),
-            *(matches.count, matches.start, matches.end, matches.quote_depth, matches.context),
-            matches.wayback,
-            strict=True,
-        )
-        for i, (text, url, alternatives, valid, scheme, wrapper, line, column, *rest) in enumerate(columns):
-            while next_report < len(said) and before[next_report] <= i:
-                found.append(said[next_report])
-                next_report += 1
-            naked = wrapper is None
-            found.append(
-                _make_row(
-                    (url, alternatives, valid, scheme, wrapper, naked, line, column, *of_text[text], *rest)
+        naked = [wrapper is None for wrapper in matches.wrapper]
+        first = [naked if name == "naked" else getattr(matches, name) for name in _FIRST]
+        last = [getattr(matches, name) for name in _LAST]
+        # In C, not a Python step a row: first columns + the text's + last columns, as a Row.
+        joined = map(tuple.__add__, zip(*first, strict=True), map(of_text.__getitem__, matches.text))
+        rows: Iterator[Row] = map(_make_row, map(tuple.__add__, joined, zip(*last, strict=True)))
+        if not reports.place:
+            yield from rows
+            return
+        given = 0
+        for before, report in zip(reports.before, zip(*reports[1:], strict=True), strict=True):
+            if before > given:
+                yield from islice(rows, before - given)
+                given = before
+            yield Report(*report)
+        yield from rows
+
+    def shifted(self, messages: int, lines: int = 0, characters: int = 0) -> Batch:
+        """The batch of a piece of a file numbered as in the whole file (``pieces.Joined``): its
+        messages' indexes go on from the ``messages`` of the pieces before, a plain text's lines
+        and offsets from their ``lines`` and ``characters``. A column added to, not text rewritten."""
+        if not (messages or lines or characters):
+            return self
+        found, matches, reports = self.messages, self.matches, self.reports
+        if messages:
+            found = found._replace(message=[None if n is None else n + messages for n in found.message])
+            places = [
+                place if n is None else f"{place[: place.rindex('#')]}#{n + messages}"
+                for place, n in zip(reports.place, reports.message, strict=True)
+            ]
+            numbers = [None if n is None else n + messages for n in reports.message]
+            reports = reports._replace(place=places, message=numbers)
+        if lines or characters:
+            plain = [found.message[message] is None for message in self.texts.message]
+            if all(plain):  # a plain text's piece: every row
+                matches = matches._replace(
+                    line=array("q", map(lines.__add__, matches.line)),
+                    start=array("q", map(characters.__add__, matches.start)),
+                    end=array("q", map(characters.__add__, matches.end)),
                 )
-            )
-        found += said[next_report:]
-        return found
+            else:
+                at = [plain[text] for text in matches.text]
+
+                def added(numbers: array[int], more: int) -> array[int]:
+                    return array("q", (n + more if p else n for n, p in zip(numbers, at, strict=True)))
+
+                matches = matches._replace(
+                    line=added(matches.line, lines),
+                    start=added(matches.start, characters),
+                    end=added(matches.end, characters),
+                )
+        return replace(self, messages=found, matches=matches, reports=reports)
+
+    def without(self, kind: DefectKind) -> tuple[Batch, list[Report]]:
+        """The batch less its reports of ``kind``, and those reports."""
+        if kind not in self.reports.kind:
+            return self, []
+        kept = Reports(array("q"), [], [], [], [], [], [])
+        taken: list[Report] = []
+        for before, *report in zip(*self.reports, strict=True):
+            if report[1] == kind:
+                taken.append(Report(*report))
+                continue
+            columns: tuple[Any, ...] = kept
+            for column, value in zip(columns, (before, *report), strict=True):
+                column.append(value)
+        return replace(self, reports=kept), taken
 
     def to_arrow(self) -> pyarrow.Table:
         """The rows as an Arrow table of the Parquet output's columns and types (``parquet.SCHEMA``:
@@ -174,6 +228,12 @@ class Batch:
         return self.to_arrow().__arrow_c_stream__(requested_schema)
 
 
+_FIRST = FIELDS[: FIELDS.index("source")]
+"""A row's columns before its message's (url ... column), in order."""
+_LAST = FIELDS[FIELDS.index("part") + 1 :]
+"""A row's columns after its text's (error ... the last), in order."""
+_NUMBERS = frozenset({"text", "line", "column", "start", "end", "quote_depth"})
+"""The matches' columns held as ``array('q')``."""
 _NOT_IN_TABLE = frozenset({"text", "position", "production"})
 """The matches' columns that the Parquet table has not (``error`` holds the last two)."""
 
@@ -204,15 +264,14 @@ class _Builder:
     """Takes events in order and holds them for the next batch: the rows as they are, each with
     the index of its text, turned into columns in one step when the batch is taken."""
 
-    def __init__(self, printing: Printing | None) -> None:
-        self.printing = printing
+    def __init__(self) -> None:
         self.tally = Tally()
         self._start()
 
     def _start(self) -> None:
         self.rows: list[Row] = []
         self.text_of = array("q")
-        self.messages = Messages([], [], [], [], [], [], [])
+        self.wheres: list[tuple[Any, ...]] = []  # each message's columns, transposed when taken
         self.texts = Texts(array("q"), [])
         self.reports = Reports(array("q"), [], [], [], [], [], [])
         self._messages_at: dict[tuple[Any, ...], int] = {}
@@ -225,42 +284,36 @@ class _Builder:
     def extend(self, events: Iterable[Event], limit: int | None = None) -> None:
         """Takes ``events`` in, up to ``limit`` rows and reports held (the rest stay in ``events``,
         an iterator then)."""
-        rows, text_of, texts_at, selected = self.rows, self.text_of, self._texts_at, None
-        if self.printing is not None and (self.printing.schemes is not None or self.printing.canonical):
-            selected = self.printing.selected
+        rows, text_of, texts_at = self.rows, self.text_of, self._texts_at
         last: tuple[Any, ...] | None = None
         index = 0
         held = self.held
         for event in events:
             held += 1
-            row = event if selected is None or not isinstance(event, Row) else selected(event)
-            if isinstance(row, Row):
-                where = row[8:16]  # source ... part: the same in all the rows of a text
+            if isinstance(event, Row):
+                # source ... part: the same in all the rows of a text
+                where: tuple[Any, ...] = event[_WHERE]  # type: ignore[assignment]
                 if where != last:
                     last = where
                     found = texts_at.get(where)
                     index = self._text(where) if found is None else found
                 text_of.append(index)
-                rows.append(row)
-            elif isinstance(row, Report):
-                self._report(row)
-            elif row is not None:  # workers print only when asked to (``render``)
-                raise TypeError("a worker sent printed text, not rows")
+                rows.append(event)
+            else:
+                self._report(event)
             if limit is not None and held >= limit:
                 break
         self.held = held
 
     def _text(self, where: tuple[Any, ...]) -> int:
         """The index of a text not met before in this batch (and of its message, if new)."""
-        message = self._messages_at.get(where[:7])
+        message = self._messages_at.get(where[:-1])
         if message is None:
-            message = self._messages_at[where[:7]] = len(self.messages.source)
-            columns: tuple[list[Any], ...] = self.messages
-            for column, value in zip(columns, where[:7], strict=True):
-                column.append(value)
+            message = self._messages_at[where[:-1]] = len(self.wheres)
+            self.wheres.append(where[:-1])
         index = self._texts_at[where] = len(self.texts.part)
         self.texts.message.append(message)
-        self.texts.part.append(where[7])
+        self.texts.part.append(where[-1])
         return index
 
     def _report(self, report: Report) -> None:
@@ -271,63 +324,159 @@ class _Builder:
 
     def take(self) -> Batch:
         """The batch held, and a new one begun."""
-        batch = Batch(self.messages, self.texts, _matches(self.rows, self.text_of), self.reports, self.tally)
+        columns = zip(*self.wheres, strict=True) if self.wheres else [()] * len(Messages._fields)
+        messages = Messages(*map(list, columns))
+        batch = Batch(messages, self.texts, _matches(self.rows, self.text_of), self.reports, self.tally)
         self.tally = Tally()
         self._start()
         return batch
 
 
+_WHERE = slice(FIELDS.index("source"), FIELDS.index("part") + 1)
+"""A row's columns of its text: its message's (source ... newsgroups), and its part."""
+if Messages._fields != FIELDS[_WHERE][:-1]:
+    raise ImportError("batches.Messages is not the message's columns of rows.FIELDS")
+
+
 def _matches(rows: list[Row], text_of: array[int]) -> Matches:
-    """The columns of ``rows`` (transposed in one step, not a row at a time)."""
-    transposed = zip(*rows, strict=True) if rows else [()] * len(Row._fields)
-    named: dict[str, tuple[Any, ...]] = dict(zip(Row._fields, transposed, strict=True))
+    """The columns of ``rows`` (transposed in one step, not a row at a time), by name."""
+    transposed = zip(*rows, strict=True) if rows else [()] * len(FIELDS)
+    named: dict[str, Any] = dict(zip(FIELDS, transposed, strict=True))
     position: list[int | None] = [None] * len(rows)
     production: list[str | None] = [None] * len(rows)
-    for i, said in enumerate(named["error"]):
-        if said is not None and (problem := _PROBLEM.match(said)) is not None:
-            position[i], production[i] = int(problem[1]), problem[2]
-
-    def numbers(name: str) -> array[int]:
-        return array("q", named[name])
-
-    def values(name: str) -> list[Any]:
-        return list(named[name])
-
-    return Matches(
-        *(text_of, values("url"), values("alternatives"), values("valid"), values("scheme")),
-        *(values("wrapper"), numbers("line"), numbers("column"), numbers("start"), numbers("end")),
-        *(numbers("quote_depth"), values("error"), position, production, values("canonical")),
-        *(values("count"), values("context"), values("wayback")),
-    )
+    errors = named["error"]
+    if errors.count(None) != len(errors):  # (no Python step a row when none is rejected)
+        for i, said in enumerate(errors):
+            if said is not None and (problem := _PROBLEM.match(said)) is not None:
+                position[i], production[i] = int(problem[1]), problem[2]
+    named.update(text=text_of, position=position, production=production)
+    columns: list[Any] = [
+        named[name] if name == "text" else array("q", named[name]) if name in _NUMBERS else list(named[name])
+        for name in Matches._fields
+    ]
+    return Matches(*columns)
 
 
-def run_unit(unit: Unit, options: Options, printing: Printing | None = None) -> Batch:
-    """The results of one unit of work (``units.plan``) as one batch: of its files in turn, or of
-    its piece of a file (numbered in the piece, as ``results.unit_pieces`` numbers them).
-    ``printing``: what ``--schemes`` and ``--canonical`` do to the rows (``output.Printing``)."""
-    builder = _Builder(printing)
-    for _, events, counts, _ in unit_pieces(unit, options):
-        builder.extend(events)
-        builder.tally.add(counts)
+def batch_of(events: Iterable[Event], tally: Tally | None = None) -> Batch:
+    """``events`` as one batch, with ``tally``."""
+    builder = _Builder()
+    builder.extend(events)
+    if tally is not None:
+        builder.tally = tally
     return builder.take()
 
 
+Part = tuple[str, Batch, bool]
+"""What a worker sends back, a few at a time (``unit_parts``): a path, the next of its rows and
+reports as a batch (whose ``tally`` counts what was read for them, since the path's part before),
+and whether they are its last. The printing process adds each part's counts as it comes, so that
+a run stopped between parts (Ctrl-C) counts what it printed; the last part marks the path done
+(docs/hostile-input.md, Ctrl-C: what was printed is what is counted)."""
+
+
+def _parts(pieces: Iterator[Piece]) -> Generator[Part, None, None]:
+    try:
+        for path, events, counts, last in pieces:
+            yield path, batch_of(events, counts), last
+    finally:
+        close = getattr(pieces, "close", None)
+        if close is not None:
+            close()
+
+
+def unit_parts(unit: Unit, options: Options) -> Iterator[Part]:
+    """The results of one unit of work (``units.plan``) as batches of up to ``results.PIECE_ROWS``
+    rows and reports: of each of its files in turn, or of its piece of a file (numbered in the
+    piece; ``pieces.Joined`` numbers them on). What a worker runs (``-j N``, Dask)."""
+    return _parts(unit_pieces(unit, options))
+
+
+def file_parts(
+    path: str, options: Options, file: IO[bytes] | None = None, watch: Watch | None = None
+) -> Iterator[Part]:
+    """The results of one file read here (``-j 1``; ``file``: an open file named ``path``), as
+    ``unit_parts`` gives a unit's."""
+    return _parts(file_pieces(path, options, file, watch))
+
+
+def run_unit(unit: Unit, options: Options) -> Batch:
+    """The results of one unit of work as one batch: of its files in turn, or of its piece of a
+    file (numbered in the piece, as ``unit_parts`` numbers them)."""
+    return concat([batch for _, batch, _ in unit_parts(unit, options)])
+
+
+def concat(batches: list[Batch]) -> Batch:
+    """``batches`` as one, in their order (their tallies added)."""
+    if len(batches) == 1:
+        return batches[0]
+    messages = Messages([], [], [], [], [], [], [])
+    texts = Texts(array("q"), [])
+    empty: list[Any] = [array("q") if name in _NUMBERS else [] for name in Matches._fields]
+    matches = Matches(*empty)
+    reports = Reports(array("q"), [], [], [], [], [], [])
+    tally = Tally()
+    for batch in batches:
+        rows, held, said = len(matches.url), len(messages.source), len(texts.part)
+        into: Any
+        values: Any
+        for into, values in zip(messages, batch.messages, strict=True):
+            into += values
+        texts.message.extend(map(held.__add__, batch.texts.message))
+        texts.part.extend(batch.texts.part)
+        for name, into, values in zip(Matches._fields, matches, batch.matches, strict=True):
+            into.extend(map(said.__add__, values) if name == "text" else values)
+        reports.before.extend(map(rows.__add__, batch.reports.before))
+        for into, values in zip(reports[1:], batch.reports[1:], strict=True):
+            into += values
+        tally.add(batch.tally)
+    return Batch(messages, texts, matches, reports, tally)
+
+
+Select = Callable[[Row], "Row | None"]
+"""What ``--schemes`` and ``--canonical`` do to a row (``output.Printing.selected``): the row
+kept (its canonical form filled in), or None."""
+
+
+def selected(batch: Batch, select: Select) -> Batch:
+    """``batch`` with ``select`` done to its rows."""
+    kept: list[Event] = []
+    for event in batch.events():
+        if not isinstance(event, Row):
+            kept.append(event)
+        elif (row := select(event)) is not None:
+            kept.append(row)
+    return batch_of(kept, batch.tally)
+
+
 def in_batches(
-    found: Iterable[Scanned], printing: Printing | None, rows: int = BATCH_ROWS
+    found: Iterable[tuple[str | None, Iterable[Batch], Tally]],
+    select: Select | None = None,
+    rows: int = BATCH_ROWS,
 ) -> Generator[Batch, None, None]:
-    """The events of files (``execute.execute``'s), in batches of up to ``rows`` rows and reports
-    (and a last one with the rest); a file may span batches, and a batch hold many files."""
-    builder = _Builder(printing)
-    for _, found_events, tally in found:
-        events = iter(found_events)
-        while True:
-            builder.extend(events, rows)
-            if len(builder) < rows:
-                break
-            yield builder.take()
-        if tally is not None:
-            builder.tally.add(tally)
-        if len(builder) >= rows:
-            yield builder.take()
-    if len(builder) or builder.tally != Tally():
-        yield builder.take()
+    """The batches of files (``execute.execute``'s), put together in batches of up to ``rows`` rows
+    and reports (a file may span batches, and a batch hold many files); their tallies add up to
+    the run's."""
+    held: list[Batch] = []
+    size = 0
+    for _, batches, _ in found:
+        for whole in batches:
+            for batch in _cut(whole if select is None else selected(whole, select), rows):
+                more = len(batch) + len(batch.reports.place)
+                if held and size + more > rows:
+                    yield concat(held)
+                    held, size = [], 0
+                held.append(batch)
+                size += more
+    if held:
+        yield concat(held)
+
+
+def _cut(batch: Batch, rows: int) -> Iterator[Batch]:
+    """``batch`` in batches of up to ``rows`` rows and reports (its tally with the last)."""
+    if len(batch) + len(batch.reports.place) <= rows:
+        yield batch
+        return
+    events = batch.events()
+    while cut := list(islice(events, rows)):
+        yield batch_of(cut)
+    yield batch_of([], batch.tally)

@@ -24,16 +24,17 @@ from typing import IO, Any, Literal, NamedTuple, Protocol, TextIO, TypeVar, cast
 
 import regex
 
-from . import _select
+from . import _select, manual
 from ._model import Verdict
 from ._version import __version__
+from .batches import Batch
 from .errors import Error
 from .execute import Scanned, execute
 from .grammar import PROFILES, STRICT
 from .output import FORMATS, Format, Printing, Writer, escaped, writer
 from .plan import COMMAND_LINE, build
 from .progress import Progress
-from .rows import Event, Options, Printed, Render, Report, Row, Tally
+from .rows import Options, Report, Row, Tally
 from .scanner import KNOWN_SCHEMES, MAX_SCHEME_CHARS
 from .sources import FORMATS as INPUT_FORMATS
 from .sources import MAX_MESSAGE, ReadOptions
@@ -171,14 +172,57 @@ BOTH = "both"
 """``urlsift validate --profile both``: every profile's verdict, strict first."""
 
 
+class _Formatter(argparse.HelpFormatter):
+    """Paragraphs filled to the terminal, as argparse does; an epilog's indented lines (the examples)
+    kept as they are written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        kept: list[str] = []
+        for kind, group in itertools.groupby(text.splitlines(), _line_kind):
+            lines = list(group)
+            filled = super()._fill_text(" ".join(lines), width, indent) if kind == "text" else None
+            kept.append("\n".join(lines) if filled is None else filled)
+        return "\n".join(kept)
+
+
+def _line_kind(line: str) -> str:
+    return "example" if line.startswith("  ") else "text" if line.strip() else "blank"
+
+
+class _Manual(argparse.Action):
+    """``--completion SHELL`` and ``--manpage``: print what manual.py makes of the parsers, and exit."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        scan, validate = _scan_parser(), _validate_parser()
+        if option_string == "--manpage":
+            said = manual.manpage(scan, validate)
+        else:
+            said = manual.completion(str(values), scan, validate)
+        sys.stdout.write(said)
+        parser.exit()
+
+
 def _command(
-    prog: str, description: str, operand: str, operand_help: str, profiles: Sequence[str], nargs: str = "+"
+    prog: str,
+    description: str,
+    operand: str,
+    operand_help: str,
+    profiles: Sequence[str],
+    nargs: str = "+",
+    epilog: str | None = None,
 ) -> argparse.ArgumentParser:
     """A parser with what both commands share: their operands, ``--version`` and ``--profile``."""
-    parser = argparse.ArgumentParser(prog=prog, description=description)
-    parser.add_argument(
-        "--version", action="version", version=f"urlsift {__version__} (core: {_select.CORE})"
+    parser = argparse.ArgumentParser(
+        prog=prog, description=description, epilog=epilog, formatter_class=_Formatter
     )
+    version = f"urlsift {__version__} (core: {_select.CORE})"  # issue 31: which core runs
+    parser.add_argument("--version", action="version", version=version)
     parser.add_argument(operand.lower() + "s", nargs=nargs, metavar=operand, help=operand_help)
     parser.add_argument(
         "--profile",
@@ -199,7 +243,44 @@ def _validate_parser() -> argparse.ArgumentParser:
         "URL",
         "a URL, or - for standard input",
         [*sorted(PROFILES), BOTH],
+        epilog=_VALIDATE_EXAMPLES,
     )
+
+
+_SCAN_EXAMPLES = """\
+examples:
+  urlsift notes.txt
+      the valid URLs of a text, one a line
+  urlsift ~/Mail/lists.mbox ~/Maildir/
+      mbox files and mail folders (Maildir, MH, news spools), messages decoded
+  urlsift --format jsonl --wayback spool/
+      each URL with its file, message, date and part, as JSON lines
+  urlsift --profile modern --unique archive.tar.gz
+      each URL once, by today's rules (RFC 3986), with how often it came
+  urlsift --format parquet --output urls/ lists/
+      Parquet files for DuckDB, pandas or Spark (urlsift[parquet])
+  urlsift -j 4 --stats big.mbox.zst
+      four processes, and a summary on standard error at the end
+  urlsift --input-format jsonl --text-field body --id-field id RS_2024-01.zst
+      the body field of each record of a JSON-lines dump
+  urlsift --state lore.state lore/git/
+      a public-inbox: only the messages new since the last run
+  urlsift crawl.warc.gz
+      the pages of a WARC or WET file (urlsift[warc])
+  urlsift validate 'http://host/~user/'
+      why a URL is refused (see urlsift validate -h)
+
+The user guide is in the source's docs/ (a site built with mkdocs); the man page is
+urlsift(1) (urlsift --manpage); urlsift --completion bash|zsh|fish prints a completion script."""
+
+_VALIDATE_EXAMPLES = """\
+examples:
+  urlsift validate 'http://host/~user/'
+      why RFC 1738 refuses it
+  urlsift validate --profile both 'mailto:a@b?body=http://x/'
+      both profiles' verdicts, side by side
+  urlsift validate - < urls.txt
+      one URL a line from standard input"""
 
 
 def _scan_parser() -> argparse.ArgumentParser:
@@ -216,6 +297,7 @@ def _scan_parser() -> argparse.ArgumentParser:
         "a file or folder, or - for standard input",
         sorted(PROFILES),
         nargs="*",  # none with --files-from (_parse_scan)
+        epilog=_SCAN_EXAMPLES,
     )
     found = parser.add_argument_group("what to find")
     found.add_argument(
@@ -239,7 +321,7 @@ def _scan_parser() -> argparse.ArgumentParser:
     found.add_argument(
         "--unique",
         action="store_true",
-        help="print each URL once (one canonical form, D30), at the end, with how often it came (jsonl/csv)",
+        help="print each URL once (by its canonical form), at the end, with how often it came (jsonl/csv)",
     )
     shown = parser.add_argument_group("what to print")
     shown.add_argument(
@@ -373,6 +455,16 @@ def _scan_parser() -> argparse.ArgumentParser:
         default=SPLIT_BYTES,
         metavar="SIZE",
         help="with -j or --scheduler: cut a file larger than SIZE (default 16M) into pieces of about SIZE",
+    )
+    about = parser.add_argument_group("about urlsift")
+    about.add_argument(
+        "--completion",
+        choices=manual.SHELLS,
+        action=_Manual,
+        help="print the completion script of this shell (made from these options) and exit",
+    )
+    about.add_argument(
+        "--manpage", nargs=0, action=_Manual, help="print the man page, urlsift(1), in roff and exit"
     )
     return parser
 
@@ -636,6 +728,21 @@ class _OutputError(Exception):
     """The output could not be written: said in one line, exit 2."""
 
 
+_HELD_ROWS = 1000
+"""``--unique``: its rows written out at the end this many at a time."""
+
+
+class _Held:
+    """What a writer wrote of a batch, until it is written out in one step (``_Printer.flush``)."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def write(self, text: str, /) -> int:
+        self.parts.append(text)
+        return len(text)
+
+
 class _Printer:
     """Writes rows and reports in order, applies ``--schemes``, ``--unique``, ``--canonical`` and
     ``--count``, and keeps what the exit status needs."""
@@ -643,6 +750,7 @@ class _Printer:
     def __init__(self, args: _Scan, bar: Progress) -> None:
         self.sink: Any = None
         self.out = _Output(sys.stdout, "\0" if args.null else "\n")
+        self.held = _Held()
         self.write: Writer
         if args.output_format == "parquet":
             from .parquet import ParquetSink  # pyarrow is an optional extra
@@ -656,7 +764,7 @@ class _Printer:
                 raise _OutputError(f"{args.output}: {error.strerror or error}") from None
             self.write = self._to_parquet
         else:
-            self.write = writer(args.output_format, self.out, canonical=args.canonical)
+            self.write = writer(args.output_format, self.held, canonical=args.canonical)
         canonical = args.canonical or args.unique
         self.printing = Printing(args.output_format, args.printed, canonical, args.options.profile)
         # --unique: the first row of each URL (by canonical form; a rejected one as written), and
@@ -667,44 +775,50 @@ class _Printer:
         self.found = self.failed = False
         self.printed = 0
 
-    def render(self) -> Render | None:
-        """How a worker prints its rows for this printer, when it can: not for ``--unique`` or
-        ``--count`` (they see every row here) or Parquet (written here, in files of many units)."""
-        if self.unique is not None or self.counting or self.sink is not None:
-            return None
-        return self.printing.render
-
-    def events(self, events: Iterable[Event]) -> None:
+    def batches(self, batches: Iterable[Batch]) -> None:
+        """Writes the rows and reports of ``batches``: the one loop of the command line that does
+        Python work for each row (``--schemes``, ``--canonical``, ``--unique``, the writer)."""
         selected, write = self.printing.selected, self.write  # once, not once a row
-        for event in events:
-            if not isinstance(event, Row):  # most events are rows: they are asked about first
-                self._other(event)
-                continue
-            row = selected(event)
-            if row is None:
-                continue
-            if self.unique is not None:
-                key = (row.url,) if row.canonical is None else row.canonical
-                kept = self.unique.get(key)
-                if kept is not None:
-                    kept.count += 1
-                    continue
-                self.unique[key] = _Seen(row)
-            self.found = self.found or row.valid
-            self.printed += 1
-            if not self.counting and self.unique is None:
-                write(row)
+        for batch in batches:
+            self._write_batch(batch, selected, write)
 
-    def _other(self, event: Report | Printed) -> None:
-        if isinstance(event, Report):
-            self.failed = self.failed or event.lost_input
-            self.out.flush()  # the rows before it first; a write error of its own (not the report's)
-            self.bar.say(f"urlsift: {escaped(event.place)}: {event.kind}: {escaped(event.detail)}")
-        else:  # rows a worker printed; counted before they are written, as a row is above: a
-            # Ctrl-C just after the write (its reader may act on the text at once) finds them counted
-            self.found = self.found or event.valid
-            self.printed += event.rows
-            self.out.write(event.text())
+    def _write_batch(self, batch: Batch, selected: Callable[[Row], Row | None], write: Writer) -> None:
+        """A batch's rows, written in one step when they are all counted (``printed``): Ctrl-C in
+        the write (a full pipe) finds counted what is printed, as the batch's tally counts it."""
+        try:
+            for event in batch.events():
+                if not isinstance(event, Row):  # most events are rows: they are asked about first
+                    self._report(event)
+                    continue
+                row = selected(event)
+                if row is None:
+                    continue
+                if self.unique is not None:
+                    key = (row.url,) if row.canonical is None else row.canonical
+                    kept = self.unique.get(key)
+                    if kept is not None:
+                        kept.count += 1
+                        continue
+                    self.unique[key] = _Seen(row)
+                self.found = self.found or row.valid
+                self.printed += 1
+                if not self.counting and self.unique is None:
+                    write(row)
+        finally:
+            self.flush()
+
+    def flush(self) -> None:
+        """The rows written since the last time, to standard output."""
+        if self.held.parts:
+            text = "".join(self.held.parts)
+            self.held.parts.clear()
+            self.out.write(text)
+
+    def _report(self, event: Report) -> None:
+        self.failed = self.failed or event.lost_input
+        self.flush()
+        self.out.flush()  # the rows before it first; a write error of its own (not the report's)
+        self.bar.say(f"urlsift: {escaped(event.place)}: {event.kind}: {escaped(event.detail)}")
 
     def _to_parquet(self, row: Row) -> None:
         try:
@@ -715,12 +829,16 @@ class _Printer:
     def finish(self) -> None:
         """With --unique: each URL's first row, with how many times it came, in the order found."""
         if self.unique is not None and not self.counting:
-            for seen in self.unique.values():
+            for k, seen in enumerate(self.unique.values(), 1):
                 self.write(seen.row._replace(count=seen.count))
+                if k % _HELD_ROWS == 0:
+                    self.flush()
         self.close()
 
     def close(self) -> None:
-        """The Parquet files finished (also after Ctrl-C: what was written stays readable)."""
+        """The rows held written, the Parquet files finished (also after Ctrl-C: what was written
+        stays readable)."""
+        self.flush()
         if self.sink is not None:
             try:
                 self.sink.close()
@@ -782,16 +900,16 @@ def _scan(args: _Scan, arguments: Iterable[str]) -> int:
     state = planned.state
     single = args.files_from is None and len(args.paths) == 1 and not os.path.isdir(args.paths[0])
     counted: list[Tally] = []  # each file's, appended in one step: Ctrl-C cannot count one twice
-    reading: Scanned = (None, (), None)  # a file whose events are being read
+    reading: Scanned | None = None  # a file whose batches are being read
     size = None if args.files_from is not None else _total_size(args.paths)  # a list is not read twice
     with Progress(size, enabled=not args.quiet and sys.stderr.isatty()) as bar:
         printer = _Printer(args, bar)
-        scanned = execute(planned, printer.render(), bar.watch)
+        scanned = execute(planned, bar.watch)
         try:
-            for path, events, file_tally in scanned:
-                reading = path, events, file_tally
+            for path, batches, file_tally in scanned:
+                reading = path, batches, file_tally
                 before = printer.printed
-                printer.events(events)
+                printer.batches(batches)
                 if file_tally is not None:
                     if len(counted) >= 256:  # one step too (a slice assigned): memory stays flat
                         counted[:] = [_total(counted)]
@@ -799,18 +917,19 @@ def _scan(args: _Scan, arguments: Iterable[str]) -> int:
                     bar.done(file_tally)
                     if state is not None and path is not None and not file_tally.files_failed:
                         state.done(path)
-                reading = None, (), None
+                reading = None
                 if args.count and path is not None:
                     count = printer.printed - before
+                    printer.flush()  # (the CSV header: before the counts)
                     printer.out.write(f"{count if single else f'{escaped(path)}:{count}'}\n")
         except KeyboardInterrupt:
             scanned.close()  # the workers stopped
-            path, events, file_tally = reading
-            if isinstance(events, Generator):  # read here: its reader closed, its bytes counted
-                events.close()
+            path, batches, file_tally = reading if reading is not None else (None, iter(()), Tally())
+            if isinstance(batches, Generator):  # read here: its reader closed
+                batches.close()
             if file_tally is not None and not (counted and counted[-1] is file_tally):
-                # Its counts are those of the events given (a piece's before its rows: ``Piece``),
-                # and it is seen and failed, though none of it was given yet.
+                # Its counts are those of the batches given (each part's before its rows:
+                # ``batches.Part``), and it is seen and failed, though none of it was given yet.
                 failed = int(path is not None) or file_tally.files
                 counted.append(replace(file_tally, files=failed, files_failed=failed))
             printer.close()

@@ -5,7 +5,7 @@ this module is imported only when it is used.
 The cluster is one people already run (``dask scheduler``, ``dask worker``, on shared storage), or
 a local one: ``--scheduler local:N`` is Dask's multiprocessing scheduler on N processes forked here,
 which starts in a tenth of the time a ``distributed`` cluster takes. A worker runs
-``results.scan_unit``, the function ``-j`` runs in its processes, so a cluster finds exactly what
+``batches.unit_parts``, the function ``-j`` runs in its processes, so a cluster finds exactly what
 ``-j 1`` finds.
 """
 
@@ -22,12 +22,12 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from ._model import ProfileName
+from .batches import Part, unit_parts
 from .errors import ClusterError, MissingExtra
 from .grammar import STRICT
 from .pieces import Joined
 from .plan import build
-from .results import scan_unit
-from .rows import FIELDS, Event, FileEvents, Options, Report, Row
+from .rows import FIELDS, Event, Options, Report
 from .scanner import KNOWN_SCHEMES
 from .sources import MAX_MESSAGE, ReadOptions
 from .sources.packed import MAX_EXPAND, ZSTD_WINDOW_LOG
@@ -214,12 +214,14 @@ def scan(
     id_field: str | None = None,
     zstd_window_log: int = ZSTD_WINDOW_LOG,
     split_size: int = SPLIT_BYTES,
+    context: int | None = None,
 ) -> dask.bag.Bag:
     """The result records of ``paths`` (files and folders, read as the CLI reads them), one
     partition per unit of work: each row a dict with the columns of the CLI's jsonl
     (``rows.FIELDS``), each problem a dict ``{"report": place, "kind", "detail", "error"}``
-    (``reports`` picks them out). Units are planned here, so the paths must be readable both here
-    and by the workers. Records come in the order ``urlsift -j 1`` prints them.
+    (``reports`` picks them out); ``context=N`` fills the context column, as ``urlsift.scan``'s
+    does (a plain text is then read whole, as there). Units are planned here, so the paths must
+    be readable both here and by the workers. Records come in the order ``urlsift -j 1`` prints them.
 
     Computed on the Client in use (``distributed.Client(...)``, or ``scheduler=`` to ``compute``),
     if any. With none, ``compute`` starts a local cluster on 127.0.0.1 (one one-thread worker
@@ -230,7 +232,11 @@ def scan(
     import dask.bag
 
     read = ReadOptions(input_format, max_expand, max_message, tuple(text_fields), id_field, zstd_window_log)
-    options = Options(profile=profile, naked=naked, invalid=invalid, schemes=frozenset(schemes), read=read)
+    if context is not None and (isinstance(context, bool) or not isinstance(context, int) or context < 0):
+        raise ValueError(f"context must be a number of characters, not {context!r}")
+    options = Options(
+        profile=profile, naked=naked, invalid=invalid, schemes=frozenset(schemes), read=read, context=context
+    )
     planned = build([paths] if isinstance(paths, str) else paths, options, jobs=None, split=split_size)
     parts: list[Any] = []
     joined: Any = None
@@ -240,7 +246,7 @@ def scan(
             continue
         if not isinstance(unit, Unit):  # (the paths are paths: a plan for a graph gives units)
             raise TypeError(f"urlsift.dask.scan reads paths, not {type(unit).__name__}")
-        found = dask.delayed(scan_unit, pure=True)(unit, planned.options)
+        found = dask.delayed(_parts, pure=True)(unit, planned.options)
         if unit.kind == "files":
             parts.append(dask.delayed(_records)(found))
             continue
@@ -283,20 +289,23 @@ def _cores() -> int:
     return os.cpu_count() or 1
 
 
-def _records(found: list[FileEvents]) -> list[dict[str, Any]]:
-    return [_record(event) for _, events, _ in found for event in events]
+def _parts(unit: Unit, options: Options) -> list[Part]:
+    """A unit's parts, held whole (what a cluster's worker gives back)."""
+    return list(unit_parts(unit, options))
 
 
-def _piece(unit: Unit, found: list[FileEvents], before: Joined) -> tuple[list[dict[str, Any]], Joined]:
-    events, _, after = before.piece(unit, found[0])
-    return [_record(event) for event in events], after
+def _records(found: list[Part]) -> list[dict[str, Any]]:
+    return [_record(event) for _, batch, _ in found for event in batch.events()]
+
+
+def _piece(unit: Unit, found: list[Part], before: Joined) -> tuple[list[dict[str, Any]], Joined]:
+    batches, after = before.piece(unit, found)
+    return [_record(event) for batch in batches for event in batch.events()], after
 
 
 def _record(event: Event) -> dict[str, Any]:
     if isinstance(event, Report):
         return {"report": event.place, "kind": event.kind, "detail": event.detail, "error": event.lost_input}
-    if not isinstance(event, Row):  # ``scan`` has its workers send rows
-        raise TypeError("urlsift.dask.scan's workers sent printed text, not rows")
     return event._asdict()
 
 

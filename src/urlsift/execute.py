@@ -1,39 +1,40 @@
-"""A ``Plan`` run: each file's events, in order, whoever reads it. The one orchestrator of the
-command line (``cli``) and the library (``urlsift.scan``): ``-j 1`` reads here, file after file;
-``-j N`` and a Dask scheduler run the plan's units on workers (``workers.in_order``, imported only
-then) and put a cut file's pieces back together (``pieces.in_files``).
+"""A ``Plan`` run: each file's batches (``batches.Batch``), in order, whoever reads it. The one
+orchestrator of the command line (``cli``) and the library (``urlsift.scan``): ``-j 1`` reads here,
+file after file (``batches.file_parts``); ``-j N`` and a Dask scheduler run the plan's units on
+workers (``batches.unit_parts``, by ``workers.in_order``, imported only then) and put a cut file's
+pieces back together (``pieces.in_files``: a column of each batch added to).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from functools import partial
 from typing import IO
 
-from .pieces import in_files
+from .batches import Part, batch_of, file_parts, unit_parts
+from .pieces import Scanned, given, in_files
 from .plan import Item, Plan, sized
-from .results import results, stream_results, unit_pieces, walked
-from .rows import Event, Options, Render, Report, Tally
-from .sources import Counter
+from .results import Watch
+from .rows import Options, Report, Tally, walked
 from .units import Unit
 
 STREAM_NAME = "<stream>"
 """The ``source`` of a file object's rows when it has no name of its own (``io.BytesIO``)."""
 
-Scanned = tuple[str | None, Iterable[Event], Tally | None]
-"""A file's path, its events and its tally (filled in as the events are read); a folder's problem
-comes with no path and no tally."""
-Watch = Callable[[Iterator[Event], Counter, Tally], Iterable[Event]]
-"""The events of a file read here, watched as they come (the progress bar: ``Progress.watch``)."""
+Work = Callable[[Unit], Iterator[Part]]
+"""What a worker runs for a unit (``batches.unit_parts`` with the plan's options)."""
+
+__all__ = ["STREAM_NAME", "Scanned", "Watch", "Work", "execute"]
 
 
 def execute(
-    plan: Plan, render: Render | None = None, watch: Watch | None = None
+    plan: Plan, watch: Watch | None = None, work: Work | None = None
 ) -> Generator[Scanned, None, None]:
-    """Each file's events, in order. With workers, at most 2 units per worker are read ahead of
-    the one being given (memory holds a few units' results, not all), and the workers print their
-    rows with ``render`` when it is given; file objects, which no other process can read, are read
-    here in their turn, once the units before them are done. Closing the generator stops the workers."""
+    """Each file's batches, in order. With workers, at most 2 units per worker are read ahead of
+    the one being given (memory holds a few units' results, not all), each running ``work``
+    (``unit_parts`` with the plan's options unless told: the seam a test gives a worker that fails
+    with); file objects, which no other process can read, are read here in their turn, once the
+    units before them are done. Closing the generator stops the workers."""
     options = plan.options
     if plan.jobs == 1 and plan.scheduler is None:
         for item in plan.items:
@@ -55,26 +56,25 @@ def execute(
     from .workers import in_order, workers  # processes, and their modules, only for -j N or a cluster
 
     with workers(jobs, plan.scheduler, plan.listed) as (submit, count, near):
-        work = partial(unit_pieces, options=options, render=render)
+        run = partial(unit_parts, options=options) if work is None else work
         while True:
-            for found in in_files(in_order(up_to_a_stream(), work, submit, 2 * count, near)):
-                yield (None, [found], walked()) if isinstance(found, Report) else found
+            yield from in_files(in_order(up_to_a_stream(), run, submit, 2 * count, near))
             if not held:
                 return
             yield _here(held.pop(), options, watch)
 
 
 def _here(item: Item, options: Options, watch: Watch | None) -> Scanned:
-    """The events of a file (or file object) read here, or a folder's report."""
+    """The batches of a file (or file object) read here, or a folder's report."""
     if isinstance(item, Report):
-        return None, [item], walked()
+        return None, iter([batch_of([item], walked())]), walked()
     if isinstance(item, Unit):  # (a plan for this process gives files)
         raise TypeError(f"a plan for this process gave a unit: {item!r}")
-    tally, counter = Tally(), Counter()
+    tally = Tally()
     if isinstance(item, str):
-        name, events = item, results(item, options, tally, counter)
+        name, parts = item, file_parts(item, options, watch=watch)
     else:
         named = getattr(item, "name", None)
         name = named if isinstance(named, str) else STREAM_NAME  # an open file's: its path
-        events = stream_results(item, name, options, tally, counter)
-    return name, events if watch is None else watch(events, counter, tally), tally
+        parts = file_parts(name, options, item, watch)
+    return name, given(name, None, parts, tally), tally

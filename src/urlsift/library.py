@@ -83,7 +83,8 @@ def scan(
         sources, profile, naked, invalid, schemes, known_schemes, canonical, context, wayback, workers,
         input_format, text_fields, id_field, max_expand, max_message, split_size,
     )  # fmt: skip
-    return _selected((event for _, events, _ in execute(planned) for event in events), printing)
+    found = (event for _, batches, _ in execute(planned) for batch in batches for event in batch.events())
+    return _selected(found, printing)
 
 
 def scan_batches(
@@ -117,7 +118,8 @@ def scan_batches(
         sources, profile, naked, invalid, schemes, known_schemes, canonical, context, wayback, workers,
         input_format, text_fields, id_field, max_expand, max_message, split_size,
     )  # fmt: skip
-    return in_batches(execute(planned), printing)
+    select = printing.selected if printing.schemes is not None or printing.canonical else None
+    return in_batches(execute(planned), select)
 
 
 def _planned(
@@ -262,8 +264,6 @@ def _selected(events: Iterable[Event], printing: Printing) -> Generator[Row | Re
     for event in events:
         if isinstance(event, Report):
             yield event
-        elif not isinstance(event, Row):  # workers print only when asked to (``render``)
-            raise TypeError("a worker sent printed text, not rows")
         elif (row := printing.selected(event)) is not None:
             yield row
 

@@ -12,21 +12,20 @@ controls itself; it is read by programs, not spreadsheets or terminals).
 from __future__ import annotations
 
 import csv
-import io
 import json
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from json.encoder import encode_basestring
 from operator import itemgetter
-from typing import Any, Literal, Protocol, cast
+from typing import Any, Literal, Protocol
 
 from ._model import ProfileName, www_url
 from .canonical import canonical as canonical_form
 from .escaping import escaped as escaped
 from .escaping import surrogates_escaped
 from .grammar import STRICT
-from .rows import FIELDS, Before, Event, Renumbered, Row
+from .rows import FIELDS, Row
 
 Format = Literal["text", "jsonl", "csv"]
 FORMATS: tuple[Format, ...] = ("text", "jsonl", "csv")
@@ -44,25 +43,6 @@ _WRAPPERS = {None: "null", "URL:": '"URL:"', "<>": '"<>"', '"': '"\\""'}
 
 _FORMULA_START = frozenset("=+-@\t\r")
 """What makes a spreadsheet read a CSV cell as a formula (OWASP, "CSV Injection")."""
-NUMBER_SLOT = "\x00"
-"""Written in place of a number a worker cannot know (``PrintedRows``): raw, where no row's own
-text can put it, since every format escapes control characters."""
-
-
-class _Slot:
-    """Stands in a row for the number left to fill in (not the string itself: a row's text may be
-    a NUL, the very object, since Python keeps one of each one-character string). Only the
-    writers below ever see it in a row's number field."""
-
-    def __str__(self) -> str:  # what f"{line}" writes (``_match_fields``)
-        return NUMBER_SLOT
-
-
-_SLOT = _Slot()
-_SLOT_NUMBER = cast(int, _SLOT)
-"""The slot where a row's number field has it: such a row goes only to the writers below."""
-
-
 Writer = Callable[[Row], None]
 
 
@@ -75,8 +55,6 @@ class TextOut(Protocol):
 def _json(value: Any) -> str:
     if value is None:
         return "null"
-    if value is _SLOT:
-        return NUMBER_SLOT
     if value.__class__ is str:
         return str(encode_basestring(value))
     if value.__class__ is int:  # a message's index and offset: json.dumps would make an encoder
@@ -115,8 +93,6 @@ def writer(fmt: Format, out: TextOut, *, canonical: bool = False, header: bool =
 def _cell(value: Any) -> str:
     if value is None:
         return ""
-    if value is _SLOT:
-        return NUMBER_SLOT
     text = str(value)
     # A quote in front keeps a spreadsheet from running it (OWASP's advice for CSV injection).
     return ("'" if text[:1] in _FORMULA_START else "") + escaped(text)
@@ -190,8 +166,7 @@ def _rest_fields(rest: tuple[Any, ...]) -> str:
 
 @dataclass(frozen=True)
 class Printing:
-    """What decides how rows are printed: the format, ``--schemes`` and ``--canonical``. A worker
-    that holds it prints its unit's rows itself (``render``), as the printing process would."""
+    """What decides how rows are printed: the format, ``--schemes`` and ``--canonical``."""
 
     format: Format | Literal["parquet"]
     schemes: frozenset[str] | None = None
@@ -208,88 +183,6 @@ class Printing:
         if not self.canonical:
             return row
         return row._replace(canonical=_canonical(row.url, row.valid, row.scheme is not None, self.profile))
-
-    def render(self, events: list[Event], renumbered: tuple[Renumbered, ...]) -> list[Event]:
-        """``events`` with each run of rows printed into one ``PrintedRows``; the numbers of the
-        fields ``renumbered`` are left to fill in."""
-        if self.format == "text":
-            renumbered = ()  # the text format prints no numbers
-        done: list[Event] = []
-        rows: list[Row] = []
-        for event in events:
-            if not isinstance(event, Row):
-                if rows:
-                    done.append(self._printed(rows, renumbered))
-                    rows = []
-                done.append(event)
-            elif (row := self.selected(event)) is not None:
-                rows.append(row)
-        if rows:
-            done.append(self._printed(rows, renumbered))
-        return done
-
-    def _printed(self, rows: Iterable[Row], renumbered: tuple[Renumbered, ...]) -> PrintedRows:
-        if self.format == "parquet":
-            raise ValueError("Parquet files are written by the printing process, not by workers")
-        text = io.StringIO()
-        write = writer(self.format, text, canonical=self.canonical, header=False)
-        numbers: list[int] = []
-        numbered: list[Renumbered] = []
-        count = valid = 0
-        for row in rows:
-            count += 1
-            valid |= row.valid
-            for name in renumbered:  # in the order of the columns, as the slots are written
-                number = getattr(row, name)
-                if number is not None:
-                    numbers.append(number)
-                    numbered.append(name)
-                    row = _SLOTTED[name](row)
-            write(row)
-        texts = tuple(text.getvalue().split(NUMBER_SLOT)) if numbers else (text.getvalue(),)
-        if len(texts) != len(numbers) + 1:
-            raise RuntimeError("a row's own text held the number slot")
-        return PrintedRows(texts, tuple(numbers), tuple(numbered), count, bool(valid))
-
-
-_SLOTTED: dict[Renumbered, Callable[[Row], Row]] = {
-    "message": lambda row: row._replace(message=_SLOT_NUMBER),
-    "line": lambda row: row._replace(line=_SLOT_NUMBER),
-    "start": lambda row: row._replace(start=_SLOT_NUMBER),
-    "end": lambda row: row._replace(end=_SLOT_NUMBER),
-}
-"""A row with the slot in place of one of its numbers (such a row goes only to the writers)."""
-
-
-_FIRST = Before()
-"""A file's first piece: nothing came before it."""
-
-
-@dataclass(frozen=True)
-class PrintedRows:
-    """Rows printed by a worker (``rows.Printed``). The text is cut where a number goes on from
-    the earlier pieces of the file (a piece's messages and lines are numbered from its start):
-    ``texts[0]``, ``numbers[0] + shift``, ``texts[1]`` ..."""
-
-    texts: tuple[str, ...]
-    numbers: tuple[int, ...]
-    numbered: tuple[Renumbered, ...]
-    """The field each number is of."""
-    rows: int
-    valid: bool
-    before: Before = _FIRST
-
-    def renumbered(self, before: Before) -> PrintedRows:
-        return replace(self, before=before) if self.numbers else self
-
-    def text(self) -> str:
-        if not self.numbers:
-            return self.texts[0]
-        shift = {name: self.before.shift(name) for name in set(self.numbered)}
-        pieces = [self.texts[0]]
-        for number, name, text in zip(self.numbers, self.numbered, self.texts[1:], strict=True):
-            pieces += (str(number + shift[name]), text)
-        return "".join(pieces)
 
 
 @lru_cache(maxsize=8192)

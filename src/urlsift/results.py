@@ -9,7 +9,7 @@ extraction on it, and says where every result came from.
 from __future__ import annotations
 
 import os
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import replace
 from functools import lru_cache, partial
 from typing import IO, Any
@@ -28,19 +28,7 @@ from ._model import (
 from .around import StreamText, Text, context, quote_depth
 from .dates import wayback
 from .matches import BATCH_WEIGHT, Matcher, extraction, weight
-from .rows import (
-    RENUMBERED,
-    Event,
-    FileEvents,
-    Options,
-    Piece,
-    Render,
-    Renumbered,
-    Report,
-    Row,
-    Tally,
-    place,
-)
+from .rows import Event, FileEvents, Options, Piece, Report, Row, Tally, place, walked
 from .sources import Counter, Item, dirs, read_path, read_piece, read_stream, reason
 from .sources.faults import unexpected
 from .sources.packed import CORRUPT
@@ -55,10 +43,10 @@ __all__ = [  # the records are the rows module's; they are named here too, with 
     "Report",
     "Row",
     "Tally",
+    "file_pieces",
     "lost",
     "results",
     "scan_file",
-    "scan_unit",
     "unit_pieces",
     "walk",
     "walked",
@@ -328,11 +316,6 @@ def walk(arguments: Iterable[str]) -> Iterator[str | Report]:
             yield path
 
 
-def walked() -> Tally:
-    """The count of a ``walk`` report: a folder not entered, or an entry of a folder not read."""
-    return Tally(errors=1, unwalked=1)
-
-
 def scan_file(path: str, options: Options) -> tuple[list[Event], Tally]:
     """All the events of one file and its tally (what a worker process sends back)."""
     tally = Tally()
@@ -344,65 +327,69 @@ PIECE_ROWS = 1000
 nor the printing process holds more than a few pieces of a unit (a compressed file is one)."""
 
 
-def unit_pieces(unit: Unit, options: Options, render: Render | None = None) -> Iterator[Piece]:
+PIECE_BYTES = 1 << 20
+"""... or fewer, once this many bytes have been read for them."""
+
+
+def unit_pieces(unit: Unit, options: Options) -> Iterator[Piece]:
     """The events of one unit of work (``units.plan``), in pieces of up to ``PIECE_ROWS``: of each
     of its files in turn, or of its piece of one file (messages numbered from 0, lines from 1 and
     characters from 0 in the piece; ``pieces.join_pieces`` numbers them on); each piece carries
-    the counts of what was read for it, and says whether it is its file's last. The one function
-    a worker runs (``workers.in_order``); with ``render``, it prints the rows too (the printing
-    process then only copies text)."""
+    the counts of what was read for it, and says whether it is its file's last. What a worker
+    runs (``batches.unit_parts`` makes each piece a ``Batch``)."""
     if unit.kind == "files":
         for path in unit.names:
-            tally, counter = Tally(), Counter()
-            read = _Read(counter)
-            found = _events(path, read_path(path, options.read, counter), options, tally, read)
-            yield from _in_pieces(path, found, tally, read, render, ())
+            yield from file_pieces(path, options)
         return
     tally, counter = Tally(), Counter()
     read = _Read(counter)
     items = read_piece(unit.kind, unit.path, unit.start, unit.end, options.read, counter)
-    found = _events(unit.path, items, options, tally, read)
-    yield from _in_pieces(unit.path, found, tally, read, render, _renumbered(unit))
+    yield from _in_pieces(unit.path, _events(unit.path, items, options, tally, read), tally, read)
 
 
-def _in_pieces(
-    path: str,
-    found: Iterator[Event],
-    tally: Tally,
-    read: _Read,
-    render: Render | None,
-    renumbered: tuple[Renumbered, ...],
+Watch = Callable[[Iterator[Event], Counter, Tally], Iterable[Event]]
+"""The events of a file read here, watched as they come (the progress bar: ``Progress.watch``)."""
+
+
+def file_pieces(
+    path: str, options: Options, file: IO[bytes] | None = None, watch: Watch | None = None
 ) -> Iterator[Piece]:
+    """The events of one file in pieces, as ``unit_pieces`` gives them: of ``path``, or of the open
+    ``file`` named ``path`` (``stream_results``); ``watch`` sees the events as they come."""
+    tally, counter = Tally(), Counter()
+    read = _Read(counter)
+    items = (
+        read_path(path, options.read, counter)
+        if file is None
+        else read_stream(file, path, options.read, counter)
+    )
+    found: Iterator[Event] = _events(path, items, options, tally, read)
+    if watch is not None:
+        found = iter(watch(found, counter, tally))
+    yield from _in_pieces(path, found, tally, read)
+
+
+def _in_pieces(path: str, found: Iterator[Event], tally: Tally, read: _Read) -> Generator[Piece, None, None]:
     held: list[Event] = []
     sent = Tally()  # the counts of the pieces sent
-    for event in found:
-        held.append(event)
-        if len(held) >= PIECE_ROWS:
-            read.count(tally)  # (a plain text is one item: its bytes so far)
-            counts, sent = tally.since(sent), replace(tally)
-            yield path, held if render is None else render(held, renumbered), counts, False
-            held = []
-    yield path, held if render is None else render(held, renumbered), tally.since(sent), True
-
-
-def scan_unit(unit: Unit, options: Options, render: Render | None = None) -> list[FileEvents]:
-    """The events of one unit of work, each file's whole (``unit_pieces`` put together): what a
-    Dask cluster's worker sends back (``dask.scan``)."""
-    found: list[FileEvents] = []
-    events: list[Event] = []
-    tally = Tally()
-    for path, piece, counts, last in unit_pieces(unit, options, render):
-        events += piece
-        tally.add(counts)
-        if last:
-            found.append((path, events, tally))
-            events, tally = [], Tally()
-    return found
-
-
-def _renumbered(unit: Unit) -> tuple[Renumbered, ...]:
-    """The fields whose numbers go on from the file's earlier pieces (``pieces.Joined``)."""
-    return () if unit.start == 0 else RENUMBERED.get(unit.kind, ())
+    counter = read.counter
+    bytes_sent = counter.bytes
+    try:
+        for event in found:
+            held.append(event)
+            # A sparse file's rows go on too, once a megabyte has been read for them: rows come as
+            # the file is read, not once it is all read (``urlsift.scan`` is lazy).
+            if len(held) >= PIECE_ROWS or counter.bytes - bytes_sent >= PIECE_BYTES:
+                bytes_sent = counter.bytes
+                read.count(tally)  # (a plain text is one item: its bytes so far)
+                counts, sent = tally.since(sent), replace(tally)
+                yield path, held, counts, False
+                held = []
+    finally:
+        close = getattr(found, "close", None)
+        if close is not None:  # (stopped early: the reader closed now, not when collected)
+            close()
+    yield path, held, tally.since(sent), True
 
 
 def lost(path: str, error: BaseException, begun: bool = False) -> Piece:

@@ -5,9 +5,8 @@ process can hand them to the one that prints (``cli -j``) and the library can ha
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal, NamedTuple, Protocol
+from typing import Any, NamedTuple
 
 from ._model import DefectKind, ProfileName, Provenance, Wrapper
 from .grammar import STRICT
@@ -78,60 +77,13 @@ class Report(NamedTuple):
     """The line of a plain text it is about (``Defect.line``)."""
 
 
-Renumbered = Literal["message", "line", "start", "end"]
-"""A field whose numbers go on from a file's earlier pieces: an mbox piece numbers its messages
-from 0, a text piece its lines from 1 and its characters from 0."""
-RENUMBERED: dict[str, tuple[Renumbered, ...]] = {
-    "mbox": ("message",),
-    "jsonl": ("message",),
-    "text": ("line", "start", "end"),
-}
-"""The fields renumbered, by the kind of piece (``units.Unit.kind``)."""
-
-
-class Printed(Protocol):
-    """Rows a worker has printed already (``output.Printing.render`` makes them), standing for
-    them among a unit's events, so that the process that prints only copies text."""
-
-    @property
-    def rows(self) -> int: ...
-
-    @property
-    def valid(self) -> bool:
-        """Whether any of the rows is a valid URL (what the exit status needs)."""
-        ...
-
-    def renumbered(self, before: Before) -> Printed:
-        """The same rows numbered as in the whole file, after what came ``before``."""
-        ...
-
-    def text(self) -> str: ...
-
-
-class Before(NamedTuple):
-    """What a file's earlier pieces held: a piece's numbers go on from them."""
-
-    messages: int = 0
-    lines: int = 0
-    characters: int = 0
-
-    def shift(self, field: Renumbered) -> int:
-        """What a piece's numbers of ``field`` go on from."""
-        return self.messages if field == "message" else self.lines if field == "line" else self.characters
-
-
-Event = Row | Report | Printed
-Render = Callable[[list[Event], tuple[Renumbered, ...]], list[Event]]
-"""Rows -> ``Printed``, the other events kept; the fields named are those whose numbers the
-``Printed`` leaves to fill in."""
+Event = Row | Report
 FileEvents = tuple[str, list[Event], "Tally"]
 """A path, the events of all or one piece of it, and their tally."""
 Piece = tuple[str, list[Event], "Tally", bool]
-"""What a worker sends back, a few at a time (``results.unit_pieces``): a path, the next of its
-events, the counts of what was read for them (since the path's piece before), and whether they
-are its last. The printing process adds each piece's counts as it comes, so that a run stopped
-between pieces (Ctrl-C) counts what it printed; the last piece marks the path done
-(docs/hostile-input.md, Ctrl-C: what was printed is what is counted)."""
+"""A unit's results a few at a time (``results.unit_pieces``): a path, the next of its events, the
+counts of what was read for them (since the path's piece before), and whether they are its last.
+A worker sends each as a ``batches.Part`` (columns, not rows)."""
 
 
 @dataclass
@@ -174,6 +126,11 @@ class Tally:
     def since(self, earlier: Tally) -> Tally:
         """The counts added to ``earlier`` to make these (a piece's, of a file's so far)."""
         return Tally(*(getattr(self, count.name) - getattr(earlier, count.name) for count in fields(self)))
+
+
+def walked() -> Tally:
+    """The count of a ``walk`` report: a folder not entered, or an entry of a folder not read."""
+    return Tally(errors=1, unwalked=1)
 
 
 @dataclass(frozen=True)

@@ -32,10 +32,14 @@ def validate(url: str, profile: Profile | str = STRICT) -> Verdict:
     syntax = judge.syntax(scheme)
     native = judge.native if _select.CORE == "rust" else None
     match: RegexMatch | None
-    if native is None:
+    name = syntax.rule.name
+    if native is None or name not in judge.native_rules:  # export.POSSESSIVE_ONLY
         match = syntax.pattern.fullmatch(url, colon + 1, endpos)
-    else:
-        match = _native_fullmatch(judge, syntax, url, colon + 1, endpos)
+    else:  # issue 31: the native core's fullmatch; what reads the match stays Python
+        try:
+            match = native.fullmatch_at(name, url, colon + 1, endpos)
+        except UnicodeEncodeError:  # a lone surrogate has no UTF-8: the Python pattern judges it
+            match = syntax.pattern.fullmatch(url, colon + 1, endpos)
     if match is None:
         failure = furthest_failure(syntax.rule, url, colon + 1, endpos)
         if failure is None:

@@ -34,9 +34,10 @@ from functools import partial
 from typing import Any, NamedTuple, ParamSpec, TypeVar
 
 from ._work import Sent, Submit, Work
+from .batches import Part, batch_of
 from .pieces import Done
 from .results import lost
-from .rows import Piece, Report
+from .rows import Report
 from .units import Unit
 
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
@@ -192,7 +193,7 @@ def send_pieces(work: Work, address: str, skip: int, unit: Unit) -> None:
         connection.sendall(_END)
 
 
-def _listed(work: Work, unit: Unit) -> list[Piece]:
+def _listed(work: Work, unit: Unit) -> list[Part]:
     """Run on a cluster's worker, which cannot reach this machine's sockets: the unit's pieces."""
     return list(work(unit))
 
@@ -302,7 +303,7 @@ class _Flights:
             return item, iter(self.work(item))
         return item.unit, self._pieces(item)
 
-    def _pieces(self, flight: _Flight) -> Iterator[Piece]:
+    def _pieces(self, flight: _Flight) -> Iterator[Part]:
         """``flight``'s pieces as they come. A worker that died is replaced by a process of its
         own that reads the unit again, the pieces received before skipped; a unit that failed
         gives a ``lost`` report on each of its files not finished."""
@@ -319,9 +320,9 @@ class _Flights:
                 else:
                     frame = self._next(flight)
                     if frame is not None:
-                        piece: Piece = pickle.loads(frame)
-                        finished += piece[3]
-                        begun = not piece[3]
+                        piece: Part = pickle.loads(frame)
+                        finished += piece[2]
+                        begun = not piece[2]
                         yield piece
                         continue
                     if flight.ended:
@@ -334,7 +335,8 @@ class _Flights:
                         continue
                 failure = failure or RuntimeError("its worker ended before the unit did")
                 for k, path in enumerate((flight.unit.names or (flight.unit.path,))[finished:]):
-                    yield lost(path, failure, begun and not k)
+                    path, events, counts, last = lost(path, failure, begun and not k)
+                    yield path, batch_of(events, counts), last
                 return
         finally:
             self._drop(flight)

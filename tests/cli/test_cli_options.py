@@ -20,9 +20,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from urlsift.batches import batch_of
 from urlsift.cli import MAX_LISTED_PATH, _listed, main
-from urlsift.output import FORMATS, Format, Printing, escaped, writer
-from urlsift.rows import FIELDS, RENUMBERED, Before, Event, Renumbered, Report, Row
+from urlsift.output import FORMATS, Format, escaped, writer
+from urlsift.rows import FIELDS, Report, Row
 
 CORPORA = Path(__file__).parents[2] / "corpora"
 HARD_CASES = CORPORA / "mail" / "mail-url-hard-cases.mbox"
@@ -188,43 +189,50 @@ def test_the_jsonl_writer_writes_what_json_dumps_writes(found: list[Row]) -> Non
     assert all(list(json.loads(line)) == list(FIELDS) for line in out.getvalue().split("\n")[:-1])
 
 
-def _shifted(row: Row, renumbered: tuple[Renumbered, ...], before: Before) -> Row:
-    if "message" in renumbered and row.message is not None:
-        return row._replace(message=row.message + before.messages)
-    if "line" in renumbered:
-        start, end = row.start + before.characters, row.end + before.characters
-        return row._replace(line=row.line + before.lines, start=start, end=end)
-    return row
-
-
 @pytest.mark.parametrize("fmt", FORMATS)
-@pytest.mark.parametrize("renumbered", [(), RENUMBERED["text"], RENUMBERED["mbox"]])
+@pytest.mark.parametrize("plain", [True, False], ids=["text", "mbox"])
 @given(
     # A rejected candidate's row says why, a valid URL's does not.
     found=st.lists(
         rows.map(lambda row: row._replace(error=None if row.valid else row.error or "bad", count=None)),
         max_size=6,
     ),
-    before=st.builds(Before, st.integers(0, 10**6), st.integers(0, 10**6), st.integers(0, 10**9)),
+    before=st.tuples(st.integers(0, 10**6), st.integers(0, 10**6), st.integers(0, 10**9)),
     cut=st.integers(0, 6),
 )
-def test_rows_a_worker_prints_are_those_the_printer_prints(
-    fmt: Format, renumbered: tuple[Renumbered, ...], found: list[Row], before: Before, cut: int
+def test_a_pieces_batch_shifted_prints_the_rows_numbered_on(
+    fmt: Format, plain: bool, found: list[Row], before: tuple[int, int, int], cut: int
 ) -> None:
-    """A worker's ``Printing.render`` (a report among the rows, the numbers of ``renumbered`` filled
-    in later, shifted on by the file's earlier pieces) prints what the printing process prints from
-    the rows: whatever the rows hold, control characters (the slot's own mark) included."""
+    """A piece of a file is numbered as in the whole file by adding the earlier pieces' counts to
+    columns of its batch (``Batch.shifted``: an mbox's message indexes, a plain text's lines and
+    offsets), not by rewriting printed text: the batch gives the rows shifted, whatever they hold,
+    and the writers print from them what they print from those rows."""
+    messages, lines, characters = before
+    # (a batch holds no ``naked``: it is ``wrapper`` None)
+    found = [row._replace(message=None if plain else row.message, naked=row.wrapper is None) for row in found]
     report = Report("a.mbox#3", "malformed", "x", False, 3)
-    events: list[Event] = [*found[:cut], report, *found[cut:]]
-    rendered = Printing(fmt).render(events, renumbered)
-    assert [event for event in rendered if isinstance(event, Report)] == [report]
-    printed = [event for event in rendered if not isinstance(event, Report | Row)]
-    expected = io.StringIO()
-    write = writer(fmt, expected, header=False)
-    for row in found:
-        write(_shifted(row, renumbered, before) if fmt != "text" else row)
-    assert "".join(event.renumbered(before).text() for event in printed) == expected.getvalue()
-    assert sum(event.rows for event in printed) == len(found)
+    events: list[Row | Report] = [*found[:cut], report, *found[cut:]]
+
+    def shifted(row: Row) -> Row:
+        if row.message is not None:
+            return row._replace(message=row.message + messages)
+        if not plain:
+            return row
+        return row._replace(line=row.line + lines, start=row.start + characters, end=row.end + characters)
+
+    batch = batch_of(events).shifted(messages, lines if plain else 0, characters if plain else 0)
+    moved = Report(f"a.mbox#{3 + messages}", "malformed", "x", False, 3 + messages)
+    expected = [*map(shifted, found[:cut]), moved, *map(shifted, found[cut:])]
+    assert list(batch.events()) == expected
+    out, wanted = io.StringIO(), io.StringIO()
+    write, write_wanted = writer(fmt, out), writer(fmt, wanted)
+    for event in batch.events():
+        if isinstance(event, Row):
+            write(event)
+    for row in expected:
+        if isinstance(row, Row):
+            write_wanted(row)
+    assert out.getvalue() == wanted.getvalue()
 
 
 class _Terminal(io.StringIO):

@@ -1,5 +1,5 @@
 """Issue 17, the command line's part: hostile folders, write errors, ``-j`` processes, output
-escaping, accounting, option parsing, Ctrl-C; and the report kinds README lists (issue 18.5).
+escaping, accounting, option parsing, Ctrl-C; and the report kinds docs/guide.md lists (issue 18.5).
 
 Every input is built here, in tmp_path. Each test asserts the exit status, what standard error
 says (one line per problem, never a traceback), that the later files are read, and the counts.
@@ -42,7 +42,7 @@ from urlsift.output import escaped
 from urlsift.results import walk
 from urlsift.sources import read_path
 
-README = Path(__file__).parents[2] / "README.md"
+GUIDE = Path(__file__).parents[2] / "docs" / "guide.md"
 UNSAFE_CATEGORIES = ("Cc", "Cf", "Cs", "Zl", "Zp")
 
 
@@ -636,7 +636,7 @@ def test_a_closed_pipe_with_a_local_dask_cluster_ends_quietly(tmp_path: Path) ->
         assert result.stderr == ""
 
 
-# --- issue 18.5: the kinds are a closed set, and README lists exactly them ----------------
+# --- issue 18.5: the kinds are a closed set, and the guide lists exactly them ----------------
 
 
 def test_every_kind_is_an_error_or_a_warning() -> None:
@@ -645,8 +645,8 @@ def test_every_kind_is_an_error_or_a_warning() -> None:
     assert {"internal", "lost"} <= ERROR_KINDS
 
 
-def test_readme_lists_exactly_the_kinds_that_exist() -> None:
-    text = README.read_text()
+def test_the_guide_lists_exactly_the_kinds_that_exist() -> None:
+    text = GUIDE.read_text()
     table = text[text.index("| kind | | exit |") :]
     table = table[: table.index("\n\n")]
     listed: dict[str, str] = {}

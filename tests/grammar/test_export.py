@@ -13,8 +13,10 @@ below shows the difference is real.
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 
 import pytest
+from grammar.test_oracles import BAD_ESCAPES, CASES, NEVER, _fill
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import strategy
@@ -23,6 +25,8 @@ import urlsift
 from urlsift import _select
 from urlsift.grammar import PROFILES, export
 from urlsift.grammar._bnf import Lit, Pattern, Rule, compile_pattern, nodes, rules, to_regex
+from urlsift.rejoin import readings
+from urlsift.scanner import REGISTERED_SCHEMES, scan
 
 pytestmark = pytest.mark.skipif(_select.NATIVE is None, reason="the native core is not built")
 
@@ -119,3 +123,57 @@ def test_validate_is_the_same_on_both_cores_where_the_renderings_differ(url: str
     with _select.using("python"):
         expected = urlsift.validate(url, "modern")
     assert urlsift.validate(url, "modern") == expected
+
+
+# --- whole URLs: validate() on both cores, verdict for verdict ---------------------------------
+
+CORPORA = Path(__file__).resolve().parents[2] / "corpora"
+
+
+def _verdicts_differ(url: str, profile: str) -> str | None:
+    with _select.using("python"):
+        expected = urlsift.validate(url, profile)
+    with _select.using("rust"):
+        found = urlsift.validate(url, profile)
+    return None if found == expected else f"{profile} {url!r}: {expected} vs {found}"
+
+
+@cache
+def corpus_candidates() -> tuple[str, ...]:
+    """Every reading of every candidate the scanner finds in the corpora (bytes read as UTF-8, a
+    message's headers and all: what matters is the strings a scan hands validate)."""
+    found: set[str] = set()
+    for path in sorted(CORPORA.rglob("*")):
+        if path.is_file() and path.suffix != ".md":
+            text = path.read_bytes().decode("utf-8", "replace")
+            for candidate in (*scan(text), *scan(text, schemes=REGISTERED_SCHEMES)):
+                found.update(reading.url for reading in readings(text, candidate))
+    return tuple(sorted(found))
+
+
+def test_every_corpus_candidate_gets_one_verdict_on_both_cores() -> None:
+    urls = corpus_candidates()
+    assert len(urls) > 500
+    differ = [d for url in urls for profile in PROFILES if (d := _verdicts_differ(url, profile))]
+    assert differ == []
+
+
+def _oracle_urls() -> list[str]:
+    urls: list[str] = []
+    for oracle, template in CASES:
+        atoms = [*oracle.valid, *(bad.atom for bad in oracle.invalid), *NEVER, *BAD_ESCAPES]
+        urls.extend(_fill(template, atom)[0] for atom in atoms)
+    return urls
+
+
+def test_the_hand_written_oracle_atoms_get_one_verdict_on_both_cores() -> None:
+    urls = _oracle_urls()
+    differ = [d for url in urls for profile in PROFILES if (d := _verdicts_differ(url, profile))]
+    assert differ == []
+
+
+@pytest.mark.parametrize("url", ["http://a/\ud800", "mailto:a\udfff@b", "ftp://h/é\ud800x"])
+def test_a_lone_surrogate_is_judged_as_the_python_core_does(url: str, core: str) -> None:
+    with _select.using("python"):
+        expected = urlsift.validate(url, "modern"), urlsift.validate(url)
+    assert (urlsift.validate(url, "modern"), urlsift.validate(url)) == expected

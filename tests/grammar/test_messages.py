@@ -8,6 +8,9 @@ import pytest
 import urlsift
 from urlsift import CaveatKind
 
+# Issue 31: every test here runs on each core (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("core")
+
 
 def error(url: str) -> urlsift.Problem:
     verdict = urlsift.validate(url)

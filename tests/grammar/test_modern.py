@@ -15,6 +15,9 @@ from urlsift import MODERN, STRICT, CaveatKind, canonical, validate
 from urlsift.cli import main
 from urlsift.validate import validate_www
 
+# Issue 31: every test here runs on each core (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("core")
+
 # --- RFC 3986 1.1.2, "Examples" ----------------------------------------------------------------
 
 RFC3986_1_1_2 = [

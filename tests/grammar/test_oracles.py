@@ -20,6 +20,9 @@ import pytest
 
 import urlsift
 
+# Issue 31: every test here runs on each core (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("core")
+
 # --- section 5's "Miscellaneous definitions", spelled out again -----------------------------
 
 ALPHA = "abcdefghijklmnopqrstuvwxyz" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ"

@@ -13,6 +13,9 @@ import pytest
 
 import urlsift
 
+# Issue 31: every test here runs on each core (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("core")
+
 URLS = [
     "http://a:8080/x?y#f",  # parts, a warning, a fragment
     "ftp://u:pw@h/a%2Fb;type=a",  # decoded segments, a password warning

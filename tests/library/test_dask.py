@@ -190,6 +190,24 @@ def test_the_library_face_gives_the_jsonl_rows_and_the_reports(
     assert str(frame["date"].dtype).startswith("timestamp[us, tz=UTC]")
 
 
+def test_the_library_face_takes_context_as_urlsift_scan_does(scheduler: str, archive: Path) -> None:
+    """Issue 29: ``urlsift.dask.scan`` has the ``context`` keyword the library has, with the same
+    rows (a text cut in pieces is read whole, as there)."""
+    from distributed import Client
+
+    import urlsift
+    import urlsift.dask
+
+    paths = [str(archive / "rfc1738.txt"), str(archive / "r-devel-1997-May.mbox")]
+    expected = [row._asdict() for row in urlsift.scan(paths, context=15) if isinstance(row, urlsift.Row)]
+    assert all(row["context"] for row in expected)
+    with Client(scheduler, timeout=START_SECONDS):
+        records = urlsift.dask.scan(paths, context=15, split_size=10_000).compute()
+    assert [found for found in records if "report" not in found] == expected
+    with pytest.raises(ValueError, match="context"):
+        urlsift.dask.scan(paths, context=-1)
+
+
 def test_a_plain_script_computes_a_scan_with_no_client(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

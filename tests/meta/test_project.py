@@ -86,8 +86,19 @@ LATER_STAGES = {
     # ``library`` (urlsift.scan, extract_message), which may use them all but the command line's.
     "__init__.py": {"cli", "output", "results", "units", "workers", "dask", "parquet", "progress", "sources"},
     "library.py": {"cli", "progress", "parquet", "dask", "__init__"},
-    # Results as columns (issue 29): after the results stage and the workers; pyarrow's only in a method.
-    "batches.py": {"cli", "progress", "dask", "library", "__init__"},
+    # Results as columns (issue 29): the results stage's events as batches, what every way of
+    # running executes and the writers take; pyarrow's only in a method.
+    "batches.py": {
+        "cli",
+        "progress",
+        "dask",
+        "library",
+        "__init__",
+        "output",
+        "workers",
+        "pieces",
+        "execute",
+    },
     "__main__.py": STAGES - {"cli"},
     "scanner.py": {
         "rejoin",
@@ -127,7 +138,7 @@ LATER_STAGES = {
     "escaping.py": NOTHING,
     "matches.py": PRINTING | RESULTS - {"matches", "rows"} | {"units"},
     "results.py": PRINTING | {"pieces"},
-    "pieces.py": PRINTING | {"results", "matches"},
+    "pieces.py": PRINTING - {"batches"} | {"results", "matches"},
     "output.py": {"cli", "scanner", "rejoin", "validate", "extract", "sources", "units", "workers", "dask"}
     | RESULTS - {"rows"},
     "units.py": {"cli", "output", "progress", *RESULTS, "dask", "parquet", "extract", "validate", "workers"},
@@ -142,6 +153,8 @@ LATER_STAGES = {
     "plan.py": {"cli", "output", "progress", "parquet", "dask", "workers", "library", "__init__", "execute"},
     "execute.py": {"cli", "output", "progress", "parquet", "dask", "library", "__init__"},
     "cli.py": {"__main__"},
+    # The man page and completions, made from the parsers cli.py hands it: it needs no stage.
+    "manual.py": STAGES - {"_version"},
     # The grammar knows the records and itself only.
     **{
         f"grammar/{path.name}": STAGES - {"_model", "grammar", "_select"}

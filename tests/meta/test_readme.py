@@ -1,6 +1,7 @@
-"""README's examples, run as written, so they cannot drift from what the code does.
+"""The examples of README and of the documentation (docs/*.md), run as written, so they cannot drift
+from what the code does.
 
-The conventions (README, "Development"):
+The conventions (README, "Development"), for every page alike:
 
 - ```console: a line ``$ COMMAND`` is run by bash from the repository's root, ``urlsift`` being
   this checkout's (``python -m urlsift``); the lines after it, up to the next ``$ ``, are what it
@@ -11,7 +12,7 @@ The conventions (README, "Development"):
   followed by a comment that opens with a value (``# 'http://host/'``, ``# True: because ...``, on
   its line or the lines right after, continued at the same column) must give that value; a
   ``# Problem(position=14, ...)`` comment, an object of that type with those attributes. A block
-  of ``>>>`` lines is a doctest.
+  of ``>>>`` lines is a doctest. Each page has its own namespace.
 - ```sh: the block must run (exit 0).
 - ``<!-- readme-test: skip: WHY -->`` on the line right before a block skips it (network, a
   cluster, a big corpus, files written where it runs).
@@ -36,6 +37,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
+PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
+"""README first: the page a newcomer reads, whose examples the first test asks for."""
 
 _FENCE = re.compile(r"```(\w*)\s*")
 _SKIP = re.compile(r"<!-- readme-test: skip: (\S.*?) -->")
@@ -45,15 +48,17 @@ _ANY = "..."
 
 @dataclass(frozen=True)
 class Block:
+    page: str
+    """Its page, from the repository's root (``README.md``, ``docs/guide.md``)."""
     language: str
     line: int
-    """The README line of its first line (after the fence)."""
+    """The page's line of its first line (after the fence)."""
     text: str
     skipped: str | None
     """Why the test leaves it out (its marker), or None."""
 
 
-def blocks(markdown: str) -> Iterator[Block]:
+def blocks(markdown: str, page: str = "README.md") -> Iterator[Block]:
     """The fenced blocks of ``markdown``; a skip marker that no block follows is an error."""
     lines = markdown.splitlines()
     k = 0
@@ -61,24 +66,26 @@ def blocks(markdown: str) -> Iterator[Block]:
         opened = _FENCE.fullmatch(lines[k])
         marker = _SKIP.fullmatch(lines[k])
         if marker is not None and (k + 1 == len(lines) or not _FENCE.fullmatch(lines[k + 1])):
-            raise AssertionError(f"README line {k + 1}: a skip marker with no block right after it")
+            raise AssertionError(f"{page} line {k + 1}: a skip marker with no block right after it")
         if opened is None:
             k += 1
             continue
         end = next((j for j in range(k + 1, len(lines)) if lines[j].rstrip() == "```"), None)
         if end is None:
-            raise AssertionError(f"README line {k + 1}: a block never closed")
+            raise AssertionError(f"{page} line {k + 1}: a block never closed")
         before = _SKIP.fullmatch(lines[k - 1]) if k else None
         text = "".join(line + "\n" for line in lines[k + 1 : end])
-        yield Block(opened.group(1), k + 2, text, before.group(1) if before else None)
+        yield Block(page, opened.group(1), k + 2, text, before.group(1) if before else None)
         k = end + 1
 
 
-BLOCKS = list(blocks(README.read_text(encoding="utf-8")))
+BLOCKS = [
+    block for page in PAGES for block in blocks(page.read_text(encoding="utf-8"), str(page.relative_to(ROOT)))
+]
 
 
 def _ids(block: Block) -> str:
-    return f"README.md:{block.line}"
+    return f"{block.page}:{block.line}"
 
 
 def _line_matches(expected: str, actual: str) -> bool:
@@ -114,7 +121,7 @@ def sessions(block: Block) -> Iterator[tuple[int, str, list[str]]]:
     """A console block's commands: each one's README line, the command and its expected lines."""
     lines = block.text.splitlines()
     starts = [k for k, line in enumerate(lines) if line.startswith(_PROMPT)]
-    assert starts[:1] == [0], f"README line {block.line}: a console block starts with '$ '"
+    assert starts[:1] == [0], f"{block.page} line {block.line}: a console block starts with '$ '"
     for k, start in enumerate(starts):
         end = starts[k + 1] if k + 1 < len(starts) else len(lines)
         yield block.line + start, lines[start][len(_PROMPT) :], lines[start + 1 : end]
@@ -139,12 +146,17 @@ SH = [block for block in BLOCKS if block.language == "sh" and block.skipped is N
 
 
 def test_the_readme_has_examples_to_run_and_none_unlabelled() -> None:
+    readme = [block for block in CONSOLE if block.page == "README.md"]
+    assert sum(len(list(sessions(block))) for block in readme) >= 3  # three examples, their output
+    shown = [line for block in readme for _, _, lines in sessions(block) for line in lines]
+    assert any(line.startswith('{"url": ') for line in shown), "README shows a jsonl line"
+    assert any(block.page == "README.md" and block.language == "python" for block in BLOCKS)
     assert len(CONSOLE) >= 4
     assert sum(len(list(sessions(block))) for block in CONSOLE) >= 6
     assert sum(block.language == "python" and block.skipped is None for block in BLOCKS) >= 4
     for block in BLOCKS:  # a session in a block of another language would never be checked
         if block.language != "console":
-            assert not block.text.startswith(_PROMPT), f"README line {block.line}: label it ```console"
+            assert not block.text.startswith(_PROMPT), f"{block.page} line {block.line}: label it ```console"
 
 
 @pytest.mark.parametrize("block", CONSOLE, ids=_ids)
@@ -162,7 +174,7 @@ def test_a_console_example_gives_the_output_shown(block: Block, shell: dict[str,
         )
         actual = ran.stdout.splitlines()
         assert output_matches(expected, actual), (
-            f"README line {line}: $ {command}\n--- README shows:\n"
+            f"{block.page} line {line}: $ {command}\n--- {block.page} shows:\n"
             + "\n".join(expected)
             + "\n--- it gives:\n"
             + "\n".join(actual)
@@ -174,25 +186,43 @@ def test_the_shell_examples_run(shell: dict[str, str]) -> None:
         ran = subprocess.run(
             ["bash", "-e", "-c", block.text], cwd=ROOT, env=shell, capture_output=True, text=True, timeout=60
         )
-        assert ran.returncode == 0, f"README line {block.line}: exit {ran.returncode}\n{ran.stderr}"
+        assert ran.returncode == 0, f"{block.page} line {block.line}: exit {ran.returncode}\n{ran.stderr}"
 
 
-def test_the_python_examples_run_and_give_the_values_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+PYTHON = [block for block in BLOCKS if block.language == "python" and block.skipped is None]
+
+
+def test_the_python_examples_show_values_to_check() -> None:
+    claims = 0
+    for block in PYTHON:
+        if block.text.lstrip().startswith(">>>"):
+            continue
+        lines = block.text.splitlines()
+        tree = ast.parse(block.text)
+        claims += sum(
+            isinstance(statement, ast.Expr) and _shown(statement, lines, 1) is not None
+            for statement in tree.body
+        )
+    assert claims >= 10  # the values checked: the examples' comments are read
+
+
+@pytest.mark.parametrize("page", sorted({block.page for block in PYTHON}))
+def test_the_python_examples_run_and_give_the_values_shown(
+    page: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(ROOT)
     namespace: dict[str, Any] = {"__name__": "readme"}
-    ran = 0
-    for block in BLOCKS:
-        if block.language != "python" or block.skipped is not None:
+    for block in PYTHON:
+        if block.page != page:
             continue
         if block.text.lstrip().startswith(">>>"):
             _doctest(block, namespace)
         else:
-            ran += _run_python(block, namespace)
-    assert ran >= 10  # the values checked: the examples' comments are read
+            _run_python(block, namespace)
 
 
 def _doctest(block: Block, namespace: dict[str, Any]) -> None:
-    test = doctest.DocTestParser().get_doctest(block.text, namespace, "README", "README.md", block.line - 1)
+    test = doctest.DocTestParser().get_doctest(block.text, namespace, block.page, block.page, block.line - 1)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     report = io.StringIO()
     runner.run(test, out=report.write, clear_globs=False)
@@ -201,17 +231,17 @@ def _doctest(block: Block, namespace: dict[str, Any]) -> None:
 
 def _run_python(block: Block, namespace: dict[str, Any]) -> int:
     """Runs a block statement by statement; returns how many values shown it checked."""
-    tree = ast.parse(block.text, filename="README.md")
-    ast.increment_lineno(tree, block.line - 1)  # tracebacks name README's lines
+    tree = ast.parse(block.text, filename=block.page)
+    ast.increment_lineno(tree, block.line - 1)  # tracebacks name the page's lines
     lines = block.text.splitlines()
     checked = 0
     for statement in tree.body:
         claim = _shown(statement, lines, block.line) if isinstance(statement, ast.Expr) else None
         if claim is None or not isinstance(statement, ast.Expr):
-            exec(compile(ast.Module([statement], []), "README.md", "exec"), namespace)
+            exec(compile(ast.Module([statement], []), block.page, "exec"), namespace)
             continue
-        value = eval(compile(ast.Expression(statement.value), "README.md", "eval"), namespace)
-        _check(value, claim, f"README line {statement.lineno}: {ast.unparse(statement)}")
+        value = eval(compile(ast.Expression(statement.value), block.page, "eval"), namespace)
+        _check(value, claim, f"{block.page} line {statement.lineno}: {ast.unparse(statement)}")
         checked += 1
     return checked
 
@@ -273,14 +303,14 @@ def _is_value(node: ast.expr) -> bool:
 def _check(value: object, claim: ast.expr, where: str) -> None:
     if not isinstance(claim, ast.Call):
         shown = ast.literal_eval(claim)
-        assert value == shown, f"{where}\n    README shows {shown!r}, it gives {value!r}"
+        assert value == shown, f"{where}\n    the page shows {shown!r}, it gives {value!r}"
         return
     assert isinstance(claim.func, ast.Name)
-    assert type(value).__name__ == claim.func.id, f"{where}\n    README shows a {claim.func.id}: {value!r}"
+    assert type(value).__name__ == claim.func.id, f"{where}\n    the page shows a {claim.func.id}: {value!r}"
     for keyword in claim.keywords:
         assert keyword.arg is not None
         said, got = ast.literal_eval(keyword.value), getattr(value, keyword.arg)
-        assert got == said, f"{where}\n    README shows {keyword.arg}={said!r}, it gives {got!r}"
+        assert got == said, f"{where}\n    the page shows {keyword.arg}={said!r}, it gives {got!r}"
 
 
 def test_the_example_checker_tells_a_wrong_output_from_a_right_one() -> None:
@@ -291,9 +321,9 @@ def test_the_example_checker_tells_a_wrong_output_from_a_right_one() -> None:
     assert not output_matches(["at 12 (x) ... y"], ["at 13 (x) and y"])
     assert not output_matches(["a ... b ... c"], ["a c b"])
     assert _line_matches("(RFC 3986: ...): see", "(RFC 3986: '~', ...): see")
-    _doctest(Block("python", 1, ">>> 1 + 1\n2\n", None), {})
+    _doctest(Block("README.md", "python", 1, ">>> 1 + 1\n2\n", None), {})
     with pytest.raises(AssertionError):
-        _doctest(Block("python", 1, ">>> 1 + 1\n3\n", None), {})
+        _doctest(Block("README.md", "python", 1, ">>> 1 + 1\n3\n", None), {})
     lines = ["f(1)  # 'x': because", "g()", "# [1,", "#  2]", "h()  # prose, 3"]
     lines += ["k()  # Point(x=1,", "     #  y=2)"]
     tree = ast.parse("\n".join(lines))

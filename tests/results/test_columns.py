@@ -1,6 +1,6 @@
 """The typed rows and their newer columns (issue 20): ``start``/``end`` slice the URL's span out of
 its part's text, ``quote_depth``, ``--context``, ``--wayback``; rows and matches as JSON values;
-README's table of columns is ``rows.FIELDS``."""
+docs/columns.md's table of columns is ``rows.FIELDS``."""
 
 from __future__ import annotations
 
@@ -245,9 +245,9 @@ def test_row_asdict_is_the_jsonl_object(tmp_path: Path, capsys: pytest.CaptureFi
     assert [json.loads(json.dumps(row._asdict())) for row in rows] == printed
 
 
-def test_readmes_table_of_columns_is_the_rows_fields() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    table = readme.split("The jsonl and csv columns, in this order", 1)[1].split("\n\n", 2)[1]
+def test_the_docs_table_of_columns_is_the_rows_fields() -> None:
+    page = (ROOT / "docs" / "columns.md").read_text(encoding="utf-8")
+    table = page.split("The jsonl and csv columns, in this order", 1)[1].split("\n\n", 2)[1]
     named = [name for line in table.splitlines()[2:] for name in re.findall(r"`(\w+)`", line.split(" | ")[0])]
     assert tuple(named) == FIELDS
 

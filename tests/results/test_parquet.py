@@ -77,12 +77,12 @@ def test_an_output_folder_with_files_in_it_is_refused(
     assert "--format parquet and --output DIR go together" in capsys.readouterr().err
 
 
-def test_the_readme_duckdb_query_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_docs_duckdb_query_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     duckdb = pytest.importorskip("duckdb")
-    readme = (ROOT / "README.md").read_text()
-    query = re.search(r"```sql\n(.*?)```", readme, re.DOTALL)
+    page = (ROOT / "docs" / "scale.md").read_text()
+    query = re.search(r"```sql\n(.*?)```", page, re.DOTALL)
     assert query is not None
-    monkeypatch.chdir(tmp_path)  # the README's command, on the corpora, writing ./urls
+    monkeypatch.chdir(tmp_path)  # the page's command, on the corpora, writing ./urls
     corpora = [str(ROOT / "corpora" / "news"), str(ROOT / "corpora" / "mail")]
     main(["--quiet", "--canonical", "--format", "parquet", "--output", "urls", *corpora])
     found = duckdb.sql(query.group(1)).fetchall()

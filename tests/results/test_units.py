@@ -13,19 +13,21 @@ import tarfile
 import time
 import zipfile
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import urlsift
 from urlsift._model import ProfileName
+from urlsift.batches import Part, unit_parts
 from urlsift.cli import main
-from urlsift.output import Format, Printing, writer
+from urlsift.execute import execute
 from urlsift.pieces import in_files
-from urlsift.results import scan_file, unit_pieces
-from urlsift.rows import Event, Options, Piece, Render, Report, Row, Tally
+from urlsift.plan import build
+from urlsift.results import scan_file
+from urlsift.rows import Event, Options, Report, Row, Tally
 from urlsift.sources import ReadOptions
 from urlsift.sources.split import cuts
 from urlsift.units import _TEXT_CUT, Unit, plan
@@ -56,18 +58,19 @@ text_lines = st.sampled_from(
 texts = st.lists(text_lines, max_size=60).map(lambda lines: "\n".join(lines).encode())
 
 
-def _events_of(
-    path: Path, units: list[Unit], options: Options, render: Render | None = None
-) -> tuple[list[Event], Tally]:
-    """The events of ``units`` joined as -j joins them, and the tally of the file."""
-    found = in_files(iter([(unit, unit_pieces(unit, options, render)) for unit in units]))
+def _events_of(path: Path, units: list[Unit], options: Options) -> tuple[list[Event], Tally]:
+    """The events of ``units`` joined as -j joins them (their batches' columns added to), and the
+    tally of the file; the batches' tallies add up to it."""
+    found = in_files(iter([(unit, unit_parts(unit, options)) for unit in units]))
     events: list[Event] = []
-    tally = Tally()
-    for item in found:
-        assert not isinstance(item, Report)
-        _, file_events, file_tally = item
-        events.extend(file_events)
+    tally, given = Tally(), Tally()
+    for path_given, batches, file_tally in found:
+        assert path_given is not None
+        for batch in batches:
+            events.extend(batch.events())
+            given.add(batch.tally)
         tally.add(file_tally)
+    assert given == tally
     return events, tally
 
 
@@ -79,36 +82,18 @@ def _text_units(factory: pytest.TempPathFactory, data: bytes, size: int) -> tupl
     return path, [unit for unit in units if isinstance(unit, Unit)]
 
 
-def _printed(events: list[Event], fmt: Format) -> tuple[str, list[object]]:
-    """What the printer prints of ``events`` (rows, and rows a worker printed), and the other events."""
-    out = io.StringIO()
-    write = writer(fmt, out, header=False)
-    others: list[object] = []
-    for event in events:
-        if isinstance(event, Row):
-            write(event)
-        elif isinstance(event, Report):
-            others.append(event)
-        else:
-            out.write(event.text())
-    return out.getvalue(), others
-
-
 @pytest.mark.parametrize("profile", ["strict", "modern"])
 @given(data=texts, size=st.integers(1, 3000))
 @settings(deadline=None)
 def test_a_text_cut_anywhere_gives_what_one_read_gives(
     tmp_path_factory: pytest.TempPathFactory, profile: ProfileName, data: bytes, size: int
 ) -> None:
-    """The same events and counts; and printed by the workers (their pieces' line numbers filled
-    in when joined), the same text."""
+    """The same events and counts: the pieces' line numbers and offsets go on from the pieces
+    before them (a column of their batches added to)."""
     path, units = _text_units(tmp_path_factory, data, size)
     options = Options(profile=profile, invalid=True)
     whole, whole_tally = scan_file(str(path), options)
     assert _events_of(path, units, options) == (whole, whole_tally)
-    for fmt in ("jsonl", "csv"):
-        events, _ = _events_of(path, units, options, Printing(fmt).render)
-        assert _printed(events, fmt) == _printed(whole, fmt)
 
 
 @given(data=texts, size=st.integers(1, 500))
@@ -177,10 +162,10 @@ def test_a_spool_read_in_batches_prints_what_j1_prints(capsys: pytest.CaptureFix
     assert one == many
 
 
-def _fails_on_doomed(unit: Unit, options: Options, render: Render | None = None) -> Iterator[Piece]:
+def _fails_on_doomed(unit: Unit, options: Options) -> Iterator[Part]:
     if any("doomed" in name for name in unit.names):
         raise OSError("worker killed")
-    return unit_pieces(unit, options, render)
+    return unit_parts(unit, options)
 
 
 def test_a_failed_unit_loses_only_its_own_files(
@@ -188,7 +173,7 @@ def test_a_failed_unit_loses_only_its_own_files(
 ) -> None:
     (tmp_path / "good.txt").write_text("<URL:http://good.example/>\n")
     (tmp_path / "doomed.txt").write_text("<URL:http://doomed.example/>\n")
-    monkeypatch.setattr("urlsift.execute.unit_pieces", _fails_on_doomed)
+    monkeypatch.setattr("urlsift.execute.unit_parts", _fails_on_doomed)
     paths = [str(tmp_path / "good.txt"), str(tmp_path / "doomed.txt"), str(tmp_path / "good.txt")]
     status = main(["--quiet", "--stats", "-j", "2", "--split-size", "1", *paths])
     out, err = capsys.readouterr()
@@ -198,10 +183,10 @@ def test_a_failed_unit_loses_only_its_own_files(
     assert "files               3 = 2 scanned + 1 failed" in err
 
 
-def _dies_on_doomed(unit: Unit, options: Options, render: Render | None = None) -> Iterator[Piece]:
+def _dies_on_doomed(unit: Unit, options: Options) -> Iterator[Part]:
     if any("doomed" in name for name in unit.names):
         os._exit(9)  # as the kernel's out-of-memory killer leaves it: no exception, no result
-    return unit_pieces(unit, options, render)
+    return unit_parts(unit, options)
 
 
 @pytest.mark.parametrize("how", [["-j", "2"], ["--scheduler", "local:2"]], ids=["j2", "local2"])
@@ -213,7 +198,7 @@ def test_a_worker_that_dies_loses_only_its_own_unit(
     the same pool (Dask's scheduler hands the broken pool's error on as it is)."""
     if "--scheduler" in how:
         pytest.importorskip("dask")
-    monkeypatch.setattr("urlsift.execute.unit_pieces", _dies_on_doomed)
+    monkeypatch.setattr("urlsift.execute.unit_parts", _dies_on_doomed)
     paths = []
     for k in range(12):
         name = "doomed" if k in (3, 8) else "good"
@@ -278,9 +263,9 @@ _FLAG = "URLSIFT_TEST_FLAG"
 """A file a test's patched worker looks for (the environment reaches the forked workers)."""
 
 
-def _waits_for_a_printed_row(unit: Unit, options: Options, render: Render | None = None) -> Iterator[Piece]:
+def _waits_for_a_printed_row(unit: Unit, options: Options) -> Iterator[Part]:
     """The unit's pieces, waiting after the first one until the printing process has given a row."""
-    pieces = unit_pieces(unit, options, render)
+    pieces = unit_parts(unit, options)
     yield next(pieces)
     flag, deadline = Path(os.environ[_FLAG]), time.monotonic() + 30
     while not flag.exists():
@@ -299,11 +284,13 @@ def test_a_units_rows_come_while_its_worker_still_reads_it(
     path = _gz_of_urls(tmp_path / "urls.txt.gz", 3_500)
     flag = tmp_path / "printed"
     monkeypatch.setenv(_FLAG, str(flag))
-    monkeypatch.setattr("urlsift.execute.unit_pieces", _waits_for_a_printed_row)
-    found = []
-    for item in urlsift.scan(str(path), workers=2):
-        flag.touch()
-        found.append(item)
+    found: list[Row | Report] = []
+    # The worker's work given through execute's seam (``work``), not patched into the module.
+    work = partial(_waits_for_a_printed_row, options=Options())
+    for _, batches, _ in execute(build([str(path)], Options(), jobs=2), work=work):
+        for batch in batches:
+            flag.touch()
+            found.extend(batch.events())
     assert [row.url for row in found if isinstance(row, Row)] == [
         f"http://h{k % 97}.example/p/{k}" for k in range(3_500)
     ]
@@ -334,12 +321,12 @@ def test_the_printing_process_holds_a_few_pieces_of_a_unit(tmp_path: Path) -> No
     assert peaks[2] < peaks[1] + 24 * 2**20
 
 
-def _dies_once_in_the_middle(unit: Unit, options: Options, render: Render | None = None) -> Iterator[Piece]:
+def _dies_once_in_the_middle(unit: Unit, options: Options) -> Iterator[Part]:
     """The unit's pieces; the first time, the worker dies after three of them."""
     flag = Path(os.environ[_FLAG])
     first = not flag.exists()
     flag.touch()
-    for k, piece in enumerate(unit_pieces(unit, options, render)):
+    for k, piece in enumerate(unit_parts(unit, options)):
         if first and k == 3:
             os._exit(9)  # as the kernel's out-of-memory killer leaves it
         yield piece
@@ -356,7 +343,7 @@ def test_a_worker_that_dies_mid_unit_loses_nothing_and_repeats_nothing(
     path = str(_gz_of_urls(tmp_path / "urls.txt.gz", 5_500))
     one = _jsonl(capsys, path)
     monkeypatch.setenv(_FLAG, str(tmp_path / "died"))
-    monkeypatch.setattr("urlsift.execute.unit_pieces", _dies_once_in_the_middle)
+    monkeypatch.setattr("urlsift.execute.unit_parts", _dies_once_in_the_middle)
     many = _jsonl(capsys, *how, path)
     assert (tmp_path / "died").exists()
     assert many[:2] == one[:2]
@@ -364,9 +351,9 @@ def test_a_worker_that_dies_mid_unit_loses_nothing_and_repeats_nothing(
     assert many[2] == one[2]
 
 
-def _fails_after_two_pieces(unit: Unit, options: Options, render: Render | None = None) -> Iterator[Piece]:
+def _fails_after_two_pieces(unit: Unit, options: Options) -> Iterator[Part]:
     """The unit's first two pieces, then an error in its worker (each time it is read)."""
-    for k, piece in enumerate(unit_pieces(unit, options, render)):
+    for k, piece in enumerate(unit_parts(unit, options)):
         if k == 2:
             raise OSError("worker failed")
         yield piece
@@ -379,7 +366,7 @@ def test_a_unit_that_fails_in_the_middle_counts_what_was_printed(
     its rows were printed said ``URLs 0 valid (2,000 printed)``. Each piece counts its own rows;
     the file is counted once, failed."""
     path = str(_gz_of_urls(tmp_path / "urls.txt.gz", 5_500))
-    monkeypatch.setattr("urlsift.execute.unit_pieces", _fails_after_two_pieces)
+    monkeypatch.setattr("urlsift.execute.unit_parts", _fails_after_two_pieces)
     assert main(["--quiet", "--stats", "-j", "2", path]) == 2
     out, err = capsys.readouterr()
     assert len(out.splitlines()) == 2_000

@@ -90,7 +90,9 @@ impl Grammar {
         if self.productions.contains_key(production) {
             return Err(GrammarError::Duplicate { production: production.to_owned() });
         }
-        // Fullmatch: the executor's one way to run a production, whatever the pattern's text.
+        // Fullmatch: the executor's one way to run a production, whatever the pattern's text. No
+        // case-insensitive flag: literals are case-sensitive (D3); a scheme's case (D2) is read
+        // in Python before a production runs.
         let regex = RegexBuilder::new(&format!(r"\A(?:{pattern})\z"))
             .size_limit(SIZE_LIMIT)
             .dfa_size_limit(DFA_SIZE_LIMIT)
@@ -181,6 +183,15 @@ mod tests {
         assert_eq!(grammar.captures("p", "yy").unwrap(), Some(vec![Some((0, 2)), None, Some((0, 2))]));
         assert_eq!(grammar.captures("p", "xy").unwrap(), None);
         assert_eq!(grammar.parts("p").unwrap(), &[("run".to_owned(), vec![1, 2])]);
+    }
+
+    #[test]
+    fn a_long_text_is_captured_all_the_same() {
+        let grammar = grammar("(?P<g0>a*)(?P<g1>b?)", &["run", "end"]).unwrap();
+        let text = "a".repeat(4 << 20) + "b";
+        let spans = grammar.captures("p", &text).unwrap().unwrap();
+        assert_eq!(spans, vec![Some((0, text.len())), Some((0, 4 << 20)), Some((4 << 20, text.len()))]);
+        assert_eq!(grammar.captures("p", &(text + "a")).unwrap(), None);
     }
 
     #[test]

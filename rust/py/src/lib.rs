@@ -9,11 +9,15 @@ use std::sync::Arc;
 
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyInt, PyString, PyTuple};
+use pyo3::types::{PyDict, PyInt, PyMappingProxy, PyString, PyTuple};
 use urlsift_core as core;
 
-/// Part name -> the groups that may capture it.
-type Parts = HashMap<String, Vec<usize>>;
+/// What a production's matches share: part name -> the groups that may capture it, and the
+/// same as a read-only mapping to each part's first group (`re.Pattern.groupindex`), made once.
+struct Parts {
+    groups: HashMap<String, Vec<usize>>,
+    groupindex: Py<PyMappingProxy>,
+}
 
 /// A grammar's compiled productions, built once from the plan `urlsift.grammar.export` renders.
 #[pyclass(frozen, module = "urlsift._core")]
@@ -36,15 +40,21 @@ impl Grammar {
     /// `plan`: (production, pattern, parts) triples; a pattern the core refuses is a ValueError
     /// that names its production.
     #[new]
-    fn new(plan: Vec<(String, String, Vec<String>)>) -> PyResult<Self> {
+    fn new(py: Python<'_>, plan: Vec<(String, String, Vec<String>)>) -> PyResult<Self> {
         let mut inner = core::Grammar::new();
         let mut parts = HashMap::new();
         for (production, pattern, names) in plan {
             inner
                 .add(&production, &pattern, &names)
                 .map_err(|error| PyValueError::new_err(error.to_string()))?;
-            let groups: Parts = inner.parts(&production).map_err(unknown)?.iter().cloned().collect();
-            parts.insert(production, Arc::new(groups));
+            let groups: HashMap<String, Vec<usize>> =
+                inner.parts(&production).map_err(unknown)?.iter().cloned().collect();
+            let index = PyDict::new(py);
+            for (part, numbers) in &groups {
+                index.set_item(part, numbers[0])?;
+            }
+            let groupindex = PyMappingProxy::new(py, index.as_mapping()).unbind();
+            parts.insert(production, Arc::new(Parts { groups, groupindex }));
         }
         Ok(Self { inner, parts })
     }
@@ -85,8 +95,9 @@ impl Grammar {
         };
         let first = if ascii { start } else { pos };
         let to_char = |at: usize| if ascii { first + at } else { first + slice[..at].chars().count() };
-        let spans = spans.into_iter().map(|span| span.map(|(s, e)| (to_char(s), to_char(e)))).collect();
-        Ok(Some(Match { string: string.unbind(), spans, parts: Arc::clone(parts) }))
+        let chars = spans.iter().map(|span| span.map(|(s, e)| (to_char(s), to_char(e)))).collect();
+        let bytes = spans.into_iter().map(|span| span.map(|(s, e)| (start + s, start + e))).collect();
+        Ok(Some(Match { string: string.unbind(), chars, bytes, parts: Arc::clone(parts) }))
     }
 }
 
@@ -95,41 +106,45 @@ impl Grammar {
 #[pyclass(frozen, module = "urlsift._core")]
 struct Match {
     string: Py<PyString>,
-    spans: Vec<Option<(usize, usize)>>,
+    /// Each group's span in characters of `string` (None: it took no part).
+    chars: Vec<Option<(usize, usize)>>,
+    /// The same in UTF-8 bytes, to cut a group's text without counting characters again.
+    bytes: Vec<Option<(usize, usize)>>,
     parts: Arc<Parts>,
 }
 
 impl Match {
-    fn span_of(&self, key: &Bound<'_, PyAny>) -> PyResult<Option<(usize, usize)>> {
+    /// The group a key names that took part (its last, as the `regex` module reads a name several
+    /// groups share); None when none did.
+    fn group_of(&self, key: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
         if let Ok(name) = key.cast::<PyString>() {
             let name = name.to_str()?;
             let groups = self
                 .parts
+                .groups
                 .get(name)
                 .ok_or_else(|| PyIndexError::new_err(format!("no such group {name:?}")))?;
-            // The last that took part, as the `regex` module reads a name several groups share.
-            return Ok(groups.iter().rev().find_map(|&group| self.spans[group]));
+            return Ok(groups.iter().rev().copied().find(|&group| self.chars[group].is_some()));
         }
         if key.is_instance_of::<PyInt>() && key.extract::<usize>().ok() == Some(0) {
-            return Ok(self.spans[0]);
+            return Ok(Some(0));
         }
         Err(PyTypeError::new_err("a group is a part's name or 0"))
     }
 
-    fn text<'py>(
-        &self,
-        py: Python<'py>,
-        span: Option<(usize, usize)>,
-    ) -> PyResult<Option<Bound<'py, PyAny>>> {
-        span.map(|(start, end)| {
-            self.string.bind(py).as_any().get_item(pyo3::types::PySlice::new(
-                py,
-                start as isize,
-                end as isize,
-                1,
-            ))
-        })
-        .transpose()
+    fn span_of(&self, key: Option<&Bound<'_, PyAny>>) -> PyResult<Option<(usize, usize)>> {
+        let group = match key {
+            None => Some(0),
+            Some(key) => self.group_of(key)?,
+        };
+        Ok(group.and_then(|group| self.chars[group]))
+    }
+
+    fn text<'py>(&self, py: Python<'py>, group: Option<usize>) -> PyResult<Option<Bound<'py, PyString>>> {
+        let Some((start, end)) = group.and_then(|group| self.bytes[group]) else {
+            return Ok(None);
+        };
+        Ok(Some(PyString::new(py, &self.string.bind(py).to_str()?[start..end])))
     }
 }
 
@@ -148,20 +163,20 @@ impl Match {
 
     /// The parts this production can capture, each with its first group's number.
     #[getter]
-    fn groupindex(&self) -> HashMap<String, usize> {
-        self.parts.iter().map(|(part, groups)| (part.clone(), groups[0])).collect()
+    fn groupindex(&self, py: Python<'_>) -> Py<PyMappingProxy> {
+        self.parts.groupindex.clone_ref(py)
     }
 
     /// The text of a group (None when it took no part), or a tuple of several.
     #[pyo3(signature = (*keys))]
     fn group<'py>(&self, py: Python<'py>, keys: &Bound<'py, PyTuple>) -> PyResult<Bound<'py, PyAny>> {
         match keys.len() {
-            0 => Ok(self.text(py, self.spans[0])?.into_pyobject(py)?),
-            1 => Ok(self.text(py, self.span_of(&keys.get_item(0)?)?)?.into_pyobject(py)?),
+            0 => Ok(self.text(py, Some(0))?.into_pyobject(py)?.into_any()),
+            1 => Ok(self.text(py, self.group_of(&keys.get_item(0)?)?)?.into_pyobject(py)?.into_any()),
             _ => {
                 let mut texts = Vec::with_capacity(keys.len());
                 for key in keys.iter() {
-                    texts.push(self.text(py, self.span_of(&key)?)?);
+                    texts.push(self.text(py, self.group_of(&key)?)?);
                 }
                 Ok(PyTuple::new(py, texts)?.into_any())
             }
@@ -171,21 +186,13 @@ impl Match {
     /// Where a group starts; -1 when it took no part.
     #[pyo3(signature = (key = None))]
     fn start(&self, key: Option<&Bound<'_, PyAny>>) -> PyResult<isize> {
-        let span = match key {
-            None => self.spans[0],
-            Some(key) => self.span_of(key)?,
-        };
-        Ok(span.map_or(-1, |(start, _)| start as isize))
+        Ok(self.span_of(key)?.map_or(-1, |(start, _)| start as isize))
     }
 
     /// Where a group ends; -1 when it took no part.
     #[pyo3(signature = (key = None))]
     fn end(&self, key: Option<&Bound<'_, PyAny>>) -> PyResult<isize> {
-        let span = match key {
-            None => self.spans[0],
-            Some(key) => self.span_of(key)?,
-        };
-        Ok(span.map_or(-1, |(_, end)| end as isize))
+        Ok(self.span_of(key)?.map_or(-1, |(_, end)| end as isize))
     }
 }
 

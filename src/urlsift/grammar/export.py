@@ -128,6 +128,7 @@ _TEL = (
 POSSESSIVE_ONLY: dict[str, str] = {
     # Found by tests/grammar/test_export.py: "+0;ext=0+0;ext=0" is a global-number only greedily.
     "telephone-uri": _TEL,
+    "telephone-subscriber": _TEL,
     "global-number": _TEL,
     "local-number": _TEL,
 }
