@@ -6,7 +6,7 @@ by repeating the mailing-list mboxes of the corpora (issue 5: the 1 GB run stays
 The mboxes: four mailing lists of the shared corpora (--shared), else every mbox of the corpora's
 mail/ folder (the repository's by default).
 
-Each size runs ``urlsift --quiet --format jsonl`` in a fresh process, output to /dev/null; peak
+Each size runs ``urlsift --no-progress --format jsonl`` in a fresh process, output to /dev/null; peak
 memory is that process's maximum resident set size (getrusage of the child).
 """
 
@@ -44,7 +44,7 @@ def build(path: Path, mboxes: list[Path], megabytes: int) -> int:
 
 def run(path: Path) -> tuple[float, float]:
     """(seconds, peak resident megabytes) of one CLI run over ``path``."""
-    command = [sys.executable, "-m", "urlsift", "--quiet", "--format", "jsonl", str(path)]
+    command = [sys.executable, "-m", "urlsift", "--no-progress", "--format", "jsonl", str(path)]
     started = time.perf_counter()
     with open(os.devnull, "wb") as null:
         subprocess.run(command, stdout=null, stderr=null, check=False)  # (its warnings: the corpora's)

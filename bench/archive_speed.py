@@ -47,7 +47,7 @@ def cli(*argv: str) -> Callable[[], None]:
             contextlib.redirect_stdout(null),
             contextlib.redirect_stderr(null),
         ):
-            main(["--quiet", "--format", "jsonl", *argv])
+            main(["--no-progress", "--format", "jsonl", *argv])
 
     return run
 

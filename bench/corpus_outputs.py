@@ -38,7 +38,8 @@ def main() -> None:
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         name = str(path.relative_to(root)).replace(os.sep, "_")
         for label, options in OPTION_SETS.items():
-            command = [sys.executable, "-m", "urlsift", "-q", "--format", "jsonl", "--invalid", *options]
+            command = [sys.executable, "-m", "urlsift", "--no-progress", "--format", "jsonl", "--invalid"]
+            command += options
             # Relative paths: the rows name the file as given, the same from any checkout.
             done = subprocess.run([*command, str(path.relative_to(root))], cwd=root, capture_output=True)
             (args.out / f"{name}.{label}.jsonl").write_bytes(done.stdout)

@@ -154,7 +154,7 @@ def stages(path: Path, rounds: int) -> None:
             contextlib.redirect_stdout(null),
             contextlib.redirect_stderr(null),
         ):
-            main(["--quiet", "--format", "jsonl", str(path)])
+            main(["--no-progress", "--format", "jsonl", str(path)])
 
     runs: dict[str, Callable[[], Any]] = {
         "bare": lambda: [email.message_from_bytes(m.data) for m in raw],

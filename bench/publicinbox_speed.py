@@ -69,7 +69,7 @@ def reader(repo: str) -> None:
 
 def cli(repo: str) -> None:
     with open(os.devnull, "w") as null, contextlib.redirect_stdout(null), contextlib.redirect_stderr(null):
-        main(["--quiet", "--format", "jsonl", repo])
+        main(["--no-progress", "--format", "jsonl", repo])
 
 
 def main_bench() -> None:

@@ -75,7 +75,7 @@ def trimmed(line: bytes, columns: int | None) -> bytes:
 def digests(folder: Path, names: list[str], options: list[str], columns: int | None) -> dict[str, str]:
     """sha256 of each file's output lines (``names`` in order), and of the run's standard error and
     exit status."""
-    command = [sys.executable, "-m", "urlsift", "--quiet", *options, "--", *names]
+    command = [sys.executable, "-m", "urlsift", "--no-progress", "--verbose", *options, "--", *names]
     done = subprocess.run(command, cwd=folder, capture_output=True, check=False)
     if "jsonl" not in options or "--unique" in options:
         whole = hashlib.sha256(done.stdout).hexdigest()

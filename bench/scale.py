@@ -7,7 +7,7 @@ read by ``urlsift -j 1``, ``-j 2`` ... and a local Dask cluster of 2 ... workers
 The mboxes repeated: those of the corpora's mail/ folder (the repository's by default; docs'
 figures are from the shared corpora, --shared).
 
-Each run is a fresh process (``--quiet --format jsonl --invalid`` to /dev/null), so process and
+Each run is a fresh process (``--no-progress --format jsonl --invalid`` to /dev/null), so process and
 cluster start-up count. The figures: MB/s (wall time, the best round), the speed-up (each round's
 ``-j 1`` wall time over the run's, in rounds interleaved so a slow spell of the machine hits both
 sides of a ratio; the median and each round's), the scaling efficiency (speed-up over N), and the
@@ -180,7 +180,8 @@ def startup(folder: Path, counts: list[int], rounds: int, *, dask: bool, before:
         for name, (jobs, scheduler) in ways.items():
             argv = ["--scheduler", scheduler] if scheduler else ["-j", str(jobs)]
             for label, source in sources.items():
-                times.setdefault(name + label, []).append(run([*argv, "--quiet", str(empty)], source).seconds)
+                timing = run([*argv, "--no-progress", str(empty)], source).seconds
+                times.setdefault(name + label, []).append(timing)
                 timed = subprocess.run(
                     [sys.executable, "-c", PARTS, str(jobs), scheduler, str(empty)],
                     capture_output=True,
@@ -221,7 +222,7 @@ def main() -> None:
     size = _size(args.size)
     archive = make_archive(Path(args.dir), size, files(parser, corpora_root(parser, args), "mail/*.mbox"))
     megabytes = archive.stat().st_size / 1e6
-    common = ["--quiet", "--format", "jsonl", "--invalid", str(archive)]
+    common = ["--no-progress", "--format", "jsonl", "--invalid", str(archive)]
     configs = {f"-j {n}": ["-j", str(n), *common] for n in counts}
     if not args.no_dask:
         configs.update({f"dask local:{n}": ["--scheduler", f"local:{n}", *common] for n in counts if n > 1})

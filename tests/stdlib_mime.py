@@ -64,7 +64,8 @@ def _text_part(part: Message, where: Provenance) -> Iterator[TextUnit | Defect]:
     text = payload.decode(charset, "replace")
     replaced = text.count("\ufffd") - payload.count("\ufffd".encode())
     if replaced > 0:
-        yield Defect("undecodable-bytes", where, f"{replaced} undecodable byte sequences ({charset})")
+        sequences = "sequence" if replaced == 1 else "sequences"
+        yield Defect("undecodable-bytes", where, f"{replaced} undecodable byte {sequences} ({charset})")
     if part.get_content_subtype() == "html":
         text = _html_text(text)
     yield TextUnit(text, where)

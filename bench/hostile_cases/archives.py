@@ -31,7 +31,7 @@ def _tar(members: list[tuple[str, dict[str, str], bytes]]) -> bytes:
 def _with_good(folder: Path, *paths: Path) -> list[str]:
     """The arguments: the hostile files, then a good one (it must still be read)."""
     (folder / "good.txt").write_bytes(GOOD)
-    return ["--quiet", "--stats", *map(str, paths), str(folder / "good.txt")]
+    return ["--no-progress", "--stats", *map(str, paths), str(folder / "good.txt")]
 
 
 def tar_pax_size(folder: Path, packed: bool) -> tuple[list[str], Path | None]:
@@ -81,7 +81,7 @@ def gz_in_gz(folder: Path) -> tuple[list[str], Path | None]:
 def gz_in_gz_from_a_pipe(folder: Path) -> tuple[list[str], Path | None]:
     path = folder / "bomb.txt.gz.gz"
     path.write_bytes(gzip.compress(_gz_gigabytes(10), compresslevel=9))
-    return ["--quiet", "--stats", "-"], path
+    return ["--no-progress", "--stats", "-"], path
 
 
 def zip_nested(folder: Path, levels: int, size: int) -> tuple[list[str], Path | None]:

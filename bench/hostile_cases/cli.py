@@ -28,7 +28,7 @@ def _hostile_folder(root: Path) -> tuple[list[str], Path | None]:
                 os.mkfifo(path)
             case _:
                 path.write_text(f"see http://h{n}.example/\n")
-    return ["--stats", "-q", str(folder)], None
+    return ["--stats", "--no-progress", str(folder)], None
 
 
 def _jobs_on_two_files(root: Path) -> tuple[list[str], Path | None]:

@@ -18,7 +18,7 @@ JSONL = ["--input-format", "jsonl", "--text-field", "body"]
 def _with_good(folder: Path, *paths: Path, options: tuple[str, ...] = ()) -> list[str]:
     """The arguments: the hostile files, then a good one (it must still be read)."""
     (folder / "good.txt").write_bytes(GOOD)
-    return ["--quiet", "--stats", *options, *map(str, paths), str(folder / "good.txt")]
+    return ["--no-progress", "--stats", *options, *map(str, paths), str(folder / "good.txt")]
 
 
 def zst_frames(folder: Path) -> tuple[list[str], Path | None]:
@@ -44,7 +44,7 @@ def jsonl_long_line(folder: Path) -> tuple[list[str], Path | None]:
         for _ in range(50):
             out.write(b"a" * 10**6)
         out.write(b'"}\n{"body": "<URL:http://after.example/>"}\n')
-    return ["--quiet", "--stats", "--max-message", "10M", *JSONL, str(path)], None
+    return ["--no-progress", "--stats", "--max-message", "10M", *JSONL, str(path)], None
 
 
 CASES: dict[str, Callable[[Path], tuple[list[str], Path | None]]] = {

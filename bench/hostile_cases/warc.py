@@ -35,7 +35,7 @@ def _record(body: bytes, headers: list[tuple[str, str]] | None = None) -> bytes:
 
 def _with_good(folder: Path, path: Path) -> list[str]:
     (folder / "good.txt").write_bytes(GOOD)
-    return ["--quiet", "--stats", str(path), str(folder / "good.txt")]
+    return ["--no-progress", "--stats", str(path), str(folder / "good.txt")]
 
 
 def content_coding_bomb(folder: Path) -> tuple[list[str], Path | None]:
@@ -137,7 +137,7 @@ def endless_header_block_on_stdin(folder: Path) -> tuple[list[str], Path | None]
         out.write(b"WARC/1.0\r\n")
         for _ in range(2 * 10**9 // len(lines)):
             out.write(lines)
-    return ["--quiet", "--stats", "--max-expand", "5G", "-"], path
+    return ["--no-progress", "--stats", "--max-expand", "5G", "-"], path
 
 
 def bad_zstd_checksum(folder: Path) -> tuple[list[str], Path | None]:
@@ -149,7 +149,7 @@ def bad_zstd_checksum(folder: Path) -> tuple[list[str], Path | None]:
     frame[-1] ^= 0xFF
     path = folder / "urls.txt.zst"
     path.write_bytes(bytes(frame))
-    return ["--quiet", "--stats", "--count", str(path)], None
+    return ["--no-progress", "--stats", "--count", str(path)], None
 
 
 def huge_content_length(folder: Path) -> tuple[list[str], Path | None]:
@@ -177,7 +177,7 @@ def _coded(folder: Path, how: str) -> tuple[list[str], Path | None]:
         headers = [("Transfer-Encoding", "gzip, chunked")]
     path = folder / "coded.warc"
     path.write_bytes(_record(body, headers) + _record(GOOD))
-    return ["--quiet", "--stats", "--count", str(path)], None
+    return ["--no-progress", "--stats", "--count", str(path)], None
 
 
 CASES.update(

@@ -49,7 +49,7 @@ def tools() -> list[Tool]:
     urlsift = shutil.which("urlsift") or str(Path(sys.executable).parent / "urlsift")
     node_ok = shutil.which("node") is not None and (HERE / "node_modules" / "linkify-it").exists()
     return [
-        Tool("urlsift", lambda path: [urlsift, "-q", str(path)], Path(urlsift).exists()),
+        Tool("urlsift", lambda path: [urlsift, "--no-progress", str(path)], Path(urlsift).exists()),
         Tool("urlextract", driver("urlextract"), (VENV / "python").exists()),
         Tool("linkify-it-py", driver("linkify_it_py"), (VENV / "python").exists()),
         Tool("iocextract", driver("iocextract"), (VENV / "python").exists()),

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from types import MappingProxyType
-from typing import IO, Any, Literal, NamedTuple, get_args
+from typing import IO, Any, Literal, NamedTuple, get_args, get_type_hints
 
 Part = str | int | tuple[str, ...] | tuple[tuple[str, str], ...] | None
 """A component of a URL: text, a number (port, article number), decoded segments or fields; None
@@ -426,3 +426,42 @@ class TextStream(NamedTuple):
 
     file: IO[bytes]
     provenance: Provenance
+
+
+def _match_asdict(self: Match) -> dict[str, Any]:
+    """The match as plain JSON values, as ``Row._asdict`` gives a row (``json.dumps`` takes
+    it): spans as ``[start, end]`` lists, the verdict as its words."""
+    verdict = self.verdict
+    return {
+        "url": self.url,
+        "alternatives": list(self.alternatives),
+        "wrapper": self.wrapper,
+        "span": list(self.span),
+        "pieces": [list(piece) for piece in self.pieces],
+        "line": self.line,
+        "column": self.column,
+        "verdict": {
+            "valid": verdict.valid,
+            "profile": verdict.profile,
+            "scheme": verdict.scheme,
+            "error": None if verdict.error is None else str(verdict.error),
+            "warnings": [str(caveat) for caveat in verdict.warnings],
+        },
+    }
+
+
+# A NamedTuple's own methods cannot be defined in its body: set after.
+setattr(Match, "_asdict", _match_asdict)  # noqa: B010
+
+
+def _resolved(*classes: type) -> None:
+    """The annotations of named tuples' constructors resolved (they are strings here, under
+    ``from __future__ import annotations``), so that help() and inspect.signature show the types
+    rather than ForwardRef('str')."""
+    for cls in classes:
+        hints = get_type_hints(cls)
+        cls.__annotations__ = hints
+        cls.__new__.__annotations__ = {**hints, "return": cls.__name__}
+
+
+_resolved(Candidate, Reading, Match, Provenance, Defect)

@@ -31,13 +31,14 @@ from .batches import Batch
 from .errors import Error
 from .execute import Scanned, execute
 from .grammar import PROFILES, STRICT
+from .marks import PLAIN, Marks
 from .output import FORMATS, Format, Printing, Writer, escaped, writer
 from .plan import COMMAND_LINE, build
 from .progress import Progress
 from .rows import Options, Report, Row, Tally
 from .scanner import KNOWN_SCHEMES, MAX_SCHEME_CHARS
 from .sources import FORMATS as INPUT_FORMATS
-from .sources import MAX_MESSAGE, ReadOptions
+from .sources import MAX_MESSAGE, ReadOptions, publicinbox
 from .sources.packed import MAX_EXPAND, ZSTD_WINDOW_LOG, ZSTD_WINDOW_LOGS
 from .units import SPLIT_BYTES
 from .validate import validate
@@ -252,7 +253,13 @@ examples:
   urlsift notes.txt
       the valid URLs of a text, one a line
   urlsift ~/Mail/lists.mbox ~/Maildir/
-      mbox files and mail folders (Maildir, MH, news spools), messages decoded
+      mbox files and mail folders (Maildir, MH, news spools), messages decoded;
+      each URL after its file's name (PATH:URL), as grep (--no-filename: none)
+  mutt ... | urlsift
+      standard input, when no PATH is given
+  urlsift -c -s --include '*.mbox' ~/Mail/
+      how many URLs each mbox of a folder holds, no reports (files with none
+      left out, as rg -c)
   urlsift --format jsonl --wayback spool/
       each URL with its file, message, date and part, as JSON lines
   urlsift --profile modern --unique archive.tar.gz
@@ -294,7 +301,8 @@ def _scan_parser() -> argparse.ArgumentParser:
         "instead (see 'urlsift validate -h'). Exit status: 0 if a URL was found, 1 if none, 2 if "
         "something could not be read (the rest is still scanned).",
         "PATH",
-        "a file or folder, or - for standard input",
+        "a file or folder, or - for standard input (read when no PATH is given and it is a pipe or a "
+        "file, as grep and ripgrep read it)",
         sorted(PROFILES),
         nargs="*",  # none with --files-from (_parse_scan)
         epilog=_SCAN_EXAMPLES,
@@ -331,7 +339,10 @@ def _scan_parser() -> argparse.ArgumentParser:
         help="text: one URL per line (default); parquet: Parquet files in --output DIR (urlsift[parquet])",
     )
     shown.add_argument(
-        "--output", metavar="DIR", help="with --format parquet: the folder to write (new or empty)"
+        "--output",
+        metavar="FILE",
+        help="write to FILE instead of standard output (text, jsonl, csv: replaced if it exists); with "
+        "--format parquet: the folder to write (new or empty)",
     )
     shown.add_argument(
         "--canonical",
@@ -352,9 +363,41 @@ def _scan_parser() -> argparse.ArgumentParser:
         " the time of its message's Date)",
     )
     shown.add_argument(
+        "-c",
         "--count",
         action="store_true",
-        help="print how many URLs each file holds instead (PATH:N; N alone for a single file)",
+        help="print how many URLs each file holds instead (PATH:N; N alone for a single file); files "
+        "with none are left out, as ripgrep does; --stats gives the total",
+    )
+    shown.add_argument(
+        "-l",
+        "--files-with-matches",
+        action="store_true",
+        help="print the name of each file that holds a URL instead, as grep -l",
+    )
+    named = shown.add_mutually_exclusive_group()
+    named.add_argument(
+        "-H",
+        "--with-filename",
+        dest="filename",
+        action="store_true",
+        default=None,
+        help="text: start each line with its file's name and a colon (PATH:URL), as grep does; the "
+        "default when several files are read (more PATHs, a folder, --files-from)",
+    )
+    named.add_argument(
+        "--no-filename",
+        dest="filename",
+        action="store_false",
+        help="text: no PATH: at the start of each line, however many files are read",
+    )
+    shown.add_argument(
+        "--color",
+        "--colour",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="text, --count, -l: colour the file names and URLs: auto (the default) on a terminal, "
+        "unless NO_COLOR is set or TERM is dumb",
     )
     shown.add_argument(
         "--stats", action="store_true", help="end with a summary on standard error (files, messages, URLs)"
@@ -367,13 +410,48 @@ def _scan_parser() -> argparse.ArgumentParser:
         "URL and its reason (text --invalid), each JSON object (jsonl), each record and the header (csv), "
         "each PATH:N (--count)",
     )
-    shown.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    shown.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print nothing; exit 0 at the first URL found, else 1 (2 if something could not be read), "
+        "as grep -q",
+    )
+    shown.add_argument("--no-progress", action="store_true", help="no progress bar on a terminal")
+    shown.add_argument(
+        "-s",
+        "--no-messages",
+        action="store_true",
+        help="no reports on standard error about files that cannot be read or are damaged (the exit "
+        "status still says it), as grep -s",
+    )
+    shown.add_argument(
+        "--verbose",
+        action="store_true",
+        help="report each warning; by default a file's warnings of one kind after the first are "
+        "summed up in one line at the end of the file",
+    )
     read = parser.add_argument_group("how to read")
     read.add_argument(
         "--files-from",
         metavar="FILE",
         help="also read the files and folders listed in FILE (- for standard input), one a line (empty "
         "lines skipped), after the PATHs; a path that cannot be read is reported as a PATH is",
+    )
+    read.add_argument(
+        "--include",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="in folders: read only the files whose name matches GLOB (a GLOB with a / matches the path "
+        "below the folder named); may be repeated; a PATH named is read whatever its name",
+    )
+    read.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="in folders: skip the files whose name matches GLOB (as --include); may be repeated",
     )
     read.add_argument(
         "--null-data",
@@ -490,9 +568,19 @@ class _Scan:
     count: bool
     stats: bool
     quiet: bool
+    """grep's ``-q``: nothing printed, the run ends at the first URL found."""
     null: bool
     printed: frozenset[str] | None
     """``--schemes LIST``: only these are printed (None: every one)."""
+    files_with_matches: bool = False
+    filename: bool = False
+    """``PATH:`` before each line of text (``-H``; by default when several files are read)."""
+    color: bool = False
+    progress: bool = True
+    no_messages: bool = False
+    verbose: bool = False
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
 
 
 def _parse_scan(arguments: Sequence[str]) -> _Scan:
@@ -500,7 +588,9 @@ def _parse_scan(arguments: Sequence[str]) -> _Scan:
     parser = _scan_parser()
     args = parser.parse_args(arguments)
     if not args.paths and args.files_from is None:
-        parser.error("the following arguments are required: PATH (or --files-from FILE)")
+        if not _stdin_readable():  # a terminal (or nothing): a usage error, not a wait for typing
+            parser.error("the following arguments are required: PATH (or --files-from FILE)")
+        args.paths = ["-"]  # as grep and ripgrep: `mutt ... | urlsift`, `urlsift < x.mbox`
     if args.null_data and args.files_from is None:
         parser.error("--null-data goes with --files-from (it says how the list is separated)")
     if args.files_from == "-" and "-" in args.paths:
@@ -544,7 +634,48 @@ def _parse_scan(arguments: Sequence[str]) -> _Scan:
         args.quiet,
         args.null,
         None if args.schemes is None else args.schemes.printed(),
+        files_with_matches=args.files_with_matches,
+        filename=_several(args) if args.filename is None else args.filename,
+        color=_color(args.color, args.output),
+        progress=not (args.no_progress or args.quiet),
+        no_messages=args.no_messages,
+        verbose=args.verbose,
+        include=tuple(args.include),
+        exclude=tuple(args.exclude),
     )
+
+
+def _stdin_readable() -> bool:
+    """Whether standard input is a pipe, a file or a socket, as ripgrep asks before reading it
+    with no PATH given: not a terminal, and not /dev/null (a job run by cron or CI has it)."""
+    try:
+        mode = os.fstat(sys.stdin.fileno()).st_mode
+    except (OSError, ValueError, AttributeError):  # closed, or a test's stand-in with no descriptor
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISREG(mode) or stat.S_ISSOCK(mode)
+
+
+def _several(args: argparse.Namespace) -> bool:
+    """Whether several files may be read: more than one PATH, a folder, a list (grep's and
+    ripgrep's rule for naming each line's file). A public-inbox repository, a folder read as one
+    archive, is one."""
+    paths: list[str] = args.paths
+    if args.files_from is not None or len(paths) > 1:
+        return True
+    return any(p != "-" and os.path.isdir(p) and not publicinbox.is_repository(p) for p in paths)
+
+
+def _color(when: str, output: str | None) -> bool:
+    """``--color``: auto colours standard output when it is a terminal, unless NO_COLOR is set
+    (no-color.org: not empty) or TERM is dumb; always and never say it outright."""
+    if when != "auto":
+        return when == "always"
+    if output is not None or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return sys.stdout.isatty()
+    except (OSError, ValueError):
+        return False
 
 
 _LIST_CHUNK = 1 << 16
@@ -699,9 +830,10 @@ class _Output:
     a file system gone read-only. A closed pipe is passed on as it is (a quiet end). With ``end``
     (``-0``: a NUL), each line ends with it instead of a newline."""
 
-    def __init__(self, out: IO[str], end: str = "\n") -> None:
+    def __init__(self, out: IO[str], end: str = "\n", name: str = "standard output") -> None:
         self.out = out
         self.end = end
+        self.name = name
 
     def write(self, text: str) -> int:
         if self.end != "\n":
@@ -713,7 +845,7 @@ class _Output:
         except BrokenPipeError:
             raise
         except OSError as error:
-            raise _OutputError(f"standard output: {error.strerror or error}") from None
+            raise _OutputError(f"{self.name}: {error.strerror or error}") from None
 
     def flush(self) -> None:
         try:
@@ -721,11 +853,25 @@ class _Output:
         except BrokenPipeError:
             raise
         except OSError as error:
-            raise _OutputError(f"standard output: {error.strerror or error}") from None
+            raise _OutputError(f"{self.name}: {error.strerror or error}") from None
 
 
 class _OutputError(Exception):
     """The output could not be written: said in one line, exit 2."""
+
+
+class _Nowhere:
+    """``-q``: the output, which goes nowhere."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+class _Enough(Exception):
+    """``-q``: a URL was found, and the run ends."""
 
 
 _HELD_ROWS = 1000
@@ -747,9 +893,13 @@ class _Printer:
     """Writes rows and reports in order, applies ``--schemes``, ``--unique``, ``--canonical`` and
     ``--count``, and keeps what the exit status needs."""
 
-    def __init__(self, args: _Scan, bar: Progress) -> None:
+    def __init__(self, args: _Scan, bar: Progress, out: IO[str] | None = None) -> None:
         self.sink: Any = None
-        self.out = _Output(sys.stdout, "\0" if args.null else "\n")
+        self.marks = Marks(args.filename, args.color)  # for --count and -l, whatever the format
+        marks = self.marks if args.output_format == "text" else PLAIN
+        target: Any = _Nowhere() if args.quiet else sys.stdout if out is None else out
+        name = "standard output" if out is None else args.output or ""
+        self.out = _Output(target, "\0" if args.null else "\n", name)
         self.held = _Held()
         self.write: Writer
         if args.output_format == "parquet":
@@ -764,16 +914,25 @@ class _Printer:
                 raise _OutputError(f"{args.output}: {error.strerror or error}") from None
             self.write = self._to_parquet
         else:
-            self.write = writer(args.output_format, self.held, canonical=args.canonical)
+            self.write = writer(args.output_format, self.held, canonical=args.canonical, marks=marks)
         canonical = args.canonical or args.unique
         self.printing = Printing(args.output_format, args.printed, canonical, args.options.profile)
         # --unique: the first row of each URL (by canonical form; a rejected one as written), and
         # how often it came; written at the end, when the counts are known.
         self.unique: dict[str | tuple[str], _Seen] | None = {} if args.unique else None
-        self.counting: bool = args.count
+        # --count, -l and -q see every row here, and print none of them.
+        self.counting: bool = args.count or args.files_with_matches or args.quiet
+        self.quiet = args.quiet
+        self.messages = not args.no_messages
+        self.verbose = args.verbose
         self.bar = bar
         self.found = self.failed = False
         self.printed = 0
+        self.file: str | None = None  # the file being read (set by ``_scan``)
+        self.named: Callable[[str], bool] = lambda path: True  # whether a path was named, not met in a folder
+        self.binaries = 0  # files met in folders and skipped as binary (as ripgrep skips them)
+        # A file's warnings of one kind after its first are counted, and said in one line at its end.
+        self.warned: dict[str, int] = {}
 
     def batches(self, batches: Iterable[Batch]) -> None:
         """Writes the rows and reports of ``batches``: the one loop of the command line that does
@@ -804,6 +963,8 @@ class _Printer:
                 self.printed += 1
                 if not self.counting and self.unique is None:
                     write(row)
+                elif self.quiet and self.found:
+                    raise _Enough
         finally:
             self.flush()
 
@@ -815,10 +976,35 @@ class _Printer:
             self.out.write(text)
 
     def _report(self, event: Report) -> None:
+        if event.kind == "binary" and event.place == self.file and not self.named(event.place):
+            self.binaries += 1  # met in a folder: skipped as ripgrep skips it, no error (D37)
+            return
         self.failed = self.failed or event.lost_input
+        if not self.messages:
+            return
+        if not (event.lost_input or self.verbose or self.file is None):
+            seen = self.warned.get(event.kind, 0)
+            self.warned[event.kind] = seen + 1
+            if seen:
+                return
         self.flush()
         self.out.flush()  # the rows before it first; a write error of its own (not the report's)
         self.bar.say(f"urlsift: {escaped(event.place)}: {event.kind}: {escaped(event.detail)}")
+
+    def file_done(self) -> None:
+        """The end of a file: the count of each kind of warning said after its first (D37)."""
+        if self.file is not None and self.messages:
+            for kind, count in self.warned.items():
+                if count > 1:
+                    more = count - 1
+                    self.flush()
+                    self.out.flush()
+                    warnings = "warning" if more == 1 else "warnings"
+                    self.bar.say(
+                        f"urlsift: {escaped(self.file)}: {kind}: {more:,} more {warnings} of this kind "
+                        "in this file (--verbose shows each)"
+                    )
+        self.warned.clear()
 
     def _to_parquet(self, row: Row) -> None:
         try:
@@ -876,15 +1062,61 @@ def _total_size(arguments: Sequence[str]) -> int | None:
 
 
 def _run_scan(args: _Scan) -> int:
-    with _paths(args) as arguments:
-        return _scan(args, arguments)
+    with _paths(args) as arguments, _output(args) as out:
+        return _scan(args, arguments, out)
 
 
-def _scan(args: _Scan, arguments: Iterable[str]) -> int:
-    if (args.output_format == "parquet") != (args.output is not None):
+@contextlib.contextmanager
+def _output(args: _Scan) -> Iterator[IO[str] | None]:
+    """``--output FILE`` for text, jsonl and csv: the file, opened before any work (one that
+    cannot be written stops the run in one line, exit 2); None: standard output."""
+    if args.output is None or args.output_format == "parquet" or args.quiet:
+        yield None
+        return
+    try:
+        # newline="": csv writes its own line ends; errors as standard output's (a file name's byte)
+        opened = open(args.output, "w", encoding="utf-8", errors="surrogateescape", newline="")  # noqa: SIM115
+    except OSError as error:
+        raise _OutputError(f"{args.output}: {error.strerror or error}") from None
+    try:
+        yield opened
+    finally:
+        try:
+            opened.close()
+        except OSError as error:
+            raise _OutputError(f"{args.output}: {error.strerror or error}") from None
+
+
+class _Named:
+    """Whether a file read was named (a PATH, a line of ``--files-from``) or met in a folder: the
+    paths named are kept from when the plan takes them to when their file is read, no longer (a
+    list of millions is never held)."""
+
+    def __init__(self, arguments: Iterable[str]) -> None:
+        self._arguments = arguments
+        self._ahead: dict[str, None] = {}  # named, in order, their files not read yet
+
+    def __iter__(self) -> Iterator[str]:
+        for path in self._arguments:
+            self._ahead[path] = None
+            yield path
+
+    def __call__(self, path: str) -> bool:
+        if path not in self._ahead:
+            return False
+        for named in list(self._ahead):  # those before it were folders (or were never read)
+            del self._ahead[named]
+            if named == path:
+                return True
+        return True
+
+
+def _scan(args: _Scan, arguments: Iterable[str], out: IO[str] | None = None) -> int:
+    if args.output_format == "parquet" and args.output is None:
         raise _Refused("--format parquet and --output DIR go together")
+    named = _Named(arguments)
     planned = build(
-        arguments,
+        named,
         args.options,
         jobs=args.jobs,
         scheduler=args.scheduler,
@@ -892,24 +1124,29 @@ def _scan(args: _Scan, arguments: Iterable[str]) -> int:
         since=args.since,
         state=args.state,
         spelling=COMMAND_LINE,
+        include=args.include,
+        exclude=args.exclude,
     )
     if args.jobs > _cores() and args.scheduler is None:
         print(f"urlsift: -j {args.jobs}: more processes than the {_cores()} cores here", file=sys.stderr)
     for note in planned.notes:
         print(f"urlsift: {note}", file=sys.stderr)
     state = planned.state
-    single = args.files_from is None and len(args.paths) == 1 and not os.path.isdir(args.paths[0])
     counted: list[Tally] = []  # each file's, appended in one step: Ctrl-C cannot count one twice
     reading: Scanned | None = None  # a file whose batches are being read
     size = None if args.files_from is not None else _total_size(args.paths)  # a list is not read twice
-    with Progress(size, enabled=not args.quiet and sys.stderr.isatty()) as bar:
-        printer = _Printer(args, bar)
+    files_counted = 0  # --count: the files with a URL
+    with Progress(size, enabled=args.progress and sys.stderr.isatty()) as bar:
+        printer = _Printer(args, bar, out)
+        printer.named = named
         scanned = execute(planned, bar.watch)
         try:
             for path, batches, file_tally in scanned:
                 reading = path, batches, file_tally
+                printer.file = path
                 before = printer.printed
                 printer.batches(batches)
+                printer.file_done()
                 if file_tally is not None:
                     if len(counted) >= 256:  # one step too (a slice assigned): memory stays flat
                         counted[:] = [_total(counted)]
@@ -918,10 +1155,22 @@ def _scan(args: _Scan, arguments: Iterable[str]) -> int:
                     if state is not None and path is not None and not file_tally.files_failed:
                         state.done(path)
                 reading = None
-                if args.count and path is not None:
-                    count = printer.printed - before
+                count = printer.printed - before
+                if path is not None and count and (args.count or args.files_with_matches) and not args.quiet:
+                    files_counted += 1
                     printer.flush()  # (the CSV header: before the counts)
-                    printer.out.write(f"{count if single else f'{escaped(path)}:{count}'}\n")
+                    # As ripgrep: a file with none is left out (grep -c would print PATH:0).
+                    shown = printer.marks.name(path)
+                    if args.files_with_matches:
+                        printer.out.write(f"{shown}\n")
+                    else:
+                        printer.out.write(f"{shown}:{count}\n" if args.filename else f"{count}\n")
+        except _Enough:  # -q: a URL found; the rest is not read (as grep -q)
+            scanned.close()
+            if reading is not None and isinstance(reading[1], Generator):
+                reading[1].close()
+            printer.close()
+            return 0
         except KeyboardInterrupt:
             scanned.close()  # the workers stopped
             path, batches, file_tally = reading if reading is not None else (None, iter(()), Tally())
@@ -934,10 +1183,11 @@ def _scan(args: _Scan, arguments: Iterable[str]) -> int:
                 counted.append(replace(file_tally, files=failed, files_failed=failed))
             printer.close()
             printer.out.flush()
+            bar.close()  # the bar's line cleared first: the message starts a line of its own
             where = f" while reading {escaped(path)}" if path is not None else ""
             print(f"urlsift: interrupted{where}", file=sys.stderr)
             if args.stats:
-                _summary(_total(counted), printer.printed)
+                _summary(_total(counted), printer.printed, binaries=printer.binaries)
             return INTERRUPTED
     printer.finish()
     printer.out.flush()
@@ -947,8 +1197,14 @@ def _scan(args: _Scan, arguments: Iterable[str]) -> int:
     if args.stats:
         # Issue 29: a run under --state that had no commit to read says so (its exit status is 1,
         # as grep's when nothing is found).
-        _summary(tally, printer.printed, state is not None and state.unchanged and not printer.failed)
-    elif tally.rejected_valid_elsewhere and _stderr_tty():
+        _summary(
+            tally,
+            printer.printed,
+            state is not None and state.unchanged and not printer.failed,
+            printer.binaries,
+            files_counted if args.count else None,
+        )
+    elif tally.rejected_valid_elsewhere and _stderr_tty() and not args.quiet:
         print(_hint(tally.rejected_valid_elsewhere), file=sys.stderr)
     return 2 if printer.failed else 0 if printer.found else 1
 
@@ -960,22 +1216,45 @@ def _total(tallies: Iterable[Tally]) -> Tally:
     return total
 
 
-def _summary(tally: Tally, printed: int, nothing_new: bool = False) -> None:
-    """``--stats``: what was seen, and what became of it; the counts add up."""
+def _plural(count: int, one: str, many: str | None = None) -> str:
+    """``count`` and the word for that many ("1 candidate", "2 candidates")."""
+    return f"{count:,} {one if count == 1 else many or one + 's'}"
+
+
+def _summary(
+    tally: Tally,
+    printed: int,
+    nothing_new: bool = False,
+    binaries: int = 0,
+    files_counted: int | None = None,
+) -> None:
+    """``--stats``: what was seen, and what became of it; the counts add up. A binary file met in
+    a folder is skipped, as ripgrep skips it: neither failed nor an error, but counted apart."""
+    failed = tally.files_failed - binaries
+    errors = tally.errors - binaries
     files_scanned = tally.files - tally.files_failed
     messages_scanned = tally.messages - tally.messages_failed
-    problems = tally.errors + tally.warnings
+    problems = errors + tally.warnings
+    skipped = f" + {binaries:,} binary skipped" if binaries else ""
     lines = [
-        f"files     {tally.files:>11,} = {files_scanned:,} scanned + {tally.files_failed:,} failed",
+        f"files     {tally.files:>11,} = {files_scanned:,} scanned + {failed:,} failed{skipped}",
         f"messages  {tally.messages:>11,} = {messages_scanned:,} scanned + {tally.messages_failed:,} failed",
-        f"parts     {tally.parts:>11,} text parts scanned, and {tally.headers:,} headers",
+        f"parts     {tally.parts:>11,} text {'part' if tally.parts == 1 else 'parts'} scanned, and "
+        + _plural(tally.headers, "header"),
         f"bytes     {tally.bytes:>11,} read"
         + (f", {tally.unpacked:,} decompressed" if tally.unpacked else ""),  # (compressed files: both)
-        f"URLs      {tally.urls:>11,} valid ({printed:,} printed), {tally.rejected:,} candidates rejected",
+        f"URLs      {tally.urls:>11,} valid ({printed:,} printed), "
+        + _plural(tally.rejected, "candidate")
+        + " rejected",
+        *(
+            []
+            if files_counted is None
+            else [f"counted   {printed:>11,} in {_plural(files_counted, 'file')} (with none: left out)"]
+        ),
         *_elsewhere(tally),
         *_unwalked(tally),
         *_skipped(tally),
-        f"problems  {problems:>11,} = {tally.errors:,} errors + {tally.warnings:,} warnings",
+        f"problems  {problems:>11,} = {_plural(errors, 'error')} + {_plural(tally.warnings, 'warning')}",
         *(["state     nothing new since the state"] if nothing_new else []),
     ]
     sys.stdout.flush()
@@ -986,13 +1265,17 @@ def _summary(tally: Tally, printed: int, nothing_new: bool = False) -> None:
 def _unwalked(tally: Tally) -> list[str]:
     if not tally.unwalked:
         return []
-    return [f"skipped   {tally.unwalked:>11,} folders and folder entries not read (link loops, broken links)"]
+    what = "folder or folder entry" if tally.unwalked == 1 else "folders and folder entries"
+    return [f"skipped   {tally.unwalked:>11,} {what} not read (link loops, broken links)"]
 
 
 def _skipped(tally: Tally) -> list[str]:
     if not tally.skipped:
         return []
-    return [f"records   {tally.skipped:>11,} WARC records skipped (requests, metadata, revisits, no text)"]
+    return [
+        f"records   {tally.skipped:>11,} WARC {'record' if tally.skipped == 1 else 'records'} skipped "
+        "(requests, metadata, revisits, no text)"
+    ]
 
 
 def _elsewhere(tally: Tally) -> list[str]:

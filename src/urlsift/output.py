@@ -25,6 +25,7 @@ from .canonical import canonical as canonical_form
 from .escaping import escaped as escaped
 from .escaping import surrogates_escaped
 from .grammar import STRICT
+from .marks import PLAIN, Marks
 from .rows import FIELDS, Row
 
 Format = Literal["text", "jsonl", "csv"]
@@ -62,10 +63,12 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def writer(fmt: Format, out: TextOut, *, canonical: bool = False, header: bool = True) -> Writer:
+def writer(
+    fmt: Format, out: TextOut, *, canonical: bool = False, header: bool = True, marks: Marks = PLAIN
+) -> Writer:
     """A function that writes one row in the format ``fmt`` (a header first, for CSV, unless not
     ``header``); the text format prints a valid URL's canonical form when ``canonical`` (the row
-    must carry it)."""
+    must carry it), with the file's name and colour ``marks`` asks for."""
     if fmt == "jsonl":
         return _jsonl_writer(out)
     if fmt == "csv":
@@ -80,6 +83,14 @@ def writer(fmt: Format, out: TextOut, *, canonical: bool = False, header: bool =
 
         return write_row
 
+    if not marks.plain:
+
+        def write_marked(row: Row) -> None:
+            url = row.canonical if row.valid and canonical and row.canonical is not None else row.url
+            out.write(marks.line(row.source, escaped(url), None if row.valid else escaped(row.error or "")))
+
+        return write_marked
+
     def write_line(row: Row) -> None:
         if row.valid:  # an ASCII valid URL has no control character in it (section 2.2); an IRI may
             url = row.canonical if canonical and row.canonical is not None else row.url
@@ -93,6 +104,8 @@ def writer(fmt: Format, out: TextOut, *, canonical: bool = False, header: bool =
 def _cell(value: Any) -> str:
     if value is None:
         return ""
+    if value is True or value is False:  # as JSON, DuckDB and pandas read a CSV's booleans
+        return "true" if value else "false"
     text = str(value)
     # A quote in front keeps a spreadsheet from running it (OWASP's advice for CSV injection).
     return ("'" if text[:1] in _FORMULA_START else "") + escaped(text)

@@ -15,6 +15,7 @@ import itertools
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
+from fnmatch import fnmatchcase
 from typing import IO, NamedTuple
 
 from .errors import Error
@@ -88,17 +89,21 @@ def build(
     since: str | None = None,
     state: str | None = None,
     spelling: Spelling = KEYWORDS,
+    include: tuple[str, ...] = (),
+    exclude: tuple[str, ...] = (),
 ) -> Plan:
     """The plan of a run over ``sources`` (paths, folders walked as they come; file objects), or
     ``Refused``. The stream is read once: lazily, but for a scheduler (its workers are asked
     whether they see every path) and for ``since`` and ``state`` (the repositories' commits are
-    resolved before any is read: ``_commits``)."""
+    resolved before any is read: ``_commits``). ``include`` and ``exclude``: globs for the files
+    met in folders (``Globs``)."""
     _check(options, jobs, split, since, state, spelling)
     listed: tuple[str, ...] = ()
     if scheduler is not None:
         sources = list(sources)
         listed = tuple(source for source in sources if isinstance(source, str))
-    found: Iterable[str | Report | IO[bytes]] = _walked(sources)
+    globs = Globs(include, exclude) if include or exclude else None
+    found: Iterable[str | Report | IO[bytes]] = _walked(sources, globs)
     read: ReadOptions = options.read
     recorded: publicinbox.State | None = None
     notes: tuple[str, ...] = ()
@@ -144,14 +149,38 @@ def _check(
         raise Refused(f"{spelling.since} and {spelling.state} do not go together")
 
 
-def _walked(sources: Iterable[Source]) -> Iterator[str | Report | IO[bytes]]:
-    """The files to read, in order: the paths with folders walked (``results.walk``), the file
-    objects as they are."""
+class Globs(NamedTuple):
+    """``--include`` and ``--exclude``: which files met in a folder are read, by name as grep's
+    globs (a glob with a ``/`` matches the path below the folder named, as ripgrep's can). A
+    PATH named is read whatever its name, as ripgrep reads it."""
+
+    include: tuple[str, ...]
+    exclude: tuple[str, ...]
+
+    def wanted(self, path: str, folder: str) -> bool:
+        name = os.path.basename(path)
+        below = os.path.relpath(path, folder).replace(os.sep, "/")
+
+        def matches(glob: str) -> bool:
+            return fnmatchcase(below if "/" in glob else name, glob)
+
+        if self.include and not any(map(matches, self.include)):
+            return False
+        return not any(map(matches, self.exclude))
+
+
+def _walked(sources: Iterable[Source], globs: Globs | None = None) -> Iterator[str | Report | IO[bytes]]:
+    """The files to read, in order: the paths with folders walked (``results.walk``; those the
+    ``globs`` leave out skipped), the file objects as they are."""
     for source in sources:
-        if isinstance(source, str):
+        if not isinstance(source, str):
+            yield source
+        elif globs is None or source == "-" or not os.path.isdir(source):
             yield from walk([source])
         else:
-            yield source
+            yield from (
+                item for item in walk([source]) if not isinstance(item, str) or globs.wanted(item, source)
+            )
 
 
 MAX_SKIPPED_NAMED = 10

@@ -31,9 +31,14 @@ class Progress:
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """The bar's line cleared (a line printed after this starts at the left margin)."""
         if self._bar is not None:
             self._bar.refresh()  # the last state, even when it came faster than the redraw interval
             self._bar.close()
+            self._bar = None
 
     def say(self, line: str) -> None:
         """Print a line on standard error (above the bar), standard output flushed first."""
@@ -73,4 +78,5 @@ class Progress:
 def _bar(total: int | None) -> tqdm[Any]:
     from tqdm import tqdm  # a tenth of the start-up, for a bar shown only on a terminal
 
-    return tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024, file=sys.stderr, leave=False)
+    # Powers of 1000, so that "M" means mega as in --max-expand's sizes (with 1024, tqdm wrote MiB as "M").
+    return tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1000, file=sys.stderr, leave=False)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 
-from ._model import DefectKind, ProfileName, Provenance, Wrapper
+from ._model import DefectKind, ProfileName, Provenance, Wrapper, _resolved
 from .grammar import STRICT
 from .scanner import KNOWN_SCHEMES
 from .sources import ReadOptions
@@ -39,6 +39,9 @@ class _Columns(NamedTuple):
     quote_depth: int
     context: str | None
     wayback: str | None
+
+
+_resolved(_Columns)  # help(Row) shows the types, not ForwardRef('str')
 
 
 class Row(_Columns):
@@ -75,6 +78,9 @@ class Report(NamedTuple):
     """The message's index in its file, when it is one message's (as in ``place``)."""
     line: int | None = None
     """The line of a plain text it is about (``Defect.line``)."""
+
+
+_resolved(Report)
 
 
 Event = Row | Report

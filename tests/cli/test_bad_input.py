@@ -50,7 +50,7 @@ def test_a_truncated_last_message(tmp_path: Path, capsys: pytest.CaptureFixture[
     data = _mbox(b"<URL:http://one.example/>", b"<URL:http://two.example/> and the end is cut: http://thr")
     (tmp_path / "cut.mbox").write_bytes(data.rstrip(b"\n"))
     (tmp_path / "ok.txt").write_text(GOOD)
-    status, out, err = _run([str(tmp_path / "cut.mbox"), str(tmp_path / "ok.txt")], capsys)
+    status, out, err = _run(["--no-filename", str(tmp_path / "cut.mbox"), str(tmp_path / "ok.txt")], capsys)
     assert status == 2
     assert out == ["http://one.example/", "http://two.example/", "http://thr", "http://good.example/"]
     assert err[0] == f"urlsift: {tmp_path / 'cut.mbox'}#1: truncated: the file ends in the middle of a line"
@@ -60,7 +60,7 @@ def test_a_truncated_last_message(tmp_path: Path, capsys: pytest.CaptureFixture[
 def test_binary_junk_is_reported_not_scanned(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "junk.bin").write_bytes(b"\x7fELF\x02\x01\x00\x00 http://in.binary/ " + bytes(range(256)))
     (tmp_path / "ok.txt").write_text(GOOD)
-    status, out, err = _run([str(tmp_path / "junk.bin"), str(tmp_path / "ok.txt")], capsys)
+    status, out, err = _run(["--no-filename", str(tmp_path / "junk.bin"), str(tmp_path / "ok.txt")], capsys)
     assert status == 2
     assert out == ["http://good.example/"]
     assert (
@@ -100,8 +100,8 @@ def test_a_50_megabyte_line_in_a_text_file(tmp_path: Path, capsys: pytest.Captur
     status, out, err = _run(["--format", "csv", str(tmp_path / "long.txt")], capsys)
     assert status == 2
     assert [row.split(",")[:8] for row in out[1:]] == [
-        ["http://first/", "", "True", "http", "URL:", "False", "1", "0"],
-        ["http://end.example/", "", "True", "http", "", "True", "2", str(len(line) + 1)],
+        ["http://first/", "", "true", "http", "URL:", "false", "1", "0"],
+        ["http://end.example/", "", "true", "http", "", "true", "2", str(len(line) + 1)],
     ]
     assert err[0].startswith(
         f"urlsift: {tmp_path / 'long.txt'}: long-line: line 2 is over {MAX_LINE:,} bytes"

@@ -62,11 +62,12 @@ def test_scanning_files_prints_the_valid_urls(tmp_path: Path, capsys: pytest.Cap
     (tmp_path / "a.txt").write_text(APPENDIX, encoding="utf-8")
     (tmp_path / "b.txt").write_bytes(b"bad \xff bytes <http://b/>\n")
     assert main([str(tmp_path / "a.txt"), str(tmp_path / "b.txt")]) == 0
+    # Several files: each line names its file, as grep's and ripgrep's do.
     assert capsys.readouterr().out.splitlines() == [
-        "ftp://info.cern.ch/pub/www/doc;type=d",
-        "ftp://ds.internic.net/rfc",
-        "http://ds.internic.net/instructions/overview.html#WARNING",
-        "http://b/",
+        f"{tmp_path / 'a.txt'}:ftp://info.cern.ch/pub/www/doc;type=d",
+        f"{tmp_path / 'a.txt'}:ftp://ds.internic.net/rfc",
+        f"{tmp_path / 'a.txt'}:http://ds.internic.net/instructions/overview.html#WARNING",
+        f"{tmp_path / 'b.txt'}:http://b/",
     ]
 
 
@@ -88,7 +89,7 @@ def test_unreadable_files_are_reported_and_the_rest_scanned(
     status = main([str(tmp_path / "missing.txt"), str(tmp_path / "ok.txt")])
     out, err = capsys.readouterr()
     assert status == 2
-    assert out == "http://ok/\n"
+    assert out == f"{tmp_path / 'ok.txt'}:http://ok/\n"
     assert err == f"urlsift: {tmp_path / 'missing.txt'}: unreadable: No such file or directory\n"
 
 

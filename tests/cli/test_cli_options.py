@@ -131,7 +131,7 @@ def test_unique_schemes_and_count(tmp_path: Path, capsys: pytest.CaptureFixture[
     (tmp_path / "one.txt").write_text("<URL:http://one.example/> <URL:ftp://x.example/>\n")
     (tmp_path / "none.txt").write_text("nothing\n")
     status, out, _ = _run(["--count", "--schemes", "ftp", str(tmp_path)], capsys)
-    assert out == f"{tmp_path / 'none.txt'}:0\n{tmp_path / 'one.txt'}:1\n"
+    assert out == f"{tmp_path / 'one.txt'}:1\n"  # none.txt's 0 left out, as ripgrep leaves it
     assert status == 0
     assert _run(["--schemes", "gopher", str(tmp_path / "one.txt")], capsys)[0] == 1
 
@@ -240,10 +240,10 @@ class _Terminal(io.StringIO):
         return True
 
 
-def test_a_progress_bar_on_a_terminal_and_none_with_quiet(
+def test_a_progress_bar_on_a_terminal_and_none_with_no_progress(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    for quiet in ([], ["--quiet"]):
+    for quiet in ([], ["--no-progress"]):
         terminal = _Terminal()
         monkeypatch.setattr("sys.stderr", terminal)
         assert main([*quiet, str(PIPERMAIL)]) == 0
@@ -254,7 +254,7 @@ def test_a_progress_bar_on_a_terminal_and_none_with_quiet(
             assert "396 messages" in shown  # the bar's last state: every message of the file
             assert "B" in shown
         # Reports go above the bar, whole lines.
-        assert "undecodable-bytes: 1 undecodable byte sequences (utf-8)\n" in shown
+        assert "undecodable-bytes: 1 undecodable byte sequence (utf-8)\n" in shown
     capsys.readouterr()
 
 
@@ -403,7 +403,7 @@ def test_a_list_that_is_no_list_of_paths_stops_before_any_work(
 ) -> None:
     listing = tmp_path / "list"
     listing.write_bytes(f"{HARD_CASES}\0{RFC}\0".encode())  # find -print0's, read without --null-data
-    status, out, err = _run(["-j", jobs, "--files-from", str(listing), str(RFC)], capsys)
+    status, out, err = _run(["-j", jobs, "--no-filename", "--files-from", str(listing), str(RFC)], capsys)
     assert (status, out) == (2, "")
     assert err == f"urlsift: {listing}: a NUL in the list of files (find -print0's?): add --null-data\n"
     _, urls, _ = _run([str(RFC)], capsys)
@@ -411,7 +411,8 @@ def test_a_list_that_is_no_list_of_paths_stops_before_any_work(
     for data, before in [(b"x" * (MAX_LISTED_PATH + 1), ""), (b"a\n" + b"y" * 3 * MAX_LISTED_PATH, urls)]:
         listing.write_bytes(data)
         for options in [[], ["--null-data"]]:
-            status, out, err = _run(["-j", jobs, *options, "--files-from", str(listing), str(RFC)], capsys)
+            argv = ["-j", jobs, "--no-filename", *options, "--files-from", str(listing), str(RFC)]
+            status, out, err = _run(argv, capsys)
             assert status == 2
             # Whole files before it, or none where -j planned ahead (a NUL-separated list: one entry).
             assert out in {before if options == [] else "", ""}
@@ -492,14 +493,15 @@ def test_a_hint_on_a_terminal_when_the_modern_profile_would_find_more(
         "urlsift: hint: 2 rejected candidates are valid by today's rules (RFC 3986: '~', https, IPv6 ...): "
         "--profile modern finds them\n"
     )
-    assert _stderr_on_a_terminal(["-q", str(text)]) == hint
-    assert _stderr_on_a_terminal(["-q", "-j", "2", str(text)]) == hint  # the workers judge again too
+    assert _stderr_on_a_terminal(["--no-progress", str(text)]) == hint
+    quiet = "--no-progress"
+    assert _stderr_on_a_terminal([quiet, "-j", "2", str(text)]) == hint  # the workers judge again too
     (tmp_path / "b.txt").write_text("<URL:http://a.example/> <URL:http://host/%zz>\n")
-    assert _stderr_on_a_terminal(["-q", str(tmp_path / "b.txt")]) == ""  # modern takes no rejected one
-    assert _stderr_on_a_terminal(["-q", "--profile", "modern", str(text)]) == ""
-    assert hint not in _stderr_on_a_terminal(["-q", "--stats", str(text)])  # the summary says it
+    assert _stderr_on_a_terminal([quiet, str(tmp_path / "b.txt")]) == ""  # modern takes no rejected one
+    assert _stderr_on_a_terminal(["--no-progress", "--profile", "modern", str(text)]) == ""
+    assert hint not in _stderr_on_a_terminal(["--no-progress", "--stats", str(text)])  # the summary says it
     text.write_text("http://host/~user/ http://a.example/\n")
-    assert "hint: 1 rejected candidate is valid by today's rules" in _stderr_on_a_terminal(["-q", str(text)])
+    assert "hint: 1 rejected candidate is valid by today's rules" in _stderr_on_a_terminal([quiet, str(text)])
     # Not a terminal (a log, a pipe, a test's capture): no hint.
     status, _, err = _run([str(text)], capsys)
     assert (status, err) == (0, "")

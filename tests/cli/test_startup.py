@@ -49,7 +49,7 @@ def _modules(tmp_path: Path, *arguments: str) -> tuple[str, set[str]]:
 
 
 def test_a_strict_run_imports_no_more_than_it_uses(tmp_path: Path) -> None:
-    out, modules = _modules(tmp_path, "--quiet")
+    out, modules = _modules(tmp_path, "--no-progress")
     assert out.split() == ["http://example.com/a", "http://www.example.org/"]
     assert modules.isdisjoint(NOT_FOR_A_STRICT_RUN), sorted(modules & set(NOT_FOR_A_STRICT_RUN))
 

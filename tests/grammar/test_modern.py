@@ -409,13 +409,13 @@ def test_stats_counts_what_only_strict_rejects(tmp_path: Path, capsys: pytest.Ca
         "Home: <URL:http://host/~me/>, and <URL:http://h/%zz> and http://ok.example/\n"
         "<URL:http://open.example/\n\nthe end\n"
     )
-    assert main(["--stats", "-q", str(mail)]) == 0
+    assert main(["--stats", "--no-progress", str(mail)]) == 0
     captured = capsys.readouterr()
     assert captured.out.splitlines() == ["http://ok.example/", "http://open.example/"]
     assert "3 candidates rejected" in captured.err
     assert "1 of the rejected are valid by today's rules" in captured.err
     assert "--profile modern" in captured.err
-    assert main(["--stats", "-q", "--profile", "modern", str(mail)]) == 0
+    assert main(["--stats", "--no-progress", "--profile", "modern", str(mail)]) == 0
     captured = capsys.readouterr()
     assert captured.out.splitlines() == ["http://host/~me/", "http://ok.example/", "http://open.example/"]
     assert "today's rules" not in captured.err

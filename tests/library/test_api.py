@@ -44,7 +44,7 @@ def _cli(*argv: str) -> tuple[list[Record], list[str]]:
     """The CLI's jsonl rows, as JSON reads them, and its report lines."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        main(["--quiet", "--format", "jsonl", *argv])
+        main(["--no-progress", "--verbose", "--format", "jsonl", *argv])
     return [json.loads(line) for line in out.getvalue().splitlines()], err.getvalue().splitlines()
 
 

@@ -116,7 +116,7 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(["--quiet", "--format", "jsonl", "--invalid", "--stats", *argv])
+    status = main(["--no-progress", "--verbose", "--format", "jsonl", "--invalid", "--stats", *argv])
     out, err = capsys.readouterr()
     return status, out, err
 
@@ -231,7 +231,7 @@ def test_a_plain_script_computes_a_scan_with_no_client(
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     records, problems = map(json.loads, done.stdout.splitlines())
-    assert main(["--quiet", "--format", "jsonl", "--invalid", str(source)]) == 0
+    assert main(["--no-progress", "--verbose", "--format", "jsonl", "--invalid", str(source)]) == 0
     out, err = capsys.readouterr()
     assert [found for found in records if "report" not in found] == [
         json.loads(line) for line in out.splitlines()

@@ -23,7 +23,7 @@ MBOXES = [CORPORA / "mail/r-devel-1997-May.mbox", CORPORA / "mail/mail-url-hard-
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(["--quiet", "--format", "jsonl", "--invalid", "--stats", *argv])
+    status = main(["--no-progress", "--verbose", "--format", "jsonl", "--invalid", "--stats", *argv])
     out, err = capsys.readouterr()
     return status, out, err
 
@@ -65,13 +65,14 @@ def test_local_workers_start_without_distributed(tmp_path: Path) -> None:
         "started = []\n"
         "pool = urlsift.workers._pool\n"
         "urlsift.workers._pool = lambda jobs: started.append(jobs) or pool(jobs)\n"
-        f"status = main(['--quiet', '--scheduler', 'local:2', '--split-size', '100K', {str(MBOXES[0])!r}])\n"
+        "status = main(['--no-progress', '--scheduler', 'local:2', '--split-size', '100K', "
+        f"{str(MBOXES[0])!r}])\n"
         "print(status, started, 'distributed' in sys.modules, 'dask' in sys.modules, file=sys.stderr)\n",
         encoding="utf-8",
     )
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
     alone = subprocess.run(
-        [sys.executable, "-m", "urlsift", "--quiet", str(MBOXES[0])],
+        [sys.executable, "-m", "urlsift", "--no-progress", str(MBOXES[0])],
         capture_output=True,
         text=True,
         timeout=120,

@@ -136,6 +136,8 @@ LATER_STAGES = {
     "around.py": PRINTING | RESULTS | {"units", "extract", "stream", "sources"},
     "dates.py": NOTHING,
     "escaping.py": NOTHING,
+    # The text output's file names and colour (D37): escaping only; the writers call it.
+    "marks.py": STAGES - {"escaping"},
     "matches.py": PRINTING | RESULTS - {"matches", "rows"} | {"units"},
     "results.py": PRINTING | {"pieces"},
     "pieces.py": PRINTING - {"batches"} | {"results", "matches"},

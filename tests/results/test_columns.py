@@ -138,7 +138,7 @@ def test_quote_depth_in_a_message_as_in_a_plain_text(tmp_path: Path) -> None:
 
 
 def _jsonl(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict[str, object]]:
-    main(["--quiet", "--format", "jsonl", *argv])
+    main(["--no-progress", "--format", "jsonl", *argv])
     return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
 
 
@@ -212,7 +212,7 @@ def test_a_plain_text_has_no_wayback(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_new_columns_come_last_in_csv_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "t.txt"
     path.write_text("> see http://x.example/ now")
-    main(["--quiet", "--format", "csv", "--context", "3", str(path)])
+    main(["--no-progress", "--format", "csv", "--context", "3", str(path)])
     header, line = capsys.readouterr().out.splitlines()
     assert header.split(",")[-5:] == ["start", "end", "quote_depth", "context", "wayback"]
     assert line.endswith(",6,23,1,ee http://x.example/ no,")

@@ -20,14 +20,14 @@ MBOX = ROOT / "corpora" / "mail" / "r-devel-1997-May.mbox"
 
 
 def _jsonl(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict[str, object]]:
-    main(["--quiet", "--format", "jsonl", *argv])
+    main(["--no-progress", "--format", "jsonl", *argv])
     return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
 
 
 def test_parquet_holds_the_jsonl_rows_with_types(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["--invalid", "--canonical", str(MBOX), str(ROOT / "corpora" / "rfc" / "rfc1738.txt")]
     expected = _jsonl(capsys, *argv)
-    assert main(["--quiet", "--format", "parquet", "--output", str(tmp_path / "out"), *argv]) == 0
+    assert main(["--no-progress", "--format", "parquet", "--output", str(tmp_path / "out"), *argv]) == 0
     table = pq.read_table(tmp_path / "out")
     assert table.schema.equals(SCHEMA)
     rows = table.to_pylist()
@@ -49,7 +49,7 @@ def test_dates_become_utc_times_and_unreadable_ones_null() -> None:
 def test_an_empty_run_leaves_a_file_with_the_columns(tmp_path: Path) -> None:
     empty = tmp_path / "empty.txt"
     empty.write_text("no URL here\n")
-    assert main(["--quiet", "--format", "parquet", "--output", str(tmp_path / "out"), str(empty)]) == 1
+    assert main(["--no-progress", "--format", "parquet", "--output", str(tmp_path / "out"), str(empty)]) == 1
     table = pq.read_table(tmp_path / "out")
     assert table.num_rows == 0
     assert table.schema.equals(SCHEMA)
@@ -59,7 +59,7 @@ def test_files_are_closed_every_file_rows(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.setattr("urlsift.parquet.FILE_ROWS", 100)
     monkeypatch.setattr("urlsift.parquet.ROW_GROUP", 30)
     hard = ROOT / "corpora" / "mail" / "mail-url-hard-cases.mbox"  # 751 URLs
-    main(["--quiet", "--format", "parquet", "--output", str(tmp_path / "out"), str(hard)])
+    main(["--no-progress", "--format", "parquet", "--output", str(tmp_path / "out"), str(hard)])
     files = sorted((tmp_path / "out").iterdir())
     assert len(files) > 5
     assert FILE_ROWS > 100
@@ -71,9 +71,9 @@ def test_an_output_folder_with_files_in_it_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "old.parquet").write_text("from another run")
-    assert main(["--quiet", "--format", "parquet", "--output", str(tmp_path), str(MBOX)]) == 2
+    assert main(["--no-progress", "--format", "parquet", "--output", str(tmp_path), str(MBOX)]) == 2
     assert "the output folder is not empty" in capsys.readouterr().err
-    assert main(["--quiet", "--format", "parquet", str(MBOX)]) == 2
+    assert main(["--no-progress", "--format", "parquet", str(MBOX)]) == 2
     assert "--format parquet and --output DIR go together" in capsys.readouterr().err
 
 
@@ -84,7 +84,7 @@ def test_the_docs_duckdb_query_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert query is not None
     monkeypatch.chdir(tmp_path)  # the page's command, on the corpora, writing ./urls
     corpora = [str(ROOT / "corpora" / "news"), str(ROOT / "corpora" / "mail")]
-    main(["--quiet", "--canonical", "--format", "parquet", "--output", "urls", *corpora])
+    main(["--no-progress", "--canonical", "--format", "parquet", "--output", "urls", *corpora])
     found = duckdb.sql(query.group(1)).fetchall()
     assert {row[0] for row in found} >= {1996, 1997, 2000, 2019}
     assert ("1997", "www.stat.umn.edu") in {(str(row[0]), row[1]) for row in found}

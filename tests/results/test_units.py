@@ -111,7 +111,7 @@ def test_a_text_with_nowhere_to_cut_is_one_unit(tmp_path: Path) -> None:
 
 
 def _jsonl(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[dict[str, object]], str]:
-    status = main(["--quiet", "--format", "jsonl", "--invalid", "--stats", *argv])
+    status = main(["--no-progress", "--verbose", "--format", "jsonl", "--invalid", "--stats", *argv])
     out, err = capsys.readouterr()
     return status, [json.loads(line) for line in out.splitlines()], err
 
@@ -175,7 +175,8 @@ def test_a_failed_unit_loses_only_its_own_files(
     (tmp_path / "doomed.txt").write_text("<URL:http://doomed.example/>\n")
     monkeypatch.setattr("urlsift.execute.unit_parts", _fails_on_doomed)
     paths = [str(tmp_path / "good.txt"), str(tmp_path / "doomed.txt"), str(tmp_path / "good.txt")]
-    status = main(["--quiet", "--stats", "-j", "2", "--split-size", "1", *paths])
+    options = ["--no-progress", "--no-filename", "--verbose", "--stats"]
+    status = main([*options, "-j", "2", "--split-size", "1", *paths])
     out, err = capsys.readouterr()
     assert status == 2
     assert out == "http://good.example/\n" * 2
@@ -204,7 +205,8 @@ def test_a_worker_that_dies_loses_only_its_own_unit(
         name = "doomed" if k in (3, 8) else "good"
         (tmp_path / f"{k:02}-{name}.txt").write_text(f"<URL:http://{name}.example/{k}>\n")
         paths.append(str(tmp_path / f"{k:02}-{name}.txt"))
-    status = main(["--quiet", "--stats", *how, "--split-size", "1", *paths])
+    options = ["--no-progress", "--no-filename", "--verbose", "--stats"]
+    status = main([*options, *how, "--split-size", "1", *paths])
     out, err = capsys.readouterr()
     assert status == 2
     assert out.splitlines() == [f"http://good.example/{k}" for k in range(12) if k not in (3, 8)]
@@ -226,7 +228,7 @@ def test_long_lines_in_many_pieces_are_reported_once_as_one_read_reports_them(
     many = _jsonl(capsys, "--stats", "-j", "2", "--split-size", "300K", str(path))
     assert one == many
     assert f"long-line: line 2,001 is over {MAX_LINE:,} bytes long; scanned" in one[2]
-    assert "problems            1 = 1 errors + 0 warnings" in one[2]
+    assert "problems            1 = 1 error + 0 warnings" in one[2]
     assert len(list(plan([str(path)], ReadOptions(), split=300_000))) == 3  # a long line in each
 
 
@@ -367,7 +369,7 @@ def test_a_unit_that_fails_in_the_middle_counts_what_was_printed(
     the file is counted once, failed."""
     path = str(_gz_of_urls(tmp_path / "urls.txt.gz", 5_500))
     monkeypatch.setattr("urlsift.execute.unit_parts", _fails_after_two_pieces)
-    assert main(["--quiet", "--stats", "-j", "2", path]) == 2
+    assert main(["--no-progress", "--no-filename", "--stats", "-j", "2", path]) == 2
     out, err = capsys.readouterr()
     assert len(out.splitlines()) == 2_000
     assert f"urlsift: {path}: lost: the worker reading it failed: OSError: worker failed" in err

@@ -20,7 +20,7 @@ HARD_CASES = Path(__file__).parents[2] / "corpora" / "mail" / "mail-url-hard-cas
 
 
 def _output(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str], str]:
-    status = main(argv)
+    status = main(["--no-filename", *argv])
     out, err = capsys.readouterr()
     return status, out.splitlines(), err
 

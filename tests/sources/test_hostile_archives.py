@@ -58,7 +58,7 @@ def _urlsift(*args: str | Path, stdin: Path | None = None, timeout: float = 60) 
     """``python -m urlsift ARGS`` (as ``cli.main``), its peak RSS measured by the child itself."""
     with open(stdin if stdin is not None else os.devnull, "rb") as feed:
         done = subprocess.run(
-            [sys.executable, "-c", _MEASURED, "--quiet", *map(str, args)],
+            [sys.executable, "-c", _MEASURED, "--no-progress", "--no-filename", *map(str, args)],
             stdin=feed,
             capture_output=True,
             timeout=timeout,
@@ -329,12 +329,12 @@ def test_a_cut_tar_counts_one_error(tmp_path: Path, packed: bool) -> None:
     assert _kinds(run) == ["corrupt"]
     assert run.reports[0].startswith(f"urlsift: {archive}: " if packed else f"urlsift: {archive}[two.txt]: ")
     stats = subprocess.run(
-        [sys.executable, "-m", "urlsift", "--quiet", "--stats", str(archive)],
+        [sys.executable, "-m", "urlsift", "--no-progress", "--stats", str(archive)],
         capture_output=True,
         timeout=60,
         check=False,
     ).stderr.decode()
-    assert "1 = 1 errors + 0 warnings" in stats, stats
+    assert "1 = 1 error + 0 warnings" in stats, stats
 
 
 # --- a read error of the disk is `unreadable`, not `corrupt` ------------------------------------------
@@ -387,7 +387,7 @@ def test_stats_say_bytes_read_and_decompressed_and_read_is_no_more_than_the_file
     (tmp_path / "b.txt.gz").write_bytes(gzip.compress(text))
     files = [tmp_path / "a.zip", tmp_path / "b.txt.gz"]
     stats = subprocess.run(
-        [sys.executable, "-m", "urlsift", "--quiet", "--stats", *map(str, files)],
+        [sys.executable, "-m", "urlsift", "--no-progress", "--stats", *map(str, files)],
         capture_output=True,
         timeout=60,
         check=False,

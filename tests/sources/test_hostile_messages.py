@@ -61,7 +61,7 @@ runpy.run_module("urlsift", run_name="__main__", alter_sys=True)
 def _cli(tmp_path: Path, *args: str, limit: float = 60.0) -> Run:
     """``urlsift -q ARGS`` in a subprocess, killed after ``limit`` seconds (which fails)."""
     out, err, peak = tmp_path / "stdout", tmp_path / "stderr", tmp_path / "peak"
-    command = [sys.executable, "-c", _MEASURED, str(peak), "-q", *args]
+    command = [sys.executable, "-c", _MEASURED, str(peak), "--no-progress", *args]
     start = time.monotonic()
     with out.open("wb") as stdout, err.open("wb") as stderr:
         try:

@@ -26,7 +26,7 @@ FIELDS = ["--input-format", "jsonl", "--text-field", "data.body", "--id-field", 
 
 
 def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str], list[str]]:
-    status = main(["--quiet", *argv])
+    status = main(["--no-progress", "--no-filename", "--verbose", *argv])
     out, err = capsys.readouterr()
     return status, out.splitlines(), err.splitlines()
 

@@ -39,7 +39,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[list[str
 
 
 def _rows(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[dict[str, Any]], str]:
-    status = main(["--format", "jsonl", "-q", *argv])
+    status = main(["--format", "jsonl", "--no-progress", *argv])
     out, err = capsys.readouterr()
     return status, [json.loads(line) for line in out.splitlines()], err
 
@@ -88,8 +88,8 @@ def test_j2_equals_j1(
     built: tuple[Path, list[list[str]]], capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     folder, _ = built
-    one = main(["--format", "csv", "-q", "--stats", str(folder)]), capsys.readouterr()
-    argv = ["--format", "csv", "-q", "--stats", "-j", "2", "--split-size", "40k", str(folder)]
+    one = main(["--format", "csv", "--no-progress", "--stats", str(folder)]), capsys.readouterr()
+    argv = ["--format", "csv", "--no-progress", "--stats", "-j", "2", "--split-size", "40k", str(folder)]
     two = main(argv), capsys.readouterr()
     assert one == two
     assert one[1].out.count("\n") > 50
@@ -190,7 +190,7 @@ def test_state_refuses_what_has_no_commits(tmp_path: Path, capsys: pytest.Captur
     (maildir / "new" / "1").write_bytes(b"Subject: s\n\nhttp://example.org/\n")
     state = tmp_path / "state.json"
     for named in ([str(MBOX)], [str(repository), str(maildir)], ["-"]):
-        assert main(["-q", "--state", str(state), *named]) == 2
+        assert main(["--no-progress", "--state", str(state), *named]) == 2
         out, err = capsys.readouterr()
         assert out == ""
         assert len(err.splitlines()) == 1, err
@@ -205,7 +205,7 @@ def test_a_state_file_that_could_not_be_saved_is_refused_before_reading(
     """A state in a folder that does not exist was found out after the whole run, at the save."""
     repository = inbox.init(tmp_path / "0.git")
     inbox.commit(repository, inbox.mbox_messages(MBOX)[:5])
-    assert main(["-q", "--state", str(tmp_path / "no" / "state.json"), str(repository)]) == 2
+    assert main(["--no-progress", "--state", str(tmp_path / "no" / "state.json"), str(repository)]) == 2
     out, err = capsys.readouterr()
     assert out == ""
     said = f"urlsift: --state {tmp_path / 'no' / 'state.json'}: its folder cannot be written"
@@ -288,7 +288,7 @@ def test_a_damaged_repository_is_reported_and_other_files_read(tmp_path: Path) -
     text = tmp_path / "notes.txt"
     text.write_text("see http://example.org/text\n")
     done = subprocess.run(
-        [sys.executable, "-m", "urlsift", "-q", str(epoch), str(text)],
+        [sys.executable, "-m", "urlsift", "--no-progress", "--no-filename", str(epoch), str(text)],
         capture_output=True,
         text=True,
         timeout=120,
@@ -324,7 +324,7 @@ def test_a_damaged_pack_costs_the_messages_in_the_damage_only(tmp_path: Path) ->
     pack.chmod(0o644)
     pack.write_bytes(bytes(data))
     done = subprocess.run(
-        [sys.executable, "-m", "urlsift", "-q", "--format", "jsonl", str(epoch)],
+        [sys.executable, "-m", "urlsift", "--no-progress", "--format", "jsonl", str(epoch)],
         capture_output=True,
         text=True,
         timeout=120,
@@ -475,7 +475,7 @@ def test_no_setting_of_the_repository_runs_a_program(
 
 def _run(argv: list[str], timeout: float = 60) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "urlsift", "-q", "--stats", *argv],
+        [sys.executable, "-m", "urlsift", "--no-progress", "--no-filename", "--stats", *argv],
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -598,7 +598,7 @@ def test_a_blob_over_max_message_is_not_read_past_its_head(tmp_path: Path) -> No
             "import re, sys; from urlsift.cli import main; s = main(sys.argv[1:]); "
             "peak = re.search(r'VmHWM:\\s*(\\d+)', open('/proc/self/status').read())[1]; "
             "print(peak, file=sys.stderr); sys.exit(s)",
-            "-q",
+            "--no-progress",
             "--max-message",
             "50M",
             str(epoch),
@@ -888,5 +888,5 @@ def test_state_walks_a_folder_holding_the_state_file_and_other_files(
     assert len([line for line in err.splitlines() if "manifest.js.gz" in line]) == 1
     # A PATH named that is no repository is still refused, the state file itself too.
     for named in (manifest, state):
-        assert main(["-q", "--state", str(state), str(lore), str(named)]) == 2
+        assert main(["--no-progress", "--state", str(state), str(lore), str(named)]) == 2
         assert "--state reads public-inbox repositories only" in capsys.readouterr().err

@@ -133,7 +133,7 @@ def test_csv_has_a_header_and_escapes_control_characters(
     rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))
     assert rows[0] == list(urlsift.rows.FIELDS)
     assert rows[1][0] == "http://a/\\x1b[31m"
-    assert rows[1][2] == "False"
+    assert rows[1][2] == "false"
     assert rows[2][0] == "http://ok/"
 
 

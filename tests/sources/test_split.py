@@ -109,7 +109,7 @@ def test_j2_over_ranges_prints_what_j1_prints(name: str, capsys: pytest.CaptureF
     path = str(MAIL / name)
     runs = []
     for extra in (["-j", "1"], ["-j", "2", "--split-size", "20K"]):
-        status = main(["--format", "jsonl", "--invalid", "--stats", "-q", *extra, path])
+        status = main(["--format", "jsonl", "--invalid", "--stats", "--no-progress", *extra, path])
         captured = capsys.readouterr()
         runs.append((status, captured.out, captured.err))
     assert runs[1] == runs[0]
@@ -135,7 +135,7 @@ def test_j2_prints_what_j1_prints_whatever_the_options(
     path = str(MAIL / "r-devel-1997-May.mbox")
     runs = []
     for extra in (["-j", "1"], ["-j", "2", "--split-size", "20K"]):
-        status = main([*options, "--stats", "-q", *extra, path])
+        status = main([*options, "--stats", "--no-progress", *extra, path])
         captured = capsys.readouterr()
         runs.append((status, captured.out, captured.err))
     assert runs[1] == runs[0]
@@ -169,7 +169,7 @@ def test_context_near_the_cuts_j2_prints_what_j1_prints(
     path = str(_dense_text(tmp_path / "dense.txt"))
     runs = []
     for extra in (["-j", "1"], [*how, "--split-size", "50K"]):
-        status = main(["--format", "jsonl", "--context", "30", "--stats", "-q", *extra, path])
+        status = main(["--format", "jsonl", "--context", "30", "--stats", "--no-progress", *extra, path])
         captured = capsys.readouterr()
         runs.append((status, captured.out, captured.err))
     assert runs[1] == runs[0]

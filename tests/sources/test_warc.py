@@ -165,7 +165,7 @@ def test_a_wet_of_conversion_records_gives_the_texts_urls(tmp_path: Path) -> Non
 def test_skipped_records_are_counted_in_stats(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "crawl.warc"
     _write(path, gz=False)
-    assert main(["--stats", "-q", str(path)]) == 0
+    assert main(["--stats", "--no-progress", str(path)]) == 0
     err = capsys.readouterr().err
     assert "records             3 WARC records skipped" in err  # warcinfo, request, metadata
     assert "files               1 = 1 scanned + 0 failed" in err
@@ -393,7 +393,7 @@ def test_parquet_gives_the_warc_date_as_a_utc_time(
     pq = pytest.importorskip("pyarrow.parquet")
     path = tmp_path / "crawl.warc.wet"
     _write(path, gz=False, wet=True)
-    assert main(["--quiet", "--format", "parquet", "--output", str(tmp_path / "out"), str(path)]) == 0
+    assert main(["--no-progress", "--format", "parquet", "--output", str(tmp_path / "out"), str(path)]) == 0
     rows = pq.read_table(tmp_path / "out").to_pylist()
     assert len(rows) > 20
     header = path.read_bytes().split(b"WARC-Date: ")[2][:20].decode()  # the first conversion record's

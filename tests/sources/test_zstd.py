@@ -26,7 +26,7 @@ GOOD = b"<URL:http://good.example/>\n"
 
 def _output(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str], list[str]]:
     """The exit status, the lines printed, and the reports (warnings of the corpus left out)."""
-    status = main(["--quiet", *argv])
+    status = main(["--no-progress", "--no-filename", "--verbose", *argv])
     out, err = capsys.readouterr()
     reports = [line for line in err.splitlines() if ": undecodable-bytes: " not in line]
     return status, out.splitlines(), reports

@@ -362,7 +362,8 @@ def _text_part(entity: _Entity, found: MessageText, part: str, content: _Type) -
     # U+FFFD the payload did not hold; most parts have none at all (one pass, not two).
     replaced = text.count("\ufffd") - payload.count("\ufffd".encode()) if "\ufffd" in text else 0
     if replaced > 0:
-        _defect(found, "undecodable-bytes", part, f"{replaced} undecodable byte sequences ({charset})")
+        sequences = "sequence" if replaced == 1 else "sequences"
+        _defect(found, "undecodable-bytes", part, f"{replaced} undecodable byte {sequences} ({charset})")
     found.texts.append(_html_text(text) if content.kind == "text/html" else text)
     found.parts.append(part)
     if content.delsp is not None and found.flowed is not None:  # D31: unflowed before scanning

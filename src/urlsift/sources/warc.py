@@ -458,6 +458,6 @@ def _decoded(data: bytes, charset: str, where: Provenance, defects: list[Defect]
         text = data.decode(charset, "replace")
     replaced = text.count("\ufffd") - data.count("\ufffd".encode())
     if replaced > 0:
-        detail = f"{replaced} undecodable byte sequences ({charset})"
+        detail = f"{replaced} undecodable byte sequence{'s' if replaced != 1 else ''} ({charset})"
         defects.append(Defect("undecodable-bytes", where, detail))
     return text
