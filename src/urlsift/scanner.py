@@ -25,7 +25,9 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
+from typing import Any, get_args
 
+from . import _select
 from ._iana import IANA_PERMANENT_SCHEMES
 from ._lines import Lines
 from ._model import Candidate, Span, Unclosed, Wrapper, make_candidate
@@ -289,6 +291,7 @@ class Scanner:
         self._patterns = tuple(pattern for pattern, _ in triggers)
         self._handlers = tuple(handler for _, handler in triggers)
         self._naked_end = _naked_end()
+        self._native: Any = None  # the native core's scanner of these options, made when first used
 
     def scan(
         self,
@@ -304,7 +307,33 @@ class Scanner:
         ``start``/``stop`` scan a window of a longer text (``extract_stream``): only candidates
         whose trigger lies before ``stop`` are given, ``text`` must hold LOOKBEHIND characters
         before ``start`` (or start the text, ``text_start``) and LOOKAHEAD after ``stop`` (or end
-        it), and ``progress.resume`` says where the next window's scan must start."""
+        it), and ``progress.resume`` says where the next window's scan must start.
+
+        The core that ``_select`` names runs it: the native one (rust/core/src/scan.rs, the same
+        rules, candidate for candidate) or this module's, its oracle."""
+        native = _select.native()
+        if native is None:
+            return self._scan(text, start, stop, text_start, progress)
+        if self._native is None:
+            self._native = native.Scanner(
+                self.naked,
+                sorted(self.schemes),
+                sorted(HIERARCHICAL_SCHEMES),
+                sorted(IANA_PERMANENT_SCHEMES),
+                self.www,
+                self.pipermail,
+                make_candidate,
+                get_args(Wrapper),
+                list(Unclosed),
+            )
+        candidates, resume = self._native.scan(text, start, stop, text_start)
+        if progress is not None:
+            progress.resume = resume
+        return iter(candidates)
+
+    def _scan(
+        self, text: str, start: int, stop: int | None, text_start: bool, progress: ScanProgress | None
+    ) -> Iterator[Candidate]:
         stop = len(text) if stop is None else stop
         lines = Lines(text, 0 if text_start else -PREFIX_REACH - 1)  # unknown: "long ago"
         patterns, handlers = self._patterns, self._handlers

@@ -9,6 +9,8 @@ import urlsift
 from urlsift._model import Unclosed
 from urlsift.scanner import MAX_SCHEME_CHARS
 
+pytestmark = pytest.mark.usefixtures("core")  # issue 31: each test on both cores
+
 APPENDIX = (
     "      Yes, Jim, I found it under <URL:ftp://info.cern.ch/pub/www/doc;\n"
     "      type=d> but you can probably pick it up from <URL:ftp://ds.in\n"

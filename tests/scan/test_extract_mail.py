@@ -14,6 +14,8 @@ from pictures import check_consistent, picture
 import urlsift
 from urlsift._iana import IANA_PERMANENT_SCHEMES
 
+pytestmark = pytest.mark.usefixtures("core")  # issue 31: each test on both cores
+
 BOTH = ["strict", "modern"]
 
 CASES = [

@@ -9,6 +9,7 @@ Each holds in both profiles, with each profile's URLs.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from pictures import check_consistent
@@ -20,6 +21,8 @@ from urlsift.rejoin import first_reading, readings
 from urlsift.scanner import HIERARCHICAL_SCHEMES
 from urlsift.shapes import empty_scheme_part, opaque_shape
 from urlsift.validate import validate_www
+
+pytestmark = pytest.mark.usefixtures("core")  # issue 31: each test on both cores
 
 any_url = st.sampled_from(SCHEMES).flatmap(urls)
 # (profile, URL): every scheme of both profiles; "known" leaves out the generic syntax, whose

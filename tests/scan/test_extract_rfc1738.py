@@ -9,9 +9,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from pictures import check_consistent
 
 import urlsift
+
+pytestmark = pytest.mark.usefixtures("core")  # issue 31: each test on both cores
 
 CORPORA = Path(__file__).parents[2] / "corpora"
 

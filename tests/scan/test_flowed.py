@@ -19,6 +19,8 @@ from urlsift._lines import Lines
 from urlsift.flowed import original, unflow
 from urlsift.shapes import empty_scheme_part
 
+pytestmark = pytest.mark.usefixtures("core")  # issue 31: each test on both cores
+
 
 def flowed_matches(text: str, delsp: bool, **options: object) -> list[urlsift.Match]:
     """What the message reader does with a flowed part (results._matches)."""

@@ -13,6 +13,8 @@ import urlsift
 from urlsift.extract import Extraction
 from urlsift.scanner import LOOKBEHIND, ScanProgress
 
+pytestmark = pytest.mark.usefixtures("core")  # issue 31: each test on both cores
+
 WWW_TEXT = "see www.example.com/x. and http://例子.中国/~u/ or (WWW.A.B) "
 pieces_of_text = st.sampled_from(
     [APPENDIX, *(text for text, _ in CASES), *NOT_URLS, "\n", "\n\n", " ", "é", "x" * 5000, "a-\n", WWW_TEXT]

@@ -6,6 +6,9 @@
 //! once and runs it; it knows no production by name and restates no rule.
 #![forbid(unsafe_code)]
 
+pub mod scan;
+mod scan_tables;
+
 use std::collections::HashMap;
 use std::fmt;
 

@@ -2,6 +2,8 @@
 //! converts back (offsets: the core's are UTF-8 bytes, Python's are characters); nothing else.
 #![forbid(unsafe_code)]
 
+mod scan;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -200,5 +202,6 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("BUILD_PROFILE", if cfg!(debug_assertions) { "debug" } else { "release" })?;
     module.add_class::<Grammar>()?;
     module.add_class::<Match>()?;
+    scan::register(module)?;
     Ok(())
 }
