@@ -113,33 +113,42 @@ _PARTIAL = re.compile(r"(\d{4})(?:-(\d{2}))?")
 
 def _bound(when: When, end: bool, named: str) -> datetime:
     """A date bound as a UTC time (as ``dates.timestamp`` gives a message's): a year, month or
-    day at its start, or (``end``) at the start of the next; a time with no zone is UTC's."""
+    day at its start, or (``end``) at the start of the next; a time with no zone is UTC's. The end
+    of the last day a ``datetime`` holds (9999-12-31) is its last instant, no error."""
     if isinstance(when, datetime):
         return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
     if isinstance(when, date):
-        day = datetime(when.year, when.month, when.day, tzinfo=UTC)
-        return day + timedelta(days=1) if end else day
+        return _period(datetime(when.year, when.month, when.day, tzinfo=UTC), "day", end)
     if not isinstance(when, str):
         raise Refused(f"{named} takes a date (2002, 2002-03, 2002-03-04 or an ISO 8601 time), not {when!r}")
     text = when.strip()
     try:
         if (partial := _PARTIAL.fullmatch(text)) is not None:
-            year, month = int(partial[1]), int(partial[2] or 1)
-            start = datetime(year, month, 1, tzinfo=UTC)
-            if not end:
-                return start
-            if partial[2] is None:
-                return start.replace(year=year + 1)
-            return start.replace(year=year + month // 12, month=month % 12 + 1)
+            start = datetime(int(partial[1]), int(partial[2] or 1), 1, tzinfo=UTC)
+            return _period(start, "year" if partial[2] is None else "month", end)
         found = datetime.fromisoformat(text)
     except ValueError:
         raise Refused(
             f"{named}: not a date: {escaped(text)!r} (say 2002, 2002-03, 2002-03-04 or 2002-03-04T05:06:07Z)"
         ) from None
     if len(text) == 10:  # a day: YYYY-MM-DD
-        found = found.replace(tzinfo=UTC)
-        return found + timedelta(days=1) if end else found
+        return _period(found.replace(tzinfo=UTC), "day", end)
     return _bound(found, False, named)
+
+
+def _period(start: datetime, length: str, end: bool) -> datetime:
+    """The start of the year, month or day that begins at ``start``, or (``end``) of the next one;
+    past year 9999, the last instant there is."""
+    if not end:
+        return start
+    try:
+        if length == "day":
+            return start + timedelta(days=1)
+        if length == "year":
+            return start.replace(year=start.year + 1)
+        return start.replace(year=start.year + start.month // 12, month=start.month % 12 + 1)
+    except (ValueError, OverflowError):
+        return datetime.max.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True)

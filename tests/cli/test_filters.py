@@ -142,3 +142,18 @@ def test_the_library_takes_the_same_filters(mbox: Path, capsys: pytest.CaptureFi
         urlsift.scan(mbox, parts="bodies")
     with pytest.raises(ValueError, match="until_date must come after since_date"):
         urlsift.scan(mbox, since_date="2003", until_date=datetime.datetime(2002, 1, 1))
+
+
+@pytest.mark.parametrize("until", ["9999", "9999-12", "9999-12-31", datetime.date(9999, 12, 31)])
+def test_a_range_that_ends_in_the_last_year_there_is_keeps_all_after_its_start(
+    mbox: Path, capsys: pytest.CaptureFixture[str], until: str | datetime.date
+) -> None:
+    # The end of 9999 is past what a datetime holds: it was an internal error (a day) or "not a
+    # date" (a year, a month).
+    dated = _urls(capsys, "--since-date", "2001", "--until-date", "2500", str(mbox))
+    assert dated
+    assert not any("c.example.net" in url for url in dated)
+    if isinstance(until, str):
+        assert _urls(capsys, "--since-date", "2001", "--until-date", until, str(mbox)) == dated
+    rows = urlsift.scan(mbox, since_date="2001", until_date=until)
+    assert [row.url for row in rows if isinstance(row, Row)] == dated
