@@ -15,6 +15,8 @@ _MATCH = "\x1b[1;31m"
 _RESET = "\x1b[0m"
 STDIN_NAME = "(standard input)"
 """How a line read from standard input names its file, as GNU grep names it."""
+_STDIN_PATHS = frozenset({"-", "<stdin>"})
+"""Standard input as a path given (``-``) and as its rows' ``source`` (``Provenance``)."""
 
 
 class Marks(NamedTuple):
@@ -29,7 +31,7 @@ class Marks(NamedTuple):
 
     def name(self, path: str) -> str:
         """A file's name as a line shows it: escaped (a name may hold ESC), coloured if asked."""
-        shown = STDIN_NAME if path == "-" else escaped(path)
+        shown = STDIN_NAME if path in _STDIN_PATHS else escaped(path)
         return f"{_NAME}{shown}{_RESET}" if self.color else shown
 
     def line(self, source: str, url: str, error: str | None) -> str:

@@ -336,3 +336,12 @@ def test_ctrl_c_says_so_on_a_line_of_its_own_not_after_the_bar(
     at = shown.index("urlsift: interrupted")
     assert shown[at - 1] in "\r\n", repr(shown[at - 40 : at])
     capsys.readouterr()
+
+
+def test_standard_input_is_named_alike_by_every_output_that_names_files(tmp_path: Path) -> None:
+    # The URL lines said "<stdin>" (the rows' source) where -c said "(standard input)", as grep.
+    mbox = b"From a@b Mon Jan  1 00:00:00 2001\nSubject: x\n\nhttp://a.example/\n"
+    lines = _urlsift("-H", "--no-progress", "-", input=mbox.decode())
+    counted = _urlsift("-H", "-c", "--no-progress", "-", input=mbox.decode())
+    assert lines.stdout == "(standard input):http://a.example/\n"
+    assert counted.stdout == "(standard input):1\n"
