@@ -126,3 +126,26 @@ def test_resolved_links_are_bounded_by_the_pages_size(
         f"urlsift: {path}#0: too-large: {200_000 - count + 1:,} relative links not resolved: "
         "the resolved ones passed 2 times the page's text (D39)\n"
     )
+
+
+@pytest.mark.parametrize("base", ["http://a b/", "http://%41/", "http://[::1/", "http://a\x01b/"])
+def test_a_base_with_a_blank_or_no_host_resolves_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], base: str
+) -> None:
+    # "http://a b/" + "intro.html" made "http://a b/intro.html", read as the valid URL http://a.
+    path = _mail(
+        tmp_path / "m.eml", f'<base href="{base}"><a href="rel/path?q=1">r</a> <a href="x y.html">s</a>'
+    )
+    assert main(["--no-progress", "--invalid", "--format", "jsonl", str(path)]) in (0, 1)
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [row["url"] for row in rows if row["part"].endswith(" resolved")] == []
+
+
+def test_a_link_with_a_blank_inside_is_not_resolved(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _mail(tmp_path / "m.eml", '<base href="https://h.example/"><a href="x y.html">s</a>')
+    urls = [url for url, part, _, _ in _rows(path, capsys) if part.endswith(" resolved")]
+    assert "https://h.example/x" not in urls
+    assert "https://h.example/guide/intro.html" not in urls
+    assert "https://h.example/intro.html" in urls

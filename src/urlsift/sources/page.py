@@ -97,13 +97,13 @@ def resolved(page: Page, uri: str | None = None) -> Resolved:
     if page.base is not None:
         written = page.base.strip(" \t\n\r\f").translate(_URL_BLANKS)
         base = written if base is None else _joined(base, written)
-    if base is None or urlsplit_scheme(base) not in RESOLVED_BASES:
+    if base is None or not _usable_base(base):
         return Resolved([], 0)
     found: list[str] = []
     room = max(RESOLVED_RATIO * len(page.text), RESOLVED_FLOOR)
     for k, link in enumerate(page.links):
         value = link.strip(" \t\n\r\f").translate(_URL_BLANKS)
-        if value and not value.startswith("#") and not _SCHEME.match(value):
+        if value and not value.startswith("#") and not _SCHEME.match(value) and not _blank_inside(value):
             joined = _joined(base, value)
             if joined is not None:
                 room -= len(joined) + 2
@@ -111,6 +111,24 @@ def resolved(page: Page, uri: str | None = None) -> Resolved:
                     return Resolved(found, sum(map(_relative, page.links[k:])))
                 found.append(joined)
     return Resolved(found, 0)
+
+
+def _blank_inside(text: str) -> bool:
+    """A space or control character left inside: the scanner would end the URL there and read a
+    stretch of it as another (D39: such a base or link resolves nothing)."""
+    return any(character.isspace() or ord(character) < 0x20 or ord(character) == 0x7F for character in text)
+
+
+def _usable_base(base: str) -> bool:
+    """D39: an http, https or ftp URL with a host of letters, digits, dots, hyphens (or an IPv6
+    literal's hex digits and colons), nothing blank inside."""
+    if urlsplit_scheme(base) not in RESOLVED_BASES or _blank_inside(base):
+        return False
+    try:
+        host = urlsplit(base).hostname
+    except ValueError:
+        return False
+    return bool(host) and all(character.isalnum() or character in ".-:" for character in host or "")
 
 
 def _relative(link: str) -> bool:
