@@ -54,7 +54,22 @@ def _columns(url: str, scheme: str | None, parts: Mapping[str, Part]) -> HostCol
         return NO_HOST
     host, host_unicode = _forms(written)
     key = surt(url) if scheme in ARCHIVED else None
+    if written.startswith("["):  # an IP literal (IPv6, IPvFuture): no domain, no labels to reverse
+        return host, host_unicode, None, None if key is None else _literal_key(url, written, key)
     return host, host_unicode, registered_domain(host), key
+
+
+def _literal_key(url: str, written: str, key: str) -> str:
+    """The SURT key of a URL whose host is an IP literal: the literal as written (lower-cased),
+    not reversed as a name's labels are, and a port that is not the scheme's own."""
+    try:
+        split = urlsplit(url.strip())
+        port = split.port
+    except ValueError:
+        return key
+    if port is not None and port != _DEFAULT_PORTS.get(split.scheme.lower()):
+        written = f"{written}:{port}"
+    return written.lower() + key[key.index(")") :] if ")" in key else key
 
 
 def _written_host(url: str, scheme: str, parts: Mapping[str, Part]) -> str | None:

@@ -219,3 +219,19 @@ def test_usual_dates_read_as_the_email_package_reads_them(
     except (ValueError, OverflowError):
         expected = None
     assert timestamp(written) == expected, written
+
+
+@pytest.mark.parametrize(
+    ("url", "host", "key"),
+    [
+        ("http://[v1.x]/", "v1.x", "[v1.x])/"),
+        ("http://[::1]:80/a", "::1", "[::1])/a"),
+        ("http://[2001:DB8::1]:8080/p?b=2&a=1", "2001:db8::1", "[2001:db8::1]:8080)/p?a=1&b=2"),
+    ],
+)
+def test_an_ip_literal_has_no_domain_and_a_key_not_reversed(url: str, host: str, key: str) -> None:
+    # IPvFuture's "v1.x" was keyed "x,v1)/" and given the registered domain "v1.x", as a name.
+    rows = [
+        found for found in urlsift.scan(io.BytesIO(url.encode()), profile="modern") if isinstance(found, Row)
+    ]
+    assert [(row.host, row.registered_domain, row.surt) for row in rows] == [(host, None, key)]
