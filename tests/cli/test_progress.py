@@ -53,7 +53,9 @@ def test_the_bar_moves_while_one_file_cut_in_pieces_is_read_by_workers(
     shown = _positions([*workers, "--split-size", "100K", str(PIPERMAIL)], monkeypatch, capsys)
     assert shown == sorted(shown)  # never backwards
     assert shown[-1] == 100
-    assert len({done for done in shown if 0 < done < 100}) >= 5, shown
+    # Before issue 30 none came between 0 and 100; how many do depends on how the units fell (3
+    # were seen in CI's run, where 9 are seen here).
+    assert len({done for done in shown if 0 < done < 100}) >= 2, shown
 
 
 def test_the_bar_moves_while_one_file_is_read_here(
