@@ -49,13 +49,13 @@ SCHEDULERS = [
 def test_the_bar_moves_while_one_file_cut_in_pieces_is_read_by_workers(
     workers: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # One mbox in about 9 units: each unit's batches count the bytes read for them.
-    shown = _positions([*workers, "--split-size", "100K", str(PIPERMAIL)], monkeypatch, capsys)
+    # One mbox in many units: each unit's batches count the bytes read for them.
+    shown = _positions([*workers, "--split-size", "20K", str(PIPERMAIL)], monkeypatch, capsys)
     assert shown == sorted(shown)  # never backwards
     assert shown[-1] == 100
-    # Before issue 30 none came between 0 and 100; how many do depends on how the units fell (3
-    # were seen in CI's run, where 9 are seen here).
-    assert len({done for done in shown if 0 < done < 100}) >= 2, shown
+    # Before issue 30 none came between 0 and 100. How many do depends on when the workers' batches
+    # arrive: CI's busy runs drew 1 or 2 where a quiet machine draws one per unit.
+    assert len({done for done in shown if 0 < done < 100}) >= 1, shown
 
 
 def test_the_bar_moves_while_one_file_is_read_here(
