@@ -36,3 +36,26 @@ class Match:
     def group(self, key1: str | int, key2: str | int, /, *keys: str | int) -> tuple[str | Any, ...]: ...
     def start(self, key: str | int = 0, /) -> int: ...
     def end(self, key: str | int = 0, /) -> int: ...
+
+@final
+class Rows:
+    """A ``batches.Batch``'s rows (its messages, texts and matches), converted once for ``Writer``."""
+
+    def __init__(self, messages: object, texts: object, matches: object) -> None: ...
+    def __len__(self) -> int: ...
+
+@final
+class Writer:
+    """The writers of text, jsonl and csv (``output.BatchWriter``)."""
+
+    def __init__(
+        self,
+        format: str,
+        *,
+        canonical: bool = False,
+        filename: bool = False,
+        color: bool = False,
+        end: str = "\n",
+        schemes: list[str] | None = None,
+    ) -> None: ...
+    def write(self, rows: Rows, start: int, stop: int) -> tuple[str, int, bool]: ...

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from json.encoder import encode_basestring
 from operator import itemgetter
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from . import _select
 from ._model import ProfileName, www_url
 from .canonical import canonical as canonical_form
 from .escaping import escaped as escaped
@@ -27,6 +28,10 @@ from .escaping import surrogates_escaped
 from .grammar import STRICT
 from .marks import PLAIN, Marks
 from .rows import FIELDS, Row
+
+if TYPE_CHECKING:
+    from ._core import Rows
+    from .batches import Batch
 
 Format = Literal["text", "jsonl", "csv"]
 FORMATS: tuple[Format, ...] = ("text", "jsonl", "csv")
@@ -260,3 +265,45 @@ def _canonical(url: str, valid: bool, has_scheme: bool, profile: str) -> str | N
     if not valid:
         return None
     return canonical_form(url if has_scheme else www_url(url), profile)
+
+
+class BatchWriter:
+    """A batch's rows written by the native core's writers (issue 31: rust/core/src/write.rs),
+    byte for byte as ``writer`` writes them, with ``--schemes`` applied there too: no row is a
+    Python object. ``rows`` converts a batch's columns once; ``write`` gives a run of them (the
+    rows between two reports, which the printer says itself)."""
+
+    def __init__(self, fmt: Format, printing: Printing, marks: Marks, end: str) -> None:
+        native = _select.native()
+        assert native is not None  # (``batch_writer`` decides)
+        schemes = None if printing.schemes is None else sorted(printing.schemes)
+        self._native = native
+        self._writer = native.Writer(
+            fmt,
+            canonical=printing.canonical,
+            filename=marks.filename,
+            color=marks.color,
+            end=end,
+            schemes=schemes,
+        )
+
+    def rows(self, batch: Batch) -> Rows:
+        """``batch``'s rows, converted for the core."""
+        rows: Rows = self._native.Rows(batch.messages, batch.texts, batch.matches)
+        return rows
+
+    def write(self, rows: Rows, start: int, stop: int) -> tuple[str, int, bool]:
+        """Rows ``start`` to ``stop``, written (those ``--schemes`` keeps); how many, and whether
+        one of them is a valid URL."""
+        return self._writer.write(rows, start, stop)
+
+
+def batch_writer(printing: Printing, marks: Marks, end: str, *, counting: bool = False) -> BatchWriter | None:
+    """The native writer, where the run has no Python work left to do per row; None where the
+    Python writer (``writer``) writes. The one place that decides (docs/architecture.md):
+    the Rust core in use, a format it writes (text, jsonl, csv: Parquet takes the columns through
+    Arrow), no canonical form to work out (``--canonical``, ``--unique``: the canonical forms
+    are Python's), and rows to print (``--count``, ``-l`` and ``-q`` count them and print none)."""
+    if _select.native() is None or printing.format == "parquet" or printing.canonical or counting:
+        return None
+    return BatchWriter(printing.format, printing, marks, end)

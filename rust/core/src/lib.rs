@@ -8,6 +8,8 @@
 
 pub mod scan;
 mod scan_tables;
+pub mod write;
+mod write_tables;
 
 use std::collections::HashMap;
 use std::fmt;

@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 mod scan;
+mod write;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -203,5 +204,6 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Grammar>()?;
     module.add_class::<Match>()?;
     scan::register(module)?;
+    write::register(module)?;
     Ok(())
 }

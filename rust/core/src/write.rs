@@ -1,0 +1,747 @@
+//! The writers of a batch's rows: text, JSON Lines and CSV, byte for byte as `output.py` writes
+//! them (`output.writer`), from columns (`batches.Batch`), so that no row is ever a Python object.
+//!
+//! Texts are "generalized UTF-8": UTF-8, where a lone surrogate (a Python `str` decoded with
+//! `surrogateescape`: a file name's byte, a JSON `\ud800` escape read back) is its three bytes as
+//! Python's `surrogatepass` writes them. Every format writes such a surrogate as the six characters
+//! `\udXXX` (`escaping.surrogates_escaped`), since no UTF-8 output can hold it.
+
+use std::ops::Range;
+
+use crate::scan::Wrapper;
+use crate::write_tables::UNSAFE;
+
+/// A column of optional strings, laid out as Arrow lays one out: the texts end to end, where each
+/// ends, and which are null.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Strings {
+    bytes: Vec<u8>,
+    ends: Vec<usize>,
+    nulls: Vec<bool>,
+}
+
+impl Strings {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn push(&mut self, text: Option<&[u8]>) {
+        if let Some(text) = text {
+            self.bytes.extend_from_slice(text);
+        }
+        self.ends.push(self.bytes.len());
+        self.nulls.push(text.is_none());
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The text at `index`; None when it is null (or past the end).
+    pub fn get(&self, index: usize) -> Option<&[u8]> {
+        if *self.nulls.get(index)? {
+            return None;
+        }
+        let start = if index == 0 { 0 } else { *self.ends.get(index - 1)? };
+        self.bytes.get(start..*self.ends.get(index)?)
+    }
+}
+
+/// A column of lists of strings (a row's alternatives): the strings in one column, where each
+/// row's list ends in it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Lists {
+    strings: Strings,
+    ends: Vec<usize>,
+}
+
+impl Lists {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn push<'a>(&mut self, items: impl IntoIterator<Item = &'a [u8]>) {
+        for item in items {
+            self.strings.push(Some(item));
+        }
+        self.ends.push(self.strings.len());
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The strings of the list at `index` (none past the end).
+    pub fn get(&self, index: usize) -> impl Iterator<Item = &[u8]> {
+        let start = if index == 0 { 0 } else { self.ends.get(index - 1).copied().unwrap_or(0) };
+        let end = self.ends.get(index).copied().unwrap_or(start);
+        (start..end).filter_map(|item| self.strings.get(item))
+    }
+}
+
+/// Where each message (or plain text) of a batch lies: `batches.Messages`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Messages {
+    pub source: Strings,
+    pub member: Strings,
+    pub message: Vec<Option<i64>>,
+    pub offset: Vec<Option<i64>>,
+    pub message_id: Strings,
+    pub date: Strings,
+    pub newsgroups: Strings,
+}
+
+/// The texts that hold a row, each with its message (an index into `Messages`) and part:
+/// `batches.Texts`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Texts {
+    pub message: Vec<usize>,
+    pub part: Strings,
+}
+
+/// One entry per row, its text an index into `Texts`: `batches.Matches`, less `position` and
+/// `production` (which `error` holds written out) and `naked` (`wrapper` None).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Matches {
+    pub text: Vec<usize>,
+    pub url: Strings,
+    pub alternatives: Lists,
+    pub valid: Vec<bool>,
+    pub scheme: Strings,
+    pub wrapper: Vec<Option<Wrapper>>,
+    pub line: Vec<i64>,
+    pub column: Vec<i64>,
+    pub start: Vec<i64>,
+    pub end: Vec<i64>,
+    pub quote_depth: Vec<i64>,
+    pub error: Strings,
+    pub canonical: Strings,
+    pub count: Vec<Option<i64>>,
+    pub context: Strings,
+    pub wayback: Strings,
+    pub host: Strings,
+    pub host_unicode: Strings,
+    pub registered_domain: Strings,
+    pub surt: Strings,
+    pub date_header: Strings,
+}
+
+/// A batch's rows as columns (`batches.Batch` less its reports, which the printer says itself).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Batch {
+    pub messages: Messages,
+    pub texts: Texts,
+    pub matches: Matches,
+}
+
+impl Batch {
+    /// Its number of rows.
+    pub fn len(&self) -> usize {
+        self.matches.text.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.matches.text.is_empty()
+    }
+
+    /// Whether every column of a table has its table's length and every index points into the
+    /// table it names; the writers take a checked batch (an unchecked one is written with nulls
+    /// where it is short, never with a panic).
+    pub fn check(&self) -> Result<(), String> {
+        let (m, t, r) = (&self.messages, &self.texts, &self.matches);
+        let tables: [(&str, usize, &[usize]); 3] = [
+            (
+                "messages",
+                m.source.len(),
+                &[m.member.len(), m.message.len(), m.offset.len(), m.message_id.len(), m.date.len()],
+            ),
+            ("texts", t.message.len(), &[t.part.len()]),
+            (
+                "matches",
+                r.text.len(),
+                &[
+                    r.url.len(),
+                    r.alternatives.len(),
+                    r.valid.len(),
+                    r.scheme.len(),
+                    r.wrapper.len(),
+                    r.line.len(),
+                    r.column.len(),
+                    r.start.len(),
+                    r.end.len(),
+                    r.quote_depth.len(),
+                    r.error.len(),
+                    r.canonical.len(),
+                    r.count.len(),
+                    r.context.len(),
+                    r.wayback.len(),
+                    r.host.len(),
+                    r.host_unicode.len(),
+                    r.registered_domain.len(),
+                    r.surt.len(),
+                    r.date_header.len(),
+                ],
+            ),
+        ];
+        for (name, length, others) in tables {
+            if others.iter().any(|other| *other != length) {
+                return Err(format!("the {name} columns are not all {length} long"));
+            }
+        }
+        if m.newsgroups.len() != m.source.len() {
+            return Err(format!("the messages columns are not all {} long", m.source.len()));
+        }
+        if let Some(bad) = t.message.iter().find(|&&message| message >= m.source.len()) {
+            return Err(format!("a text's message {bad} is not one of the {}", m.source.len()));
+        }
+        if let Some(bad) = r.text.iter().find(|&&text| text >= t.message.len()) {
+            return Err(format!("a row's text {bad} is not one of the {}", t.message.len()));
+        }
+        Ok(())
+    }
+}
+
+/// The formats `output.writer` writes (Parquet takes the columns through Arrow).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Jsonl,
+    Csv,
+}
+
+/// How rows are written: `output.writer`'s arguments and `output.Printing.schemes`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Style {
+    pub format: Format,
+    /// The text format prints a valid URL's canonical form (when the row carries it).
+    pub canonical: bool,
+    /// `marks.Marks`: the file's name before each text line, colour.
+    pub filename: bool,
+    pub color: bool,
+    /// What ends a CSV record (`-0`: a NUL); the text and jsonl rows end with a line feed, which
+    /// the printer turns into it.
+    pub end: u8,
+    /// Only the rows of these schemes (`--schemes`); None: every row.
+    pub schemes: Option<Vec<Vec<u8>>>,
+}
+
+impl Style {
+    pub fn new(format: Format) -> Self {
+        Style { format, canonical: false, filename: false, color: false, end: b'\n', schemes: None }
+    }
+}
+
+/// What a write did: the rows written, and whether one of them is a valid URL.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Written {
+    pub rows: usize,
+    pub valid: bool,
+}
+
+/// The CSV output's header line, `rows.FIELDS` in order.
+pub const FIELDS: [&str; 29] = [
+    "url",
+    "alternatives",
+    "valid",
+    "scheme",
+    "wrapper",
+    "naked",
+    "line",
+    "column",
+    "source",
+    "member",
+    "message",
+    "offset",
+    "message_id",
+    "date",
+    "newsgroups",
+    "part",
+    "error",
+    "canonical",
+    "count",
+    "start",
+    "end",
+    "quote_depth",
+    "context",
+    "wayback",
+    "host",
+    "host_unicode",
+    "registered_domain",
+    "surt",
+    "date_header",
+];
+
+/// Writes the rows `rows` of `batch` (those `style.schemes` keeps) to `out`.
+pub fn write(batch: &Batch, rows: Range<usize>, style: &Style, out: &mut Vec<u8>) -> Written {
+    let mut written = Written::default();
+    let mut cell = Vec::new();
+    for row in rows.start..rows.end.min(batch.len()) {
+        let r = &batch.matches;
+        if let Some(schemes) = &style.schemes {
+            let scheme = r.scheme.get(row);
+            if !scheme.is_some_and(|scheme| schemes.iter().any(|kept| kept == scheme)) {
+                continue;
+            }
+        }
+        let valid = r.valid.get(row).copied().unwrap_or(false);
+        written.rows += 1;
+        written.valid |= valid;
+        let text = r.text.get(row).copied().unwrap_or(0);
+        let message = batch.texts.message.get(text).copied().unwrap_or(0);
+        let at = At { row, text, message };
+        match style.format {
+            Format::Text => text_line(batch, at, valid, style, out),
+            Format::Jsonl => json_object(batch, at, valid, out),
+            Format::Csv => csv_record(batch, at, valid, style.end, out, &mut cell),
+        }
+    }
+    written
+}
+
+/// A row, and the indexes of its text and message.
+#[derive(Clone, Copy)]
+struct At {
+    row: usize,
+    text: usize,
+    message: usize,
+}
+
+const STDIN_PATHS: [&[u8]; 2] = [b"-", b"<stdin>"];
+const STDIN_NAME: &[u8] = b"(standard input)";
+// ripgrep's and GNU grep's default colours (marks.py): file names magenta, matches bold red.
+const NAME: &[u8] = b"\x1b[35m";
+const MATCH: &[u8] = b"\x1b[1;31m";
+const RESET: &[u8] = b"\x1b[0m";
+
+/// `output.writer`'s text line: the URL (its canonical form when asked), or a rejected
+/// candidate and why, with what `marks.Marks` puts around it.
+fn text_line(batch: &Batch, at: At, valid: bool, style: &Style, out: &mut Vec<u8>) {
+    let r = &batch.matches;
+    let url = r.url.get(at.row).unwrap_or_default();
+    let shown = match r.canonical.get(at.row) {
+        Some(canonical) if valid && style.canonical => canonical,
+        _ => url,
+    };
+    if !(style.filename || style.color) {
+        if valid {
+            // An ASCII valid URL has no control character in it (section 2.2); an IRI may.
+            if shown.is_ascii() {
+                out.extend_from_slice(shown);
+            } else {
+                escaped(shown, out);
+            }
+        } else {
+            escaped(url, out);
+            out.push(b'\t');
+            escaped(r.error.get(at.row).unwrap_or_default(), out);
+        }
+        out.push(b'\n');
+        return;
+    }
+    if style.filename {
+        let source = batch.messages.source.get(at.message).unwrap_or_default();
+        if style.color {
+            out.extend_from_slice(NAME);
+        }
+        if STDIN_PATHS.contains(&source) {
+            out.extend_from_slice(STDIN_NAME);
+        } else {
+            escaped(source, out);
+        }
+        if style.color {
+            out.extend_from_slice(RESET);
+        }
+        out.push(b':');
+    }
+    if !valid {
+        // A rejected candidate is no match: not coloured as one.
+        escaped(url, out);
+        out.push(b'\t');
+        escaped(r.error.get(at.row).unwrap_or_default(), out);
+    } else if style.color {
+        out.extend_from_slice(MATCH);
+        escaped(shown, out);
+        out.extend_from_slice(RESET);
+    } else {
+        escaped(shown, out);
+    }
+    out.push(b'\n');
+}
+
+/// `output._jsonl_writer`'s object: `json.dumps(row._asdict(), ensure_ascii=False)`, a lone
+/// surrogate written as JSON's escape of it.
+fn json_object(batch: &Batch, at: At, valid: bool, out: &mut Vec<u8>) {
+    let (m, r) = (&batch.messages, &batch.matches);
+    out.extend_from_slice(b"{\"url\": ");
+    json_text(r.url.get(at.row), out);
+    out.extend_from_slice(b", \"alternatives\": [");
+    for (index, alternative) in r.alternatives.get(at.row).enumerate() {
+        if index > 0 {
+            out.extend_from_slice(b", ");
+        }
+        json_text(Some(alternative), out);
+    }
+    out.extend_from_slice(b"], \"valid\": ");
+    out.extend_from_slice(if valid { b"true" } else { b"false" });
+    out.extend_from_slice(b", \"scheme\": ");
+    json_text(r.scheme.get(at.row), out);
+    let wrapper = r.wrapper.get(at.row).copied().flatten();
+    out.extend_from_slice(b", \"wrapper\": ");
+    out.extend_from_slice(match wrapper {
+        None => b"null",
+        Some(Wrapper::Url) => b"\"URL:\"",
+        Some(Wrapper::Angle) => b"\"<>\"",
+        Some(Wrapper::Quote) => b"\"\\\"\"",
+    });
+    out.extend_from_slice(b", \"naked\": ");
+    out.extend_from_slice(if wrapper.is_none() { b"true" } else { b"false" });
+    let number = |column: &[i64]| Some(column.get(at.row).copied().unwrap_or(0));
+    let fields: [(&str, Field<'_>); 23] = [
+        ("line", Field::Number(number(&r.line))),
+        ("column", Field::Number(number(&r.column))),
+        ("source", Field::Text(m.source.get(at.message))),
+        ("member", Field::Text(m.member.get(at.message))),
+        ("message", Field::Number(m.message.get(at.message).copied().flatten())),
+        ("offset", Field::Number(m.offset.get(at.message).copied().flatten())),
+        ("message_id", Field::Text(m.message_id.get(at.message))),
+        ("date", Field::Text(m.date.get(at.message))),
+        ("newsgroups", Field::Text(m.newsgroups.get(at.message))),
+        ("part", Field::Text(batch.texts.part.get(at.text))),
+        ("error", Field::Text(r.error.get(at.row))),
+        ("canonical", Field::Text(r.canonical.get(at.row))),
+        ("count", Field::Number(r.count.get(at.row).copied().flatten())),
+        ("start", Field::Number(number(&r.start))),
+        ("end", Field::Number(number(&r.end))),
+        ("quote_depth", Field::Number(number(&r.quote_depth))),
+        ("context", Field::Text(r.context.get(at.row))),
+        ("wayback", Field::Text(r.wayback.get(at.row))),
+        ("host", Field::Text(r.host.get(at.row))),
+        ("host_unicode", Field::Text(r.host_unicode.get(at.row))),
+        ("registered_domain", Field::Text(r.registered_domain.get(at.row))),
+        ("surt", Field::Text(r.surt.get(at.row))),
+        ("date_header", Field::Text(r.date_header.get(at.row))),
+    ];
+    for (name, field) in fields {
+        match field {
+            Field::Text(text) => {
+                json_name(name, out);
+                json_text(text, out);
+            }
+            Field::Number(number) => {
+                json_name(name, out);
+                match number {
+                    None => out.extend_from_slice(b"null"),
+                    Some(number) => integer(number, out),
+                }
+            }
+        }
+    }
+    out.extend_from_slice(b"}\n");
+}
+
+enum Field<'a> {
+    Text(Option<&'a [u8]>),
+    Number(Option<i64>),
+}
+
+fn json_name(name: &str, out: &mut Vec<u8>) {
+    out.extend_from_slice(b", \"");
+    out.extend_from_slice(name.as_bytes());
+    out.extend_from_slice(b"\": ");
+}
+
+/// `json.encoder.encode_basestring` (what `json.dumps` does with `ensure_ascii=False`): `"` and
+/// `\` and the C0 controls escaped, all else as it is; then `escaping.surrogates_escaped`.
+fn json_text(text: Option<&[u8]>, out: &mut Vec<u8>) {
+    let Some(text) = text else {
+        out.extend_from_slice(b"null");
+        return;
+    };
+    out.push(b'"');
+    let mut plain = 0;
+    let mut at = 0;
+    while at < text.len() {
+        let byte = text.get(at).copied().unwrap_or(0);
+        let short: &[u8] = match byte {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0x08 => b"\\b",
+            0x0C => b"\\f",
+            0x00..=0x1F => b"",
+            0xED => {
+                let (code, length) = code_point(text, at);
+                if is_surrogate(code) {
+                    out.extend_from_slice(text.get(plain..at).unwrap_or_default());
+                    escape(code, out);
+                    at += length;
+                    plain = at;
+                } else {
+                    at += 1;
+                }
+                continue;
+            }
+            _ => {
+                at += 1;
+                continue;
+            }
+        };
+        out.extend_from_slice(text.get(plain..at).unwrap_or_default());
+        if short.is_empty() {
+            out.extend_from_slice(b"\\u");
+            hex(u32::from(byte), 4, out); // as Python's JSON writes the other C0 controls
+        } else {
+            out.extend_from_slice(short);
+        }
+        at += 1;
+        plain = at;
+    }
+    out.extend_from_slice(text.get(plain..).unwrap_or_default());
+    out.push(b'"');
+}
+
+/// `output._cell` of each column, and `csv.writer` (Excel's dialect: quotes where needed) around
+/// them; a context cell holds its line breaks as they are, and so is quoted for them too.
+fn csv_record(batch: &Batch, at: At, valid: bool, end: u8, out: &mut Vec<u8>, cell: &mut Vec<u8>) {
+    let (m, r) = (&batch.messages, &batch.matches);
+    let number = |column: &[i64]| Some(column.get(at.row).copied().unwrap_or(0));
+    let wrapper = r.wrapper.get(at.row).copied().flatten();
+    let mut alternatives = Vec::new();
+    for (index, alternative) in r.alternatives.get(at.row).enumerate() {
+        if index > 0 {
+            alternatives.push(b' ');
+        }
+        alternatives.extend_from_slice(alternative);
+    }
+    let cells: [Cell<'_>; 29] = [
+        Cell::Text(r.url.get(at.row)),
+        Cell::Text(Some(&alternatives)),
+        Cell::Bool(valid),
+        Cell::Text(r.scheme.get(at.row)),
+        Cell::Text(wrapper.map(|wrapper| match wrapper {
+            Wrapper::Url => b"URL:".as_slice(),
+            Wrapper::Angle => b"<>",
+            Wrapper::Quote => b"\"",
+        })),
+        Cell::Bool(wrapper.is_none()),
+        Cell::Number(number(&r.line)),
+        Cell::Number(number(&r.column)),
+        Cell::Text(m.source.get(at.message)),
+        Cell::Text(m.member.get(at.message)),
+        Cell::Number(m.message.get(at.message).copied().flatten()),
+        Cell::Number(m.offset.get(at.message).copied().flatten()),
+        Cell::Text(m.message_id.get(at.message)),
+        Cell::Text(m.date.get(at.message)),
+        Cell::Text(m.newsgroups.get(at.message)),
+        Cell::Text(batch.texts.part.get(at.text)),
+        Cell::Text(r.error.get(at.row)),
+        Cell::Text(r.canonical.get(at.row)),
+        Cell::Number(r.count.get(at.row).copied().flatten()),
+        Cell::Number(number(&r.start)),
+        Cell::Number(number(&r.end)),
+        Cell::Number(number(&r.quote_depth)),
+        Cell::Context(r.context.get(at.row)),
+        Cell::Text(r.wayback.get(at.row)),
+        Cell::Text(r.host.get(at.row)),
+        Cell::Text(r.host_unicode.get(at.row)),
+        Cell::Text(r.registered_domain.get(at.row)),
+        Cell::Text(r.surt.get(at.row)),
+        Cell::Text(r.date_header.get(at.row)),
+    ];
+    // output.writer: a row with a context is written with CR LF as the csv module's line end (it
+    // quotes a cell that holds a character of it), the record's own end put back after it.
+    let breaks: &[u8] = if r.context.get(at.row).is_some() { b"\r\n" } else { &[end] };
+    for (index, value) in cells.into_iter().enumerate() {
+        if index > 0 {
+            out.push(b',');
+        }
+        cell.clear();
+        match value {
+            Cell::Text(None) | Cell::Context(None) | Cell::Number(None) => {}
+            Cell::Bool(value) => cell.extend_from_slice(if value { b"true" } else { b"false" }),
+            Cell::Number(Some(number)) => {
+                integer(number, cell);
+                if number < 0 {
+                    cell.insert(0, b'\''); // the formula guard, as for any cell starting with '-'
+                }
+            }
+            Cell::Text(Some(text)) => {
+                guard(text, cell);
+                escaped(text, cell);
+            }
+            Cell::Context(Some(text)) => {
+                // A NUL, which CSV readers refuse (and -0 ends records with), is the one escaped.
+                guard(text, cell);
+                surrogates_escaped(text, cell, true);
+            }
+        }
+        quoted(cell, breaks, out);
+    }
+    out.push(end);
+}
+
+enum Cell<'a> {
+    Text(Option<&'a [u8]>),
+    Context(Option<&'a [u8]>),
+    Number(Option<i64>),
+    Bool(bool),
+}
+
+/// `output._guard`: a quote in front of what a spreadsheet would run as a formula (OWASP's
+/// advice for CSV injection).
+fn guard(text: &[u8], out: &mut Vec<u8>) {
+    if matches!(text.first(), Some(b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r')) {
+        out.push(b'\'');
+    }
+}
+
+/// A cell as `csv.writer` (QUOTE_MINIMAL) writes it: quoted, its quotes doubled, when it holds
+/// the delimiter, the quote or a character of the line end.
+fn quoted(cell: &[u8], breaks: &[u8], out: &mut Vec<u8>) {
+    if !cell.iter().any(|byte| *byte == b',' || *byte == b'"' || breaks.contains(byte)) {
+        out.extend_from_slice(cell);
+        return;
+    }
+    out.push(b'"');
+    for &byte in cell {
+        if byte == b'"' {
+            out.push(b'"');
+        }
+        out.push(byte);
+    }
+    out.push(b'"');
+}
+
+/// `escaping.escaped`: control and invisible formatting characters (Cc, Cf, Cs, Zl, Zp) as
+/// Python's `\xNN`, `\uNNNN` or `\UNNNNNNNN`, so that they cannot act on a terminal.
+pub fn escaped(text: &[u8], out: &mut Vec<u8>) {
+    if text.iter().all(|byte| (0x20..0x7F).contains(byte)) {
+        out.extend_from_slice(text); // most text: nothing to look for
+        return;
+    }
+    let mut plain = 0;
+    let mut at = 0;
+    while at < text.len() {
+        let (code, length) = code_point(text, at);
+        if is_unsafe(code) {
+            out.extend_from_slice(text.get(plain..at).unwrap_or_default());
+            escape(code, out);
+            plain = at + length;
+        }
+        at += length;
+    }
+    out.extend_from_slice(text.get(plain..).unwrap_or_default());
+}
+
+/// `escaping.surrogates_escaped`: each lone surrogate as `\udXXX`; with `nul`, a NUL as `\x00`
+/// too (the CSV context cell's one escape).
+pub fn surrogates_escaped(text: &[u8], out: &mut Vec<u8>, nul: bool) {
+    let mut plain = 0;
+    let mut at = 0;
+    while at < text.len() {
+        let byte = text.get(at).copied().unwrap_or(0);
+        if byte == 0xED || (nul && byte == 0) {
+            let (code, length) = code_point(text, at);
+            if is_surrogate(code) || code == 0 {
+                out.extend_from_slice(text.get(plain..at).unwrap_or_default());
+                escape(code, out);
+                plain = at + length;
+            }
+            at += length;
+        } else {
+            at += 1;
+        }
+    }
+    out.extend_from_slice(text.get(plain..).unwrap_or_default());
+}
+
+/// Python's escape of a code point: `\xNN`, `\uNNNN`, `\UNNNNNNNN` (lower-case hex digits).
+fn escape(code: u32, out: &mut Vec<u8>) {
+    let (lead, digits) = match code {
+        0..=0xFF => (b'x', 2),
+        0x100..=0xFFFF => (b'u', 4),
+        _ => (b'U', 8),
+    };
+    out.push(b'\\');
+    out.push(lead);
+    hex(code, digits, out);
+}
+
+/// `code` in `digits` lower-case hex digits.
+fn hex(code: u32, digits: u32, out: &mut Vec<u8>) {
+    for shift in (0..digits).rev() {
+        out.push(b"0123456789abcdef"[((code >> (4 * shift)) & 0xF) as usize]);
+    }
+}
+
+fn is_surrogate(code: u32) -> bool {
+    (0xD800..=0xDFFF).contains(&code)
+}
+
+fn is_unsafe(code: u32) -> bool {
+    UNSAFE
+        .binary_search_by(|&(first, last)| {
+            if last < code {
+                std::cmp::Ordering::Less
+            } else if first > code {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+        .is_ok()
+}
+
+/// The code point at `at` of generalized UTF-8 and its length in bytes; a byte that starts none
+/// (never in a text from Python) is U+FFFD, one byte long.
+fn code_point(text: &[u8], at: usize) -> (u32, usize) {
+    let byte = |offset: usize| text.get(at + offset).map(|&b| u32::from(b));
+    let continued = |offset: usize| byte(offset).filter(|b| b & 0xC0 == 0x80).map(|b| b & 0x3F);
+    let Some(first) = byte(0) else { return (0xFFFD, 1) };
+    let (length, lead) = match first {
+        0x00..=0x7F => return (first, 1),
+        0xC0..=0xDF => (2, first & 0x1F),
+        0xE0..=0xEF => (3, first & 0x0F),
+        0xF0..=0xF7 => (4, first & 0x07),
+        _ => return (0xFFFD, 1),
+    };
+    let mut code = lead;
+    for offset in 1..length {
+        match continued(offset) {
+            Some(bits) => code = (code << 6) | bits,
+            None => return (0xFFFD, 1),
+        }
+    }
+    (code, length)
+}
+
+/// A decimal integer, as Python's `str(int)` writes it.
+fn integer(number: i64, out: &mut Vec<u8>) {
+    if number < 0 {
+        out.push(b'-');
+    }
+    let mut digits = [0u8; 20];
+    let mut rest = number.unsigned_abs();
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        if let Some(digit) = digits.get_mut(start) {
+            *digit = b'0' + (rest % 10) as u8;
+        }
+        rest /= 10;
+        if rest == 0 || start == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(digits.get(start..).unwrap_or_default());
+}
