@@ -50,7 +50,8 @@ class Writer:
 
     def __init__(
         self,
-        format: str,
+        fmt: str,
+        /,
         *,
         canonical: bool = False,
         filename: bool = False,
