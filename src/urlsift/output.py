@@ -295,7 +295,8 @@ class BatchWriter:
     def write(self, rows: Rows, start: int, stop: int) -> tuple[str, int, bool]:
         """Rows ``start`` to ``stop``, written (those ``--schemes`` keeps); how many, and whether
         one of them is a valid URL."""
-        return self._writer.write(rows, start, stop)
+        written: tuple[str, int, bool] = self._writer.write(rows, start, stop)
+        return written
 
 
 def batch_writer(printing: Printing, marks: Marks, end: str, *, counting: bool = False) -> BatchWriter | None:

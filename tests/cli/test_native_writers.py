@@ -17,9 +17,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from urlsift import _select, escaping, scan_batches
+from urlsift._model import Wrapper
 from urlsift.batches import Batch, batch_of
 from urlsift.marks import PLAIN, Marks
-from urlsift.output import FORMATS, Format, Printing, batch_writer, writer
+from urlsift.output import Format, Printing, batch_writer, writer
 from urlsift.rows import Row
 
 ROOT = Path(__file__).parents[2]
@@ -49,18 +50,20 @@ NUMBERS = st.integers(-(10**12), 10**12)
 
 @st.composite
 def rows(draw: st.DrawFn) -> Row:
-    wrapper = draw(st.sampled_from([None, "URL:", "<>", '"']))
+    wrapper: Wrapper | None = draw(st.sampled_from([None, "URL:", "<>", '"']))
     text, number = st.none() | TEXTS, st.none() | NUMBERS
 
     def maybe() -> str | None:
         return draw(text)
 
     source = draw(st.sampled_from(["-", "<stdin>", "a.txt", "=b.mbox"]) | TEXTS)
+    url, alternatives = draw(TEXTS), tuple(draw(st.lists(TEXTS, max_size=3)))
+    valid, scheme, line, column = draw(st.booleans()), draw(SCHEMES), draw(NUMBERS), draw(NUMBERS)
     return Row(
-        draw(TEXTS), tuple(draw(st.lists(TEXTS, max_size=3))), draw(st.booleans()), draw(SCHEMES), wrapper,
-        wrapper is None, draw(NUMBERS), draw(NUMBERS), source, maybe(), draw(number), draw(number), maybe(),
-        maybe(), maybe(), maybe(), maybe(), maybe(), draw(number), draw(NUMBERS), draw(NUMBERS), draw(NUMBERS),
-        maybe(), maybe(), maybe(), maybe(), maybe(), maybe(), maybe(),
+        url, alternatives, valid, scheme, wrapper, wrapper is None, line, column, source, maybe(),
+        draw(number), draw(number), maybe(), maybe(), maybe(), maybe(), maybe(), maybe(), draw(number),
+        draw(NUMBERS), draw(NUMBERS), draw(NUMBERS), maybe(), maybe(), maybe(), maybe(), maybe(), maybe(),
+        maybe(),
     )  # fmt: skip
 
 
@@ -96,7 +99,8 @@ def native_written(
         schemes=None if schemes is None else sorted(schemes),
     )
     rows = _select.NATIVE.Rows(batch.messages, batch.texts, batch.matches)
-    return made.write(rows, start, stop)
+    written: tuple[str, int, bool] = made.write(rows, start, stop)
+    return written
 
 
 @native
@@ -180,5 +184,7 @@ def test_the_command_line_prints_the_same_under_both_cores(
         return done.stdout, done.returncode
 
     expected, status = run("python")
-    assert b"unknown-charset" in expected and b"c.gz" in expected and status == 2
+    assert b"unknown-charset" in expected
+    assert b"c.gz" in expected
+    assert status == 2
     assert run(core) == (expected, status)

@@ -466,47 +466,38 @@ fn json_text(text: Option<&[u8]>, out: &mut Vec<u8>) {
         return;
     };
     out.push(b'"');
-    let mut plain = 0;
-    let mut at = 0;
-    while at < text.len() {
-        let byte = text.get(at).copied().unwrap_or(0);
-        let short: &[u8] = match byte {
-            b'"' => b"\\\"",
-            b'\\' => b"\\\\",
-            b'\n' => b"\\n",
-            b'\r' => b"\\r",
-            b'\t' => b"\\t",
-            0x08 => b"\\b",
-            0x0C => b"\\f",
-            0x00..=0x1F => b"",
+    // 0xED starts a surrogate (or a code point from U+D000 to U+D7FF, written as it is).
+    let special = |byte: &u8| *byte < 0x20 || *byte == b'"' || *byte == b'\\' || *byte == 0xED;
+    let mut rest = text;
+    while let Some(found) = rest.iter().position(special) {
+        out.extend_from_slice(rest.get(..found).unwrap_or_default());
+        let byte = rest.get(found).copied().unwrap_or(0);
+        let mut length = 1;
+        match byte {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            0x08 => out.extend_from_slice(b"\\b"),
+            0x0C => out.extend_from_slice(b"\\f"),
             0xED => {
-                let (code, length) = code_point(text, at);
+                let (code, read) = code_point(rest, found);
+                length = read;
                 if is_surrogate(code) {
-                    out.extend_from_slice(text.get(plain..at).unwrap_or_default());
                     escape(code, out);
-                    at += length;
-                    plain = at;
                 } else {
-                    at += 1;
+                    out.extend_from_slice(rest.get(found..found + read).unwrap_or_default());
                 }
-                continue;
             }
             _ => {
-                at += 1;
-                continue;
+                out.extend_from_slice(b"\\u"); // as Python's JSON writes the other C0 controls
+                hex(u32::from(byte), 4, out);
             }
-        };
-        out.extend_from_slice(text.get(plain..at).unwrap_or_default());
-        if short.is_empty() {
-            out.extend_from_slice(b"\\u");
-            hex(u32::from(byte), 4, out); // as Python's JSON writes the other C0 controls
-        } else {
-            out.extend_from_slice(short);
         }
-        at += 1;
-        plain = at;
+        rest = rest.get(found + length..).unwrap_or_default();
     }
-    out.extend_from_slice(text.get(plain..).unwrap_or_default());
+    out.extend_from_slice(rest);
     out.push(b'"');
 }
 
@@ -560,7 +551,7 @@ fn csv_record(batch: &Batch, at: At, valid: bool, end: u8, out: &mut Vec<u8>, ce
     ];
     // output.writer: a row with a context is written with CR LF as the csv module's line end (it
     // quotes a cell that holds a character of it), the record's own end put back after it.
-    let breaks: &[u8] = if r.context.get(at.row).is_some() { b"\r\n" } else { &[end] };
+    let breaks = if r.context.get(at.row).is_some() { *b"\r\n" } else { [end, end] };
     for (index, value) in cells.into_iter().enumerate() {
         if index > 0 {
             out.push(b',');
@@ -607,8 +598,9 @@ fn guard(text: &[u8], out: &mut Vec<u8>) {
 
 /// A cell as `csv.writer` (QUOTE_MINIMAL) writes it: quoted, its quotes doubled, when it holds
 /// the delimiter, the quote or a character of the line end.
-fn quoted(cell: &[u8], breaks: &[u8], out: &mut Vec<u8>) {
-    if !cell.iter().any(|byte| *byte == b',' || *byte == b'"' || breaks.contains(byte)) {
+fn quoted(cell: &[u8], breaks: [u8; 2], out: &mut Vec<u8>) {
+    let [first, second] = breaks;
+    if !cell.iter().any(|&byte| byte == b',' || byte == b'"' || byte == first || byte == second) {
         out.extend_from_slice(cell);
         return;
     }
@@ -646,23 +638,20 @@ pub fn escaped(text: &[u8], out: &mut Vec<u8>) {
 /// `escaping.surrogates_escaped`: each lone surrogate as `\udXXX`; with `nul`, a NUL as `\x00`
 /// too (the CSV context cell's one escape).
 pub fn surrogates_escaped(text: &[u8], out: &mut Vec<u8>, nul: bool) {
-    let mut plain = 0;
-    let mut at = 0;
-    while at < text.len() {
-        let byte = text.get(at).copied().unwrap_or(0);
-        if byte == 0xED || (nul && byte == 0) {
-            let (code, length) = code_point(text, at);
-            if is_surrogate(code) || code == 0 {
-                out.extend_from_slice(text.get(plain..at).unwrap_or_default());
-                escape(code, out);
-                plain = at + length;
-            }
-            at += length;
+    let mut rest = text;
+    loop {
+        let found = if nul { memchr::memchr2(0xED, 0, rest) } else { memchr::memchr(0xED, rest) };
+        let Some(found) = found else { break };
+        out.extend_from_slice(rest.get(..found).unwrap_or_default());
+        let (code, length) = code_point(rest, found);
+        if is_surrogate(code) || code == 0 {
+            escape(code, out);
         } else {
-            at += 1;
+            out.extend_from_slice(rest.get(found..found + length).unwrap_or_default());
         }
+        rest = rest.get(found + length..).unwrap_or_default();
     }
-    out.extend_from_slice(text.get(plain..).unwrap_or_default());
+    out.extend_from_slice(rest);
 }
 
 /// Python's escape of a code point: `\xNN`, `\uNNNN`, `\UNNNNNNNN` (lower-case hex digits).
@@ -689,17 +678,11 @@ fn is_surrogate(code: u32) -> bool {
 }
 
 fn is_unsafe(code: u32) -> bool {
-    UNSAFE
-        .binary_search_by(|&(first, last)| {
-            if last < code {
-                std::cmp::Ordering::Less
-            } else if first > code {
-                std::cmp::Ordering::Greater
-            } else {
-                std::cmp::Ordering::Equal
-            }
-        })
-        .is_ok()
+    if code < 0x80 {
+        return code < 0x20 || code == 0x7F;
+    }
+    let at = UNSAFE.partition_point(|&(_, last)| last < code);
+    UNSAFE.get(at).is_some_and(|&(first, _)| first <= code)
 }
 
 /// The code point at `at` of generalized UTF-8 and its length in bytes; a byte that starts none
@@ -744,4 +727,99 @@ fn integer(number: i64, out: &mut Vec<u8>) {
         }
     }
     out.extend_from_slice(digits.get(start..).unwrap_or_default());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A one-row batch: `url`, valid or not, with `context`.
+    fn batch(url: &[u8], valid: bool, context: Option<&[u8]>) -> Batch {
+        let mut batch = Batch::default();
+        let m = &mut batch.messages;
+        m.source.push(Some(b"-"));
+        for column in [&mut m.member, &mut m.message_id, &mut m.date, &mut m.newsgroups] {
+            column.push(None);
+        }
+        m.message.push(None);
+        m.offset.push(Some(-3));
+        batch.texts.message.push(0);
+        batch.texts.part.push(None);
+        let r = &mut batch.matches;
+        r.text.push(0);
+        r.url.push(Some(url));
+        r.alternatives.push([b"a,b".as_slice(), b"c"]);
+        r.valid.push(valid);
+        r.scheme.push(Some(b"http"));
+        r.wrapper.push(Some(Wrapper::Quote));
+        for column in [&mut r.line, &mut r.column, &mut r.start, &mut r.end, &mut r.quote_depth] {
+            column.push(1);
+        }
+        r.error.push(if valid { None } else { Some(b"=why") });
+        r.canonical.push(None);
+        r.count.push(None);
+        r.context.push(context);
+        for column in [&mut r.wayback, &mut r.host, &mut r.host_unicode, &mut r.registered_domain] {
+            column.push(None);
+        }
+        r.surt.push(None);
+        r.date_header.push(None);
+        batch
+    }
+
+    fn written(batch: &Batch, style: &Style) -> String {
+        let mut out = Vec::new();
+        write(batch, 0..batch.len(), style, &mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn text_escapes_controls_surrogates_and_bidi_but_not_an_ascii_valid_url() {
+        let style = Style::new(Format::Text);
+        assert_eq!(written(&batch(b"http://a/\x1b", true, None), &style), "http://a/\x1b\n");
+        // U+202E, then a lone surrogate as surrogatepass writes it (ED B0 80: U+DC00)
+        let url = b"http://\xc3\xa9/\xe2\x80\xae\xed\xb0\x80";
+        assert_eq!(written(&batch(url, true, None), &style), "http://é/\\u202e\\udc00\n");
+        assert_eq!(written(&batch(b"x\ty", false, None), &style), "x\\x09y\t=why\n");
+    }
+
+    #[test]
+    fn jsonl_escapes_as_python_json_does() {
+        let found = written(
+            &batch(b"a\"\\\n\x01\x7f\xed\xa0\x80\xed\x9f\xbf", true, None),
+            &Style::new(Format::Jsonl),
+        );
+        assert!(found.starts_with(
+            "{\"url\": \"a\\\"\\\\\\n\\u0001\x7f\\ud800\u{d7ff}\", \"alternatives\": [\"a,b\", \"c\"]"
+        ));
+        assert!(found.contains("\"wrapper\": \"\\\"\", \"naked\": false"));
+        assert!(found.ends_with("\"offset\": -3, \"message_id\": null, \"date\": null, \"newsgroups\": null, \"part\": null, \"error\": null, \"canonical\": null, \"count\": null, \"start\": 1, \"end\": 1, \"quote_depth\": 1, \"context\": null, \"wayback\": null, \"host\": null, \"host_unicode\": null, \"registered_domain\": null, \"surt\": null, \"date_header\": null}\n"));
+    }
+
+    #[test]
+    fn csv_quotes_guards_and_keeps_a_contexts_line_breaks() {
+        let mut style = Style::new(Format::Csv);
+        style.end = 0;
+        let found = written(&batch(b"-x", false, Some(b"line\r\nnext\0")), &style);
+        // (the source "-" too: standard input's name starts as a formula would)
+        let cells = "'-x,\"a,b c\",false,http,\"\"\"\",false,1,1,'-,,,'-3,,,,,'=why,,,1,1,1,";
+        assert_eq!(found, format!("{cells}\"line\r\nnext\\x00\",,,,,,\0"));
+    }
+
+    #[test]
+    fn a_checked_batch_has_its_columns_whole_and_an_unchecked_one_never_panics() {
+        let mut whole = batch(b"http://a/", true, None);
+        assert_eq!(whole.check(), Ok(()));
+        whole.matches.text[0] = 7;
+        assert!(whole.check().is_err());
+        whole.matches.url = Strings::new();
+        assert!(whole.check().is_err());
+        for format in [Format::Text, Format::Jsonl, Format::Csv] {
+            written(&whole, &Style::new(format));
+        }
+        // Bytes that start no code point (never from Python) are copied, not a panic.
+        let mut bytes = Vec::new();
+        escaped(b"\xff\xed\xa0", &mut bytes);
+        assert_eq!(bytes, b"\xff\xed\xa0");
+    }
 }
