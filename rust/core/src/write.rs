@@ -314,6 +314,7 @@ struct At {
     message: usize,
 }
 
+// D37: the file's name before a line as grep and ripgrep write it, standard input's as GNU grep's.
 const STDIN_PATHS: [&[u8]; 2] = [b"-", b"<stdin>"];
 const STDIN_NAME: &[u8] = b"(standard input)";
 // ripgrep's and GNU grep's default colours (marks.py): file names magenta, matches bold red.
@@ -362,7 +363,7 @@ fn text_line(batch: &Batch, at: At, valid: bool, style: &Style, out: &mut Vec<u8
         out.push(b':');
     }
     if !valid {
-        // A rejected candidate is no match: not coloured as one.
+        // D37: a rejected candidate is no match, and is not coloured as one.
         escaped(url, out);
         out.push(b'\t');
         escaped(r.error.get(at.row).unwrap_or_default(), out);
@@ -466,7 +467,7 @@ fn json_text(text: Option<&[u8]>, out: &mut Vec<u8>) {
         return;
     };
     out.push(b'"');
-    // 0xED starts a surrogate (or a code point from U+D000 to U+D7FF, written as it is).
+    // 0xED starts a surrogate (or a code point from 0xD000 to 0xD7FF, written as it is).
     let special = |byte: &u8| *byte < 0x20 || *byte == b'"' || *byte == b'\\' || *byte == 0xED;
     let mut rest = text;
     while let Some(found) = rest.iter().position(special) {
