@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import wraps
-from typing import IO, TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TextIO, TypeVar, cast
+from typing import IO, Any, Literal, NamedTuple, Protocol, TextIO, TypeVar, cast
 
 import regex
 
@@ -32,7 +32,7 @@ from .errors import Error
 from .execute import Scanned, execute
 from .grammar import PROFILES, STRICT
 from .marks import PLAIN, Marks
-from .output import FORMATS, BatchWriter, Format, Printing, Writer, batch_writer, escaped, writer
+from .output import FORMATS, BatchWriter, Format, Printing, Writer, batch_writer, columnar, escaped, writer
 from .plan import COMMAND_LINE, build, filters
 from .progress import Progress
 from .rows import PARTS, Options, Report, Row, Tally
@@ -42,9 +42,6 @@ from .sources import MAX_MESSAGE, ReadOptions, publicinbox
 from .sources.packed import MAX_EXPAND, ZSTD_WINDOW_LOG, ZSTD_WINDOW_LOGS
 from .units import SPLIT_BYTES
 from .validate import validate
-
-if TYPE_CHECKING:
-    from ._core import Rows
 
 INTERRUPTED = 130
 """The exit status after Ctrl-C, as shells give a process ended by SIGINT (128 + 2)."""
@@ -981,6 +978,7 @@ class _Printer:
         self.counting: bool = args.count or args.files_with_matches or args.quiet
         # Issue 31: the rows written by the native core where no Python work is left per row.
         self.native = batch_writer(self.printing, marks, self.out.end, counting=self.counting)
+        self.tables = self.sink is not None and columnar(self.printing, counting=self.counting)
         self.quiet = args.quiet
         self.messages = not args.no_messages
         self.verbose = args.verbose
@@ -998,32 +996,55 @@ class _Printer:
         Python work for each row (``--schemes``, ``--canonical``, ``--unique``, the writer)."""
         selected, write = self.printing.selected, self.write  # once, not once a row
         for batch in batches:
-            if self.native is not None:
-                self._write_native(batch, self.native)
+            if self.native is not None or self.tables:
+                self._write_columns(batch)
             else:
                 self._write_batch(batch, selected, write)
 
-    def _write_native(self, batch: Batch, native: BatchWriter) -> None:
-        """A batch's rows written by the core, a run of them between two reports at a time."""
+    def _write_columns(self, batch: Batch) -> None:
+        """A batch's rows written from its columns (``output.columnar``), a run of them between
+        two reports at a time: by the core's writers, or as Arrow tables to Parquet."""
         try:
-            rows = native.rows(batch)
+            write = (
+                self._native_runs(batch, self.native) if self.native is not None else self._table_runs(batch)
+            )
             given = 0
-            reports = batch.reports
-            for before, *report in zip(*reports, strict=True):
+            for before, *report in zip(*batch.reports, strict=True):
                 if before > given:
-                    self._write_rows(native, rows, given, before)
+                    write(given, before)
                     given = before
                 self._report(Report(*report))
-            self._write_rows(native, rows, given, len(batch))
+            write(given, len(batch))
         finally:
             self.flush()
 
-    def _write_rows(self, native: BatchWriter, rows: Rows, start: int, stop: int) -> None:
-        text, printed, found = native.write(rows, start, stop)
-        self.found = self.found or found
-        self.printed += printed
-        if text:
-            self.held.write(text)
+    def _native_runs(self, batch: Batch, native: BatchWriter) -> Callable[[int, int], None]:
+        rows = native.rows(batch)
+
+        def write(start: int, stop: int) -> None:
+            text, printed, found = native.write(rows, start, stop)
+            self.found = self.found or found
+            self.printed += printed
+            if text:
+                self.held.write(text)
+
+        return write
+
+    def _table_runs(self, batch: Batch) -> Callable[[int, int], None]:
+        from .parquet import kept
+
+        table = batch.to_arrow()
+
+        def write(start: int, stop: int) -> None:
+            rows, found = kept(table.slice(start, stop - start), self.printing.schemes)
+            self.found = self.found or found
+            self.printed += rows.num_rows
+            try:
+                self.sink.write_table(rows)
+            except OSError as error:  # pyarrow's write errors are OSErrors (a full disk)
+                raise _OutputError(f"{self.sink.directory}: {error.strerror or error}") from None
+
+        return write
 
     def _write_batch(self, batch: Batch, selected: Callable[[Row], Row | None], write: Writer) -> None:
         """A batch's rows, written in one step when they are all counted (``printed``): Ctrl-C in

@@ -299,12 +299,19 @@ class BatchWriter:
         return written
 
 
+def columnar(printing: Printing, *, counting: bool = False) -> bool:
+    """Whether a batch's rows are written from its columns (no Python object a row), not through
+    ``Batch.events()`` and the Python writer: the one place that decides (docs/architecture.md).
+    So with the Rust core in use, when no canonical form is to be worked out (``--canonical``,
+    ``--unique``: the canonical forms are Python's) and rows are printed (``--count``, ``-l`` and
+    ``-q`` count them and print none). Text, jsonl and csv are then written by the core
+    (``batch_writer``), Parquet from the batch's Arrow table (``Batch.to_arrow``)."""
+    return _select.native() is not None and not printing.canonical and not counting
+
+
 def batch_writer(printing: Printing, marks: Marks, end: str, *, counting: bool = False) -> BatchWriter | None:
-    """The native writer, where the run has no Python work left to do per row; None where the
-    Python writer (``writer``) writes. The one place that decides (docs/architecture.md):
-    the Rust core in use, a format it writes (text, jsonl, csv: Parquet takes the columns through
-    Arrow), no canonical form to work out (``--canonical``, ``--unique``: the canonical forms
-    are Python's), and rows to print (``--count``, ``-l`` and ``-q`` count them and print none)."""
-    if _select.native() is None or printing.format == "parquet" or printing.canonical or counting:
+    """The native writer of text, jsonl or csv, where ``columnar`` says; None where the Python
+    writer (``writer``) writes, or for Parquet."""
+    if printing.format == "parquet" or not columnar(printing, counting=counting):
         return None
     return BatchWriter(printing.format, printing, marks, end)

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 try:
     import pyarrow as pa
+    import pyarrow.compute as pc
     import pyarrow.parquet as pq
 except ImportError as error:  # pragma: no cover (the extra is installed where tests run)
     raise MissingExtra(f"Parquet output needs pyarrow ({error})", "parquet") from None
@@ -108,6 +109,14 @@ def meta() -> pandas.DataFrame:
     return frame([])
 
 
+def kept(rows: pa.Table, schemes: frozenset[str] | None) -> tuple[pa.Table, bool]:
+    """The rows of ``schemes`` (all when None: ``--schemes``, as ``output.Printing.selected``
+    keeps them), and whether one of them is a valid URL."""
+    if schemes is not None:
+        rows = rows.filter(pc.is_in(rows["scheme"], value_set=pa.array(sorted(schemes), pa.string())))
+    return rows, bool(pc.any(rows["valid"]).as_py())
+
+
 class ParquetSink:
     """Writes rows to ``directory`` as ``part-00000.parquet``, ``part-00001.parquet`` ...,
     ``file_rows`` rows a file in row groups of ``row_group``. The directory must be new or empty,
@@ -121,6 +130,7 @@ class ParquetSink:
         self.file_rows, self.row_group = file_rows, row_group
         self.files = 0
         self._rows: list[Row] = []
+        self._held: pa.Table | None = None  # rows given as a table (``write_table``), not written yet
         self._in_file = 0
         self._writer: pq.ParquetWriter | None = None
 
@@ -129,14 +139,33 @@ class ParquetSink:
         if len(self._rows) >= self.row_group:
             self._flush()
 
+    def write_table(self, found: pa.Table) -> None:
+        """Rows as an Arrow table of ``SCHEMA`` (``Batch.to_arrow``: no Python object a row), cut
+        into the same row groups and files as ``write`` cuts rows given one at a time."""
+        held = [] if self._held is None else [self._held]
+        if self._rows:  # (a run gives its rows one way or the other; both, they stay in order)
+            held.append(table(self._rows))
+            self._rows = []
+        joined = pa.concat_tables([*held, found])
+        while joined.num_rows >= self.row_group:
+            self._write(joined.slice(0, self.row_group))
+            joined = joined.slice(self.row_group)
+        self._held = joined
+
     def _flush(self) -> None:
+        rows = table(self._rows)
+        self._rows = []
+        if self._held is not None:
+            rows, self._held = pa.concat_tables([self._held, rows]), None
+        self._write(rows)
+
+    def _write(self, rows: pa.Table) -> None:
         if self._writer is None:
             name = os.path.join(self.directory, f"part-{self.files:05}.parquet")
             self._writer = pq.ParquetWriter(name, SCHEMA)
             self.files += 1
-        self._writer.write_table(table(self._rows), row_group_size=self.row_group)
-        self._in_file += len(self._rows)
-        self._rows = []
+        self._writer.write_table(rows, row_group_size=self.row_group)
+        self._in_file += rows.num_rows
         if self._in_file >= self.file_rows:
             self._writer.close()
             self._writer, self._in_file = None, 0
@@ -144,7 +173,7 @@ class ParquetSink:
     def close(self) -> None:
         """Writes what is left; a run that found nothing leaves one file with no rows (and the
         columns), so that a query over the folder still runs."""
-        if self._rows or self.files == 0:
+        if self._rows or (self._held is not None and self._held.num_rows) or self.files == 0:
             self._flush()
         if self._writer is not None:
             self._writer.close()

@@ -7,6 +7,7 @@ both cores."""
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import subprocess
 import sys
@@ -20,7 +21,7 @@ from urlsift import _select, escaping, scan_batches
 from urlsift._model import Wrapper
 from urlsift.batches import Batch, batch_of
 from urlsift.marks import PLAIN, Marks
-from urlsift.output import Format, Printing, batch_writer, writer
+from urlsift.output import Format, Printing, batch_writer, columnar, writer
 from urlsift.rows import Row
 
 ROOT = Path(__file__).parents[2]
@@ -138,13 +139,16 @@ def test_the_escaping_table_is_the_python_patterns() -> None:
 
 def test_one_place_decides_which_writer_writes(core: _select.Core) -> None:
     """The core writes where no Python work is left per row: not for canonical forms (--canonical,
-    --unique), not where nothing is printed (-c, -l, -q), not Parquet."""
+    --unique), not where nothing is printed (-c, -l, -q); Parquet is then written from Arrow."""
     plain = Printing("jsonl", frozenset({"http"}))
     made = batch_writer(plain, PLAIN, "\n")
     assert (made is not None) == (core == "rust")
     assert batch_writer(Printing("text", canonical=True), PLAIN, "\n") is None
     assert batch_writer(Printing("csv"), PLAIN, "\n", counting=True) is None
     assert batch_writer(Printing("parquet"), PLAIN, "\n") is None
+    assert columnar(Printing("parquet")) == (core == "rust")
+    assert not columnar(Printing("parquet", canonical=True))
+    assert not columnar(Printing("text"), counting=True)
 
 
 _HOSTILE_MBOX = (
@@ -188,3 +192,50 @@ def test_the_command_line_prints_the_same_under_both_cores(
     assert b"c.gz" in expected
     assert status == 2
     assert run(core) == (expected, status)
+
+
+@pytest.mark.parametrize(
+    "options", [["--invalid", "--context", "1", "--wayback"], ["--schemes", "http,mailto"]]
+)
+def test_parquet_from_the_batches_columns_is_the_same_files(
+    core: _select.Core, options: list[str], tmp_path: Path
+) -> None:
+    """With the Rust core, Parquet is written from each batch's Arrow table: byte for byte the files
+    the rows give one at a time, cut into the same files and row groups."""
+    (tmp_path / "a.mbox").write_text(_HOSTILE_MBOX * 40, encoding="utf-8")
+    arguments = [sys.executable, "-m", "urlsift", "--format", "parquet", *options, "a.mbox"]
+
+    def written(name: _select.Core) -> list[tuple[str, bytes]]:
+        env = {**os.environ, _select.VARIABLE: name}
+        subprocess.run([*arguments, "--output", name], cwd=tmp_path, env=env, check=True)
+        return [(path.name, path.read_bytes()) for path in sorted((tmp_path / name).iterdir())]
+
+    assert written(core) == written("python" if core == "rust" else "rust")
+
+
+def test_a_sink_given_tables_writes_what_it_writes_given_rows(tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    from urlsift.parquet import ParquetSink
+
+    hard = ROOT / "corpora" / "mail" / "mail-url-hard-cases.mbox"
+    batches = list(scan_batches(hard))
+    by_rows = ParquetSink(str(tmp_path / "rows"), file_rows=100, row_group=30)
+    by_tables = ParquetSink(str(tmp_path / "tables"), file_rows=100, row_group=30)
+    for batch in batches:
+        for event in batch.events():
+            if isinstance(event, Row):
+                by_rows.write(event)
+        table, start = batch.to_arrow(), 0
+        for length in itertools.cycle((7, 45, 1)):  # runs shorter than a row group, and longer
+            if start >= table.num_rows:
+                break
+            by_tables.write_table(table.slice(start, length))
+            start += length
+    by_rows.close()
+    by_tables.close()
+    files = sorted((tmp_path / "rows").iterdir())
+    assert len(files) > 5
+    for file in files:
+        other = tmp_path / "tables" / file.name
+        assert pq.read_metadata(other).num_row_groups == pq.read_metadata(file).num_row_groups
+        assert pq.read_table(other).equals(pq.read_table(file))
