@@ -993,7 +993,8 @@ class _Printer:
 
     def batches(self, batches: Iterable[Batch]) -> None:
         """Writes the rows and reports of ``batches``: the one loop of the command line that does
-        Python work for each row (``--schemes``, ``--canonical``, ``--unique``, the writer)."""
+        Python work for each row (``--schemes``, ``--canonical``, ``--unique``, the writer), or,
+        where ``output.columnar`` says, none (the rows written from the batch's columns)."""
         selected, write = self.printing.selected, self.write  # once, not once a row
         for batch in batches:
             if self.native is not None or self.tables:
