@@ -4,6 +4,8 @@ candidate, on hypothesis soups, on every corpus file and on the cases that once 
 from __future__ import annotations
 
 import gc
+import itertools
+import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -103,6 +105,12 @@ def test_windows_of_soups_give_the_same_candidates_and_resume(
         # D23: U+001C-U+001F are whitespace to Python's str.isspace (not to Rust's char).
         "<URL:http://h.example/a\x1c\x1db>",
         "http://h.example/a\x1fb and <\x1chttp://h.example/>",
+        # Latin-1 texts are scanned as their Latin-1 bytes: U+0085 and U+00A0 are whitespace.
+        "\xe9 <URL:http://h.example/\xa0a> http://h.example/\x85b \xabhttp://h.example/\xbb\xff",
+        # A text of the BMP is scanned as its UTF-16 units, a lone surrogate one of them; one with a
+        # character beyond it (here after the first slice the binding encodes) as code points.
+        "\u3002 http://h.example/\uff09x \udce9<URL:http://h.example/\u3000a> www.h.example\u3000",
+        "\u3002 http://h.example/a" + "x" * 70_000 + "\U0001f600 http://h.example/\U0001f600",
         # Lone surrogates (a str from surrogateescape) reach the core as U+FFFD.
         "\udce9 <URL:http://h.example/\udcff> http://h.example/\ud800x www.\udc80h",
         # D25: a prefix deeper than 16 marks; a "<" line over PREFIX_REACH long.
@@ -149,6 +157,61 @@ def test_a_panic_in_the_core_is_an_ordinary_exception() -> None:
     with pytest.raises(Exception, match="boom") as raised:
         core._panic_in_core("boom")
     assert isinstance(raised.value, core.InternalError)
+
+
+MANY = 100_000
+"""Candidates in the text of the laziness tests: as Python objects, some tens of megabytes."""
+
+
+@native
+@pytest.mark.parametrize(
+    "tail",
+    ["", "\xe9", "\u3002", "\udce9", "\U0001f600"],
+    ids=["ascii", "latin-1", "bmp", "surrogate", "astral"],
+)
+def test_the_native_scan_holds_a_bounded_number_of_candidates(tail: str) -> None:
+    # Issue 31: the binding handed back a text's candidates all at once, a list of them all (the
+    # hostile-input memory bounds failed under the Rust core). Its candidates are found as they
+    # are taken: after the first, no more than a step's worth exist (none of them in Python).
+    text = "http://h.example/ <URL:ftp://h.example/> " * (MANY // 2) + tail
+    scanner = scanner_for(True, KNOWN_SCHEMES)
+    with _select.using("rust"):
+        gc.collect()
+        tracemalloc.start()
+        try:
+            candidates = scanner.scan(text)
+            first = next(candidates)
+            held = tracemalloc.get_traced_memory()[0]
+        finally:
+            tracemalloc.stop()
+        rest = list(candidates)
+    units = len(text) if tail == "\xe9" else 0  # a Latin-1 text is scanned as its Latin-1 bytes
+    assert held - units < 100_000, f"{held:,} bytes of Python objects after the first candidate"
+    with _select.using("python"):
+        assert [first, *rest] == list(scanner.scan(text))
+    assert len(rest) == MANY - 1
+
+
+@native
+def test_native_scans_taken_in_turns_keep_their_own_places() -> None:
+    texts = ["a <URL:http://h.example/a> http://h.example/b " * 700, "\xe9 http://h.example/\u3002x " * 900]
+    scanner = scanner_for(True, KNOWN_SCHEMES)
+    found = {}
+    for core in _select.CORES:
+        with _select.using(core):
+            progress = [ScanProgress(), ScanProgress()]
+            scans = [
+                scanner.scan(text, 0, len(text) - 9, progress=p)
+                for text, p in zip(texts, progress, strict=True)
+            ]
+            taken: list[list[Candidate]] = [[], []]
+            for pair in itertools.zip_longest(*scans):
+                for k, candidate in enumerate(pair):
+                    if candidate is not None:
+                        taken[k].append(candidate)
+            found[core] = (taken, [p.resume for p in progress])
+    assert found["rust"] == found["python"]
+    assert [len(candidates) for candidates in found["rust"][0]] == [1400, 900]
 
 
 NATIVE_LIMIT = growth.LIMIT
