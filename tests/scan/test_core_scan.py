@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import gc
 import itertools
+import json
+import re
+import shutil
+import subprocess
 import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,11 +18,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from scan.test_fuzz import OPAQUE, PIECES, REGRESSIONS
-from scan.test_linear import TEXT_SHAPES, TIMED_SIZES
+from scan.test_linear import COUNTED_SIZES, TEXT_SHAPES, TIMED_SIZES
 
 from urlsift import _select, _unicode_tables
+from urlsift._iana import IANA_PERMANENT_SCHEMES
 from urlsift._model import Candidate
-from urlsift.scanner import KNOWN_SCHEMES, LOOKAHEAD, LOOKBEHIND, ScanProgress, scanner_for
+from urlsift.scanner import (
+    HIERARCHICAL_SCHEMES,
+    KNOWN_SCHEMES,
+    LOOKAHEAD,
+    LOOKBEHIND,
+    ScanProgress,
+    scanner_for,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 native = pytest.mark.skipif(_select.NATIVE is None, reason="the native core is not built")
@@ -240,3 +252,66 @@ def test_the_native_scanners_time_grows_linearly(shape: str) -> None:
     with _select.using("rust"):
         small, large = (growth.seconds_per_run(scan_all, TEXT_SHAPES[shape](size)) for size in TIMED_SIZES)
     assert large / small < NATIVE_LIMIT, f"{shape}: {large / small:.1f}x for 10x the text"
+
+
+VALGRIND, CARGO = shutil.which("valgrind"), shutil.which("cargo")
+INSTRUCTION_LIMIT = 15
+"""Issue 31: 10x the text, at most 15x the instructions (counted, so repeatable under any load)."""
+
+
+def _example(cargo: str, name: str) -> Path:
+    """Builds the core's example ``name`` (dev profile: the core optimised, its symbols kept)."""
+    built = subprocess.run(
+        [cargo, "build", "--quiet", "--locked", "--example", name, "--message-format=json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    for line in built.stdout.splitlines():
+        message = json.loads(line)
+        if message.get("reason") == "compiler-artifact" and message["target"]["name"] == name:
+            return Path(message["executable"])
+    raise AssertionError(f"cargo built no example {name}")
+
+
+@pytest.mark.skipif(
+    VALGRIND is None, reason="valgrind is missing: the native scanner's instructions are not counted"
+)
+@pytest.mark.skipif(CARGO is None, reason="cargo is missing: the native scanner's example cannot be built")
+def test_the_native_scanners_instructions_grow_linearly(tmp_path: Path) -> None:
+    # Native work is out of sight of a step count: callgrind counts its instructions instead, one
+    # run for every shape at both sizes, a dump before each scan (rust/core/examples/scan_files.rs).
+    assert VALGRIND is not None
+    assert CARGO is not None
+    (tmp_path / "schemes").write_text(
+        "\n".join(" ".join(sorted(s)) for s in (KNOWN_SCHEMES, HIERARCHICAL_SCHEMES, IANA_PERMANENT_SCHEMES))
+    )
+    shapes = sorted(TEXT_SHAPES)
+    texts = []
+    for k, shape in enumerate(shapes):
+        for size in COUNTED_SIZES:
+            texts.append(tmp_path / f"{k}-{size}.txt")
+            texts[-1].write_text(TEXT_SHAPES[shape](size), encoding="utf-8")
+    out = tmp_path / "callgrind.out"
+    command = [VALGRIND, "--tool=callgrind", "--dump-before=*scan_one*", f"--callgrind-out-file={out}"]
+    subprocess.run(
+        [*command, _example(CARGO, "scan_files"), tmp_path / "schemes", *texts],
+        capture_output=True,
+        timeout=300,
+        check=True,
+    )
+    # Dump 1 is the start; dump k + 1 is text k's scan (the next scan's start ends it).
+    counts = []
+    for k in range(2, len(texts) + 2):
+        dump = Path(f"{out}.{k}").read_text()
+        counts.append(int(re.search(r"^totals: (\d+)", dump, re.MULTILINE).group(1)))  # type: ignore[union-attr]
+    ratios = {
+        shape: large / small for shape, small, large in zip(shapes, counts[::2], counts[1::2], strict=True)
+    }
+    assert min(counts[1::2]) > 10_000  # the scans themselves were counted
+    worst = max(ratios, key=ratios.__getitem__)
+    assert ratios[worst] <= INSTRUCTION_LIMIT, (
+        f"{worst}: {ratios[worst]:.1f}x the instructions for 10x the text"
+    )
