@@ -1,8 +1,10 @@
 """Exact growth ratios of validation and extraction time on adversarial shapes (the tests only fail
 above 30x): CPU time per run, timed as tests/growth.py does (batches of 50 ms, best of three), with
-the speed at the largest size in MB/s (millions of characters a second).
+the speed at the largest size in MB/s (millions of characters a second), on each core (the native
+one where it is built; issue 31's target: 20 MB/s a text).
 
-python bench/linear.py [strict|modern ...]    (default: both, one after the other)
+python bench/linear.py [strict|modern ...] [--only validate|scan|extract ...]
+    (default: both profiles, one after the other, and every job)
 """
 
 from __future__ import annotations
@@ -20,43 +22,59 @@ from growth import seconds_per_run
 from scan.test_linear import SHAPES, TEXT_SHAPES
 
 import urlsift
+from urlsift import _select
+from urlsift.scanner import KNOWN_SCHEMES, scanner_for
 
 SIZES = (10_000, 100_000, 1_000_000)
 PROFILES = ("strict", "modern")
+JOBS = ("validate", "scan", "extract")
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     # Not choices=: Python 3.11's argparse checks the empty list of a "*" positional against them.
     parser.add_argument("profiles", nargs="*", metavar="profile", help="strict or modern (default: both)")
-    profiles = parser.parse_args(argv).profiles
-    for unknown in sorted(set(profiles) - set(PROFILES)):
+    parser.add_argument(
+        "--only", nargs="+", choices=JOBS, default=JOBS, help="the jobs to time (default: all)"
+    )
+    args = parser.parse_args(argv)
+    for unknown in sorted(set(args.profiles) - set(PROFILES)):
         parser.error(f"no profile {unknown!r} (choose from {', '.join(PROFILES)})")
-    for profile in profiles or PROFILES:
-        runs(profile)
+    for profile in args.profiles or PROFILES:
+        runs(profile, args.only)
 
 
-def runs(profile: str) -> None:
+def runs(profile: str, only: list[str]) -> None:
     def validate(text: str) -> object:
         return urlsift.validate(text, profile)
+
+    scanner = scanner_for(True, KNOWN_SCHEMES, www=profile == "modern")
+
+    def scan_all(text: str) -> int:
+        return sum(1 for _ in scanner.scan(text))
 
     def extract_all(text: str) -> int:
         return sum(1 for _ in urlsift.extract(text, invalid=True, profile=profile))
 
     jobs: tuple[tuple[str, dict[str, Callable[[int], str]], Callable[[str], object]], ...] = (
         (f"validate ({profile})", SHAPES, validate),
+        (f"scan ({profile})", TEXT_SHAPES, scan_all),
         (f"extract(invalid=True) ({profile})", TEXT_SHAPES, extract_all),
     )
+    jobs = tuple(job for job, name in zip(jobs, JOBS, strict=True) if name in only)
+    cores = [core for core in _select.CORES if core == "python" or _select.NATIVE is not None]
     for title, shapes, run in jobs:
-        sizes = " ".join(f"{size:>12,}" for size in SIZES)
-        print(f"{title:28} {sizes}   ratios        MB/s at {SIZES[-1]:,}")
+        heads = "".join(f"   {core + ' ratios':>13} {'MB/s':>7}" for core in cores)
+        print(f"{title:34}{heads}   (MB/s at {SIZES[-1]:,})")
         for shape in sorted(shapes):
             texts = [shapes[shape](size) for size in SIZES]
-            times = [seconds_per_run(run, text) for text in texts]
-            ratios = " ".join(f"{b / a:5.1f}x" for a, b in itertools.pairwise(times))
-            speed = len(texts[-1]) / times[-1] / 1e6
-            timings = " ".join(f"{t * 1000:10.2f}ms" for t in times)
-            print(f"{shape:28} {timings}   {ratios}   {speed:8.2f}")
+            figures = ""
+            for core in cores:
+                with _select.using(core):
+                    times = [seconds_per_run(run, text) for text in texts]
+                ratios = " ".join(f"{b / a:5.1f}x" for a, b in itertools.pairwise(times))
+                figures += f"   {ratios:>13} {len(texts[-1]) / times[-1] / 1e6:7.2f}"
+            print(f"{shape:34}{figures}")
         print()
 
 

@@ -25,8 +25,14 @@ if ! command -v urifind >/dev/null; then
 fi
 
 if command -v npm >/dev/null; then
-    [ -f package.json ] || echo '{"private": true}' > package.json
-    npm install --silent --no-audit --no-fund linkify-it >/dev/null || note "linkify-it (npm) did not install: skipped"
+    # A machine without the npm registry (issue 31's) would hang on npm's retries: ask once, briefly.
+    if ! timeout 15 npm ping --fetch-timeout=5000 --fetch-retries=0 >/dev/null 2>&1; then
+        note "the npm registry is not reachable: linkify-it skipped"
+    else
+        [ -f package.json ] || echo '{"private": true}' > package.json
+        timeout 300 npm install --silent --no-audit --no-fund --fetch-retries=1 linkify-it >/dev/null \
+            || note "linkify-it (npm) did not install: skipped"
+    fi
 else
     note "no npm: linkify-it skipped"
 fi

@@ -326,10 +326,15 @@ class Scanner:
                 get_args(Wrapper),
                 list(Unclosed),
             )
-        candidates, resume = self._native.scan(text, start, stop, text_start)
+        return self._scan_native(self._native.scan(text, start, stop, text_start), progress)
+
+    @staticmethod
+    def _scan_native(candidates: Any, progress: ScanProgress | None) -> Iterator[Candidate]:
+        """The native scan's candidates, found as they are taken (a bounded number at a time, however
+        many the text holds), and then where the next window starts."""
+        yield from candidates
         if progress is not None:
-            progress.resume = resume
-        return iter(candidates)
+            progress.resume = candidates.resume
 
     def _scan(
         self, text: str, start: int, stop: int | None, text_start: bool, progress: ScanProgress | None

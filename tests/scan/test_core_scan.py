@@ -4,6 +4,12 @@ candidate, on hypothesis soups, on every corpus file and on the cases that once 
 from __future__ import annotations
 
 import gc
+import itertools
+import json
+import re
+import shutil
+import subprocess
+import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,11 +18,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from scan.test_fuzz import OPAQUE, PIECES, REGRESSIONS
-from scan.test_linear import TEXT_SHAPES, TIMED_SIZES
+from scan.test_linear import COUNTED_SIZES, TEXT_SHAPES, TIMED_SIZES
 
 from urlsift import _select, _unicode_tables
+from urlsift._iana import IANA_PERMANENT_SCHEMES
 from urlsift._model import Candidate
-from urlsift.scanner import KNOWN_SCHEMES, LOOKAHEAD, LOOKBEHIND, ScanProgress, scanner_for
+from urlsift.scanner import (
+    HIERARCHICAL_SCHEMES,
+    KNOWN_SCHEMES,
+    LOOKAHEAD,
+    LOOKBEHIND,
+    ScanProgress,
+    scanner_for,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 native = pytest.mark.skipif(_select.NATIVE is None, reason="the native core is not built")
@@ -103,6 +117,12 @@ def test_windows_of_soups_give_the_same_candidates_and_resume(
         # D23: U+001C-U+001F are whitespace to Python's str.isspace (not to Rust's char).
         "<URL:http://h.example/a\x1c\x1db>",
         "http://h.example/a\x1fb and <\x1chttp://h.example/>",
+        # Latin-1 texts are scanned as their Latin-1 bytes: U+0085 and U+00A0 are whitespace.
+        "\xe9 <URL:http://h.example/\xa0a> http://h.example/\x85b \xabhttp://h.example/\xbb\xff",
+        # A text of the BMP is scanned as its UTF-16 units, a lone surrogate one of them; one with a
+        # character beyond it (here after the first slice the binding encodes) as code points.
+        "\u3002 http://h.example/\uff09x \udce9<URL:http://h.example/\u3000a> www.h.example\u3000",
+        "\u3002 http://h.example/a" + "x" * 70_000 + "\U0001f600 http://h.example/\U0001f600",
         # Lone surrogates (a str from surrogateescape) reach the core as U+FFFD.
         "\udce9 <URL:http://h.example/\udcff> http://h.example/\ud800x www.\udc80h",
         # D25: a prefix deeper than 16 marks; a "<" line over PREFIX_REACH long.
@@ -151,6 +171,61 @@ def test_a_panic_in_the_core_is_an_ordinary_exception() -> None:
     assert isinstance(raised.value, core.InternalError)
 
 
+MANY = 100_000
+"""Candidates in the text of the laziness tests: as Python objects, some tens of megabytes."""
+
+
+@native
+@pytest.mark.parametrize(
+    "tail",
+    ["", "\xe9", "\u3002", "\udce9", "\U0001f600"],
+    ids=["ascii", "latin-1", "bmp", "surrogate", "astral"],
+)
+def test_the_native_scan_holds_a_bounded_number_of_candidates(tail: str) -> None:
+    # Issue 31: the binding handed back a text's candidates all at once, a list of them all (the
+    # hostile-input memory bounds failed under the Rust core). Its candidates are found as they
+    # are taken: after the first, no more than a step's worth exist (none of them in Python).
+    text = "http://h.example/ <URL:ftp://h.example/> " * (MANY // 2) + tail
+    scanner = scanner_for(True, KNOWN_SCHEMES)
+    with _select.using("rust"):
+        gc.collect()
+        tracemalloc.start()
+        try:
+            candidates = scanner.scan(text)
+            first = next(candidates)
+            held = tracemalloc.get_traced_memory()[0]
+        finally:
+            tracemalloc.stop()
+        rest = list(candidates)
+    units = len(text) if tail == "\xe9" else 0  # a Latin-1 text is scanned as its Latin-1 bytes
+    assert held - units < 100_000, f"{held:,} bytes of Python objects after the first candidate"
+    with _select.using("python"):
+        assert [first, *rest] == list(scanner.scan(text))
+    assert len(rest) == MANY - 1
+
+
+@native
+def test_native_scans_taken_in_turns_keep_their_own_places() -> None:
+    texts = ["a <URL:http://h.example/a> http://h.example/b " * 700, "\xe9 http://h.example/\u3002x " * 900]
+    scanner = scanner_for(True, KNOWN_SCHEMES)
+    found = {}
+    for core in _select.CORES:
+        with _select.using(core):
+            progress = [ScanProgress(), ScanProgress()]
+            scans = [
+                scanner.scan(text, 0, len(text) - 9, progress=p)
+                for text, p in zip(texts, progress, strict=True)
+            ]
+            taken: list[list[Candidate]] = [[], []]
+            for pair in itertools.zip_longest(*scans):
+                for k, candidate in enumerate(pair):
+                    if candidate is not None:
+                        taken[k].append(candidate)
+            found[core] = (taken, [p.resume for p in progress])
+    assert found["rust"] == found["python"]
+    assert [len(candidates) for candidates in found["rust"][0]] == [1400, 900]
+
+
 NATIVE_LIMIT = growth.LIMIT
 """The CPU-timed bound of tests/growth.py (a quadratic scan gives 100x). Issue 31's 15x is for
 counted work: this time includes building a Python candidate each, whose allocation and cache
@@ -177,3 +252,66 @@ def test_the_native_scanners_time_grows_linearly(shape: str) -> None:
     with _select.using("rust"):
         small, large = (growth.seconds_per_run(scan_all, TEXT_SHAPES[shape](size)) for size in TIMED_SIZES)
     assert large / small < NATIVE_LIMIT, f"{shape}: {large / small:.1f}x for 10x the text"
+
+
+VALGRIND, CARGO = shutil.which("valgrind"), shutil.which("cargo")
+INSTRUCTION_LIMIT = 15
+"""Issue 31: 10x the text, at most 15x the instructions (counted, so repeatable under any load)."""
+
+
+def _example(cargo: str, name: str) -> Path:
+    """Builds the core's example ``name`` (dev profile: the core optimised, its symbols kept)."""
+    built = subprocess.run(
+        [cargo, "build", "--quiet", "--locked", "--example", name, "--message-format=json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    for line in built.stdout.splitlines():
+        message = json.loads(line)
+        if message.get("reason") == "compiler-artifact" and message["target"]["name"] == name:
+            return Path(message["executable"])
+    raise AssertionError(f"cargo built no example {name}")
+
+
+@pytest.mark.skipif(
+    VALGRIND is None, reason="valgrind is missing: the native scanner's instructions are not counted"
+)
+@pytest.mark.skipif(CARGO is None, reason="cargo is missing: the native scanner's example cannot be built")
+def test_the_native_scanners_instructions_grow_linearly(tmp_path: Path) -> None:
+    # Native work is out of sight of a step count: callgrind counts its instructions instead, one
+    # run for every shape at both sizes, a dump before each scan (rust/core/examples/scan_files.rs).
+    assert VALGRIND is not None
+    assert CARGO is not None
+    (tmp_path / "schemes").write_text(
+        "\n".join(" ".join(sorted(s)) for s in (KNOWN_SCHEMES, HIERARCHICAL_SCHEMES, IANA_PERMANENT_SCHEMES))
+    )
+    shapes = sorted(TEXT_SHAPES)
+    texts = []
+    for k, shape in enumerate(shapes):
+        for size in COUNTED_SIZES:
+            texts.append(tmp_path / f"{k}-{size}.txt")
+            texts[-1].write_text(TEXT_SHAPES[shape](size), encoding="utf-8")
+    out = tmp_path / "callgrind.out"
+    command = [VALGRIND, "--tool=callgrind", "--dump-before=*scan_one*", f"--callgrind-out-file={out}"]
+    subprocess.run(
+        [*command, _example(CARGO, "scan_files"), tmp_path / "schemes", *texts],
+        capture_output=True,
+        timeout=300,
+        check=True,
+    )
+    # Dump 1 is the start; dump k + 1 is text k's scan (the next scan's start ends it).
+    counts = []
+    for k in range(2, len(texts) + 2):
+        dump = Path(f"{out}.{k}").read_text()
+        counts.append(int(re.search(r"^totals: (\d+)", dump, re.MULTILINE).group(1)))  # type: ignore[union-attr]
+    ratios = {
+        shape: large / small for shape, small, large in zip(shapes, counts[::2], counts[1::2], strict=True)
+    }
+    assert min(counts[1::2]) > 10_000  # the scans themselves were counted
+    worst = max(ratios, key=ratios.__getitem__)
+    assert ratios[worst] <= INSTRUCTION_LIMIT, (
+        f"{worst}: {ratios[worst]:.1f}x the instructions for 10x the text"
+    )

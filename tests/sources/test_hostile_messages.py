@@ -24,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mutations import SEEDS, mutate
 
-from urlsift import matches, sources
+from urlsift import _select, matches, sources
 from urlsift._model import Defect, Match, MessageText, Provenance
 from urlsift.extract import extract_each
 from urlsift.matches import BATCH_WEIGHT, weight
@@ -76,7 +76,12 @@ def _cli(tmp_path: Path, *args: str, limit: float = 60.0) -> Run:
     with out.open("wb") as stdout, err.open("wb") as stderr:
         try:
             code = subprocess.run(
-                command, stdout=stdout, stderr=stderr, stdin=subprocess.DEVNULL, timeout=limit
+                command,
+                stdout=stdout,
+                stderr=stderr,
+                stdin=subprocess.DEVNULL,
+                timeout=limit,
+                env={**os.environ, _select.VARIABLE: _select.CORE},  # the core the test runs on
             ).returncode
         except subprocess.TimeoutExpired:
             pytest.fail(f"urlsift {' '.join(args)} ran past {limit} s")
@@ -169,7 +174,7 @@ def test_a_tag_left_open_at_the_end_of_a_page_is_kept_as_text() -> None:
 
 
 # Item 6: one message over --max-message is not read whole to be measured.
-def test_dev_zero_as_one_message_ends_with_a_report(tmp_path: Path) -> None:
+def test_dev_zero_as_one_message_ends_with_a_report(tmp_path: Path, core: str) -> None:
     after = tmp_path / "after.mbox"
     after.write_bytes(_mbox(AFTER))
     run = _cli(tmp_path, "--input-format", "eml", "--max-message", "2M", "/dev/zero", str(after), limit=30)
@@ -179,7 +184,7 @@ def test_dev_zero_as_one_message_ends_with_a_report(tmp_path: Path) -> None:
     assert run.peak_mb < 100, run.peak_mb
 
 
-def test_a_sparse_3_gb_message_is_measured_by_its_size_not_read(tmp_path: Path) -> None:
+def test_a_sparse_3_gb_message_is_measured_by_its_size_not_read(tmp_path: Path, core: str) -> None:
     path = tmp_path / "big.eml"
     path.write_bytes(b"Message-ID: <big@example>\nSubject: big\n\nhttp://big.example/\n")
     os.truncate(path, 3 * 10**9)
@@ -202,7 +207,7 @@ def nested_multiparts(depth: int, text: bytes) -> bytes:
     return body
 
 
-def test_nested_multiparts_are_not_copied_at_every_level(tmp_path: Path) -> None:
+def test_nested_multiparts_are_not_copied_at_every_level(tmp_path: Path, core: str) -> None:
     text = b"http://deep.example/\n" + b"lorem ipsum dolor sit amet\n" * 300_000  # 8 MB
     path = tmp_path / "nested.mbox"
     path.write_bytes(_mbox(nested_multiparts(62, text), AFTER))
@@ -443,7 +448,7 @@ def test_a_batch_holds_a_bounded_number_of_reports() -> None:
     assert max(sum(len(message.defects) for message in batch) for batch in lists) <= BATCH_WEIGHT / 256
 
 
-def test_a_message_of_many_candidates_is_not_held_as_matches(tmp_path: Path) -> None:
+def test_a_message_of_many_candidates_is_not_held_as_matches(tmp_path: Path, core: str) -> None:
     # 700 KB of unclosed wrappers: 140,000 rejected candidates, once built as one list of matches
     # before the first row (124 MB at this size, 170 times the message).
     spam = (b"<URL:" * 14 + b"\n") * 10_000

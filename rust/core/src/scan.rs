@@ -41,7 +41,8 @@ const MAX_QUOTE_DEPTH: usize = 16;
 const PIPERMAIL_AT: &[u8] = b" at ";
 const WWW_BEFORE_DOT: usize = 3;
 
-/// One character of the text: a byte of an ASCII text, or a code point.
+/// One character of the text: a byte of an ASCII or Latin-1 text, a UTF-16 unit of a text of the
+/// BMP alone, or a code point.
 pub trait Unit: Copy {
     fn code(self) -> u32;
     /// The first `needle` (ASCII) in `hay`.
@@ -65,22 +66,29 @@ impl Unit for u8 {
     }
 }
 
-impl Unit for char {
-    #[inline]
-    fn code(self) -> u32 {
-        u32::from(self)
-    }
-    #[inline]
-    fn find(hay: &[char], needle: u8) -> Option<usize> {
-        let needle = char::from(needle);
-        hay.iter().position(|&c| c == needle)
-    }
-    #[inline]
-    fn rfind(hay: &[char], needle: u8) -> Option<usize> {
-        let needle = char::from(needle);
-        hay.iter().rposition(|&c| c == needle)
-    }
+/// The units wider than a byte (UTF-16 units, code points): no `memchr` for them, each compared.
+macro_rules! wide_unit {
+    ($($unit:ty),*) => {$(
+        impl Unit for $unit {
+            #[inline]
+            fn code(self) -> u32 {
+                u32::from(self)
+            }
+            #[inline]
+            fn find(hay: &[$unit], needle: u8) -> Option<usize> {
+                let needle = <$unit>::from(needle);
+                hay.iter().position(|&c| c == needle)
+            }
+            #[inline]
+            fn rfind(hay: &[$unit], needle: u8) -> Option<usize> {
+                let needle = <$unit>::from(needle);
+                hay.iter().rposition(|&c| c == needle)
+            }
+        }
+    )*};
 }
+
+wide_unit!(u16, char);
 
 fn in_table(table: &[(u32, u32)], code: u32) -> bool {
     table
@@ -214,6 +222,35 @@ pub struct Scanned {
     pub resume: usize,
 }
 
+/// A scan under way (`Scanner::start`, `Scanner::next`): each trigger's next hit, the cursor and
+/// where lines start, but not the text, so that whoever owns the text (the binding) can keep a
+/// scan between steps and hold a bounded number of candidates at a time, however many a text has.
+#[derive(Debug, Clone)]
+pub struct Scan {
+    stop: usize,
+    /// `stop`, or the text's end if it comes first.
+    end: usize,
+    lines: LineStarts,
+    triggers: Vec<Trigger>,
+    hits: Vec<Option<Hit>>,
+    cursor: usize,
+    done: bool,
+}
+
+impl Scan {
+    /// Whether every trigger before the stop is done (`next` gives no more).
+    pub fn done(&self) -> bool {
+        self.done
+    }
+
+    /// Where the next window's scan must start (`ScanProgress.resume`), once `done`: every
+    /// trigger before the stop is done, and the next window re-finds the first one at or after
+    /// it, needing the cursor only as a floor for looking back.
+    pub fn resume(&self) -> usize {
+        self.cursor.max(self.end.saturating_sub(RESUME_SLACK))
+    }
+}
+
 /// The scanner of one option set (`scanner.Scanner`); the scheme sets come from Python, stated
 /// once there (`scanner.KNOWN_SCHEMES`, `HIERARCHICAL_SCHEMES`, `_iana.IANA_PERMANENT_SCHEMES`).
 #[derive(Debug, Clone)]
@@ -229,7 +266,7 @@ pub struct Scanner {
     iana: HashSet<Vec<u8>>,
 }
 
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 enum Trigger {
     Open,
     Quote,
@@ -238,7 +275,7 @@ enum Trigger {
 }
 
 /// A trigger's hit: where it starts, and for the wrapper and quote triggers their groups.
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 struct Hit {
     start: usize,
     /// The wrapper's whitespace (and quote prefix) after `<`: `start + 1 .. word`.
@@ -252,6 +289,7 @@ struct Hit {
 type Found = (Option<Candidate>, usize);
 
 /// `_lines.Lines.start_of`, for positions asked in increasing order.
+#[derive(Debug, Clone)]
 struct LineStarts {
     pos: usize,
     /// Where the line holding `pos` starts; `None`: before the window, long ago.
@@ -363,9 +401,15 @@ impl Scanner {
     /// `Scanner.scan`: the candidates of `text` whose trigger lies in `[start, stop)`.
     /// `text_start`: the text starts at a line's start (else its first line started long ago).
     pub fn scan<T: Unit>(&self, text: &[T], start: usize, stop: Option<usize>, text_start: bool) -> Scanned {
+        let mut scan = self.start(text, start, stop, text_start);
+        let candidates = std::iter::from_fn(|| self.next(&mut scan, text)).collect();
+        Scanned { candidates, resume: scan.resume() }
+    }
+
+    /// A scan of `text` from `start`, to be taken one candidate at a time with `next`: the same
+    /// candidates as `scan`, of which the caller need hold only those it has not yet handed on.
+    pub fn start<T: Unit>(&self, text: &[T], start: usize, stop: Option<usize>, text_start: bool) -> Scan {
         let text = Text { s: text };
-        let stop = stop.unwrap_or(text.len());
-        let mut lines = LineStarts { pos: 0, line_start: if text_start { Some(0) } else { None } };
         let mut triggers: Vec<Trigger> = vec![Trigger::Open, Trigger::Quote];
         if self.naked {
             triggers.push(Trigger::Naked);
@@ -373,39 +417,54 @@ impl Scanner {
         if self.www {
             triggers.push(Trigger::Www);
         }
-        let mut hits: Vec<Option<Hit>> = triggers.iter().map(|&t| self.search(&text, t, start)).collect();
-        let mut cursor = start;
-        let mut candidates = Vec::new();
-        loop {
+        let hits = triggers.iter().map(|&t| self.search(&text, t, start)).collect();
+        Scan {
+            stop: stop.unwrap_or(text.len()),
+            end: stop.unwrap_or(text.len()).min(text.len()),
+            lines: LineStarts { pos: 0, line_start: if text_start { Some(0) } else { None } },
+            triggers,
+            hits,
+            cursor: start,
+            done: false,
+        }
+    }
+
+    /// The next candidate of `scan`, or `None` once every trigger before its stop is done.
+    /// `text` must be the text `scan` was started on (another gives other candidates, never a
+    /// panic).
+    pub fn next<T: Unit>(&self, scan: &mut Scan, text: &[T]) -> Option<Candidate> {
+        let text = Text { s: text };
+        while !scan.done {
             // The first trigger; the earliest kind wins a tie, as Python's `at.index(first)`.
             let mut first: Option<(usize, Trigger, Hit)> = None;
-            for (&kind, hit) in triggers.iter().zip(&hits) {
+            for (&kind, hit) in scan.triggers.iter().zip(&scan.hits) {
                 if let Some(hit) = hit {
                     if first.as_ref().map_or(true, |(at, _, _)| hit.start < *at) {
                         first = Some((hit.start, kind, *hit));
                     }
                 }
             }
-            let Some((at, kind, hit)) = first.filter(|(at, _, _)| *at < stop) else {
-                let resume = cursor.max(stop.min(text.len()).saturating_sub(RESUME_SLACK));
-                return Scanned { candidates, resume };
+            let Some((at, kind, hit)) = first.filter(|(at, _, _)| *at < scan.stop) else {
+                scan.done = true;
+                break;
             };
             let (candidate, next) = match kind {
-                Trigger::Open => self.wrapper(&text, hit, &mut lines),
+                Trigger::Open => self.wrapper(&text, hit, &mut scan.lines),
                 Trigger::Quote => self.quoted(&text, hit),
-                Trigger::Naked => self.naked_url(&text, hit, cursor),
-                Trigger::Www => self.www_host(&text, hit, cursor),
+                Trigger::Naked => self.naked_url(&text, hit, scan.cursor),
+                Trigger::Www => self.www_host(&text, hit, scan.cursor),
             };
-            cursor = next.max(at + 1); // always past the hit (each handler's own rule too)
-            for (&kind, hit) in triggers.iter().zip(hits.iter_mut()) {
-                if hit.is_some_and(|h| h.start < cursor) {
-                    *hit = self.search(&text, kind, cursor);
+            scan.cursor = next.max(at + 1); // always past the hit (each handler's own rule too)
+            for (&kind, hit) in scan.triggers.iter().zip(scan.hits.iter_mut()) {
+                if hit.is_some_and(|h| h.start < scan.cursor) {
+                    *hit = self.search(&text, kind, scan.cursor);
                 }
             }
-            if let Some(candidate) = candidate {
-                candidates.push(candidate);
+            if candidate.is_some() {
+                return candidate;
             }
         }
+        None
     }
 
     /// The first hit of a trigger at or after `from`.
@@ -988,6 +1047,16 @@ mod tests {
         let text: Vec<char> = "é <http://h.example/ü>".chars().collect();
         let found = scanner().scan(&text, 0, None, true).candidates;
         assert_eq!(found.first().map(|c| c.span), Some((2, 22)));
+    }
+
+    #[test]
+    fn utf16_units_of_the_bmp_are_characters() {
+        let text = "\u{3002}\u{a0}<http://h.example/\u{fc}> http://h.example/\u{ff09}x www.h.example\u{3000}";
+        let chars: Vec<char> = text.chars().collect();
+        let units: Vec<u16> = text.encode_utf16().collect();
+        let scanner = scanner();
+        assert_eq!(scanner.scan(&units, 0, None, true), scanner.scan(&chars, 0, None, true));
+        assert_eq!(scanner.scan(&units, 0, None, true).candidates.len(), 3);
     }
 
     /// No input panics (no indexing that can): random bytes and code points near the triggers.

@@ -1,18 +1,23 @@
 //! The scanner's binding: `urlsift._core.Scanner`, whose `scan` gives `_model.Candidate`s.
 //!
-//! Positions are characters: an ASCII text is scanned as its bytes; any other as its code points,
-//! decoded once. A lone surrogate (a `str` from `surrogateescape`, which UTF-8 cannot hold) reaches
-//! the core as U+FFFD: both are one character that no class of the scanner holds (no whitespace,
-//! punctuation, letter or digit), so the candidates are the Python scanner's (docs/architecture.md).
+//! Positions are characters: an ASCII text is scanned as its bytes in place, a Latin-1 one as its
+//! Latin-1 bytes, one of the BMP as its UTF-16 units, any other as its code points, each made once
+//! per text (1, 1, 2 and 4 bytes a character). The candidates are scanned as they are taken, a
+//! bounded number at a time (`Candidates`), never a whole text's at once. A lone surrogate (a
+//! `str` from `surrogateescape`, which UTF-8 cannot hold) is one UTF-16 unit, or U+FFFD among code
+//! points: either is one character that no class of the scanner holds (no whitespace,
+//! punctuation, letter or digit), so the candidates are the Python scanner's
+//! (docs/architecture.md).
 //! A panic in the core never reaches Python as one: it becomes `InternalError`, an ordinary
 //! exception, which the readers turn into an `internal` report for that text.
 
+use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::types::{PyBytes, PySlice, PyString, PyTuple};
 use urlsift_core::scan as core;
 
 create_exception!(_core, InternalError, PyRuntimeError, "A bug in the native core (a caught panic).");
@@ -29,27 +34,41 @@ pub fn guard<R>(what: &str, work: impl FnOnce() -> R) -> PyResult<R> {
     })
 }
 
-/// The code points of a `str` that UTF-8 cannot hold: each lone surrogate as U+FFFD.
-fn code_points(text: &Bound<'_, PyString>) -> PyResult<Vec<char>> {
-    let bytes = text.call_method1("encode", ("utf-8", "surrogatepass"))?;
-    let bytes: &[u8] = bytes.extract()?;
-    let mut chars = Vec::with_capacity(bytes.len());
-    let mut rest = bytes;
-    while !rest.is_empty() {
-        match std::str::from_utf8(rest) {
-            Ok(valid) => {
-                chars.extend(valid.chars());
-                break;
-            }
-            Err(error) => {
-                let (valid, after) = rest.split_at(error.valid_up_to());
-                chars.extend(std::str::from_utf8(valid).unwrap_or_default().chars());
-                chars.push(char::REPLACEMENT_CHARACTER);
-                // A surrogate is three bytes in "surrogatepass" (ED A0..BF 80..BF).
-                let skip = if after.first() == Some(&0xED) { 3 } else { error.error_len().unwrap_or(1) };
-                rest = after.get(skip..).unwrap_or_default();
-            }
+/// How many characters of a text are decoded at a time: the copies made on the way stay this small.
+const DECODE_SLICE: usize = 1 << 16;
+
+/// A text's units, made once, a slice at a time (the copies made on the way stay small): its UTF-16
+/// units, one a character while it holds nothing beyond the BMP (a lone surrogate of a
+/// `surrogateescape` text is one unit, and no class of the scanner holds it), else its code points,
+/// a lone surrogate as U+FFFD (neither is whitespace, punctuation, a letter or a digit).
+fn wide_units(text: &Bound<'_, PyString>) -> PyResult<Units> {
+    let length = text.len()?;
+    let mut utf16: Vec<u16> = Vec::with_capacity(length);
+    for at in (0..length).step_by(DECODE_SLICE) {
+        let end = (at + DECODE_SLICE).min(length);
+        let slice = text.get_item(PySlice::new(text.py(), at as isize, end as isize, 1))?;
+        let encoded = slice.call_method1("encode", ("utf-16-le", "surrogatepass"))?.cast_into::<PyBytes>()?;
+        let encoded = encoded.as_bytes();
+        if encoded.len() != 2 * (end - at) {
+            return code_points(text).map(Units::Chars); // a character beyond the BMP: two units
         }
+        utf16.extend(encoded.chunks_exact(2).map(|unit| unit.try_into().map_or(0xFFFD, u16::from_le_bytes)));
+    }
+    Ok(Units::Utf16(utf16))
+}
+
+/// The code points of a `str`, decoded a slice at a time (as UTF-32); a lone surrogate as U+FFFD.
+fn code_points(text: &Bound<'_, PyString>) -> PyResult<Vec<char>> {
+    let length = text.len()?;
+    let mut chars = Vec::with_capacity(length);
+    for at in (0..length).step_by(DECODE_SLICE) {
+        let end = (at + DECODE_SLICE).min(length);
+        let slice = text.get_item(PySlice::new(text.py(), at as isize, end as isize, 1))?;
+        let encoded = slice.call_method1("encode", ("utf-32-le", "surrogatepass"))?.cast_into::<PyBytes>()?;
+        chars.extend(encoded.as_bytes().chunks_exact(4).map(|unit| {
+            let code = unit.try_into().map_or(0xFFFD, u32::from_le_bytes);
+            char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER)
+        }));
     }
     Ok(chars)
 }
@@ -84,60 +103,144 @@ impl Scanner {
         Scanner { inner, make, wrappers: [wrappers.0, wrappers.1, wrappers.2], unclosed }
     }
 
-    /// `Scanner.scan`'s candidates (a list) and the window's resume position.
+    /// `Scanner.scan`'s candidates, an iterator that scans on as they are taken.
     #[pyo3(signature = (text, start = 0, stop = None, text_start = true))]
-    fn scan<'py>(
-        &self,
-        py: Python<'py>,
-        text: &Bound<'py, PyString>,
+    fn scan(
+        slf: Bound<'_, Self>,
+        text: &Bound<'_, PyString>,
         start: usize,
         stop: Option<usize>,
         text_start: bool,
-    ) -> PyResult<(Vec<Bound<'py, PyAny>>, usize)> {
-        let scanned = match text.to_str() {
-            Ok(utf8) if utf8.is_ascii() => {
-                py.detach(|| guard("scan", || self.inner.scan(utf8.as_bytes(), start, stop, text_start)))?
-            }
-            Ok(utf8) => py.detach(|| {
-                guard("scan", || {
-                    let chars: Vec<char> = utf8.chars().collect();
-                    self.inner.scan(&chars, start, stop, text_start)
-                })
-            })?,
-            Err(_) => {
-                let chars = code_points(text)?;
-                py.detach(|| guard("scan", || self.inner.scan(&chars, start, stop, text_start)))?
-            }
+    ) -> PyResult<Candidates> {
+        let py = slf.py();
+        let units = Units::of(text)?;
+        let this = slf.get();
+        let scan = units.with(py, |units| match units {
+            UnitSlice::Bytes(bytes) => this.inner.start(bytes, start, stop, text_start),
+            UnitSlice::Utf16(units) => this.inner.start(units, start, stop, text_start),
+            UnitSlice::Chars(chars) => this.inner.start(chars, start, stop, text_start),
+        })?;
+        Ok(Candidates { scanner: slf.unbind(), units, scan, ready: VecDeque::new() })
+    }
+}
+
+impl Scanner {
+    /// A core candidate as a `_model.Candidate`.
+    fn candidate<'py>(&self, py: Python<'py>, candidate: core::Candidate) -> PyResult<Bound<'py, PyAny>> {
+        let wrapper = match candidate.wrapper {
+            None => py.None(),
+            Some(core::Wrapper::Url) => self.wrappers[0].clone_ref(py),
+            Some(core::Wrapper::Angle) => self.wrappers[1].clone_ref(py),
+            Some(core::Wrapper::Quote) => self.wrappers[2].clone_ref(py),
         };
-        let mut candidates = Vec::with_capacity(scanned.candidates.len());
-        let make = self.make.bind(py);
-        for candidate in scanned.candidates {
-            let wrapper = match candidate.wrapper {
-                None => py.None(),
-                Some(core::Wrapper::Url) => self.wrappers[0].clone_ref(py),
-                Some(core::Wrapper::Angle) => self.wrappers[1].clone_ref(py),
-                Some(core::Wrapper::Quote) => self.wrappers[2].clone_ref(py),
-            };
-            let problem = match candidate.problem {
-                None => py.None(),
-                Some(why) => match self.unclosed.get(why as usize) {
-                    Some(member) => member.clone_ref(py),
-                    None => return Err(InternalError::new_err("scan: an Unclosed member is missing")),
-                },
-            };
-            let skipped = PyTuple::new(py, candidate.skipped)?;
-            let fields = (
-                wrapper,
-                candidate.span,
-                candidate.body,
-                skipped,
-                problem,
-                candidate.www,
-                candidate.deobfuscated,
-            );
-            candidates.push(make.call1((fields,))?);
+        let problem = match candidate.problem {
+            None => py.None(),
+            Some(why) => match self.unclosed.get(why as usize) {
+                Some(member) => member.clone_ref(py),
+                None => return Err(InternalError::new_err("scan: an Unclosed member is missing")),
+            },
+        };
+        let skipped = PyTuple::new(py, candidate.skipped)?;
+        let fields = (
+            wrapper,
+            candidate.span,
+            candidate.body,
+            skipped,
+            problem,
+            candidate.www,
+            candidate.deobfuscated,
+        );
+        self.make.bind(py).call1((fields,))
+    }
+}
+
+/// How many candidates a step of the scan finds, the GIL released, before they are handed on one
+/// by one: however many a text has, no more than these (and the one handed on) exist at a time.
+const STEP: usize = 256;
+
+/// The text as the core's units, one a character, made once per text: an ASCII `str` is read in
+/// place; a Latin-1 one (every code point under 256) as its Latin-1 bytes; one of the BMP as its
+/// UTF-16 units; any other as its code points.
+enum Units {
+    Ascii(Py<PyString>),
+    Latin1(Py<PyBytes>),
+    Utf16(Vec<u16>),
+    Chars(Vec<char>),
+}
+
+enum UnitSlice<'a> {
+    Bytes(&'a [u8]),
+    Utf16(&'a [u16]),
+    Chars(&'a [char]),
+}
+
+impl Units {
+    fn of(text: &Bound<'_, PyString>) -> PyResult<Self> {
+        // `str.isascii` reads a flag of the string: constant time.
+        if text.call_method0("isascii")?.is_truthy()? {
+            return Ok(Units::Ascii(text.clone().unbind()));
         }
-        Ok((candidates, scanned.resume))
+        if let Ok(bytes) = text.call_method1("encode", ("latin-1",)) {
+            return Ok(Units::Latin1(bytes.cast_into::<PyBytes>()?.unbind()));
+        }
+        wide_units(text)
+    }
+
+    /// Runs `work` on the units, the GIL released, a panic in it becoming `InternalError`.
+    fn with<R: Send>(&self, py: Python<'_>, work: impl FnOnce(UnitSlice<'_>) -> R + Send) -> PyResult<R> {
+        let units = match self {
+            Units::Ascii(text) => UnitSlice::Bytes(text.to_str(py)?.as_bytes()),
+            Units::Latin1(bytes) => UnitSlice::Bytes(bytes.as_bytes(py)),
+            Units::Utf16(units) => UnitSlice::Utf16(units),
+            Units::Chars(chars) => UnitSlice::Chars(chars),
+        };
+        py.detach(|| guard("scan", || work(units)))
+    }
+}
+
+/// A text's candidates as they are scanned (`Scanner.scan`'s iterator); `resume`, once it is
+/// exhausted, says where the next window's scan must start.
+#[pyclass(module = "urlsift._core")]
+pub struct Candidates {
+    scanner: Py<Scanner>,
+    units: Units,
+    scan: core::Scan,
+    /// Found and not yet handed on: at most `STEP`.
+    ready: VecDeque<core::Candidate>,
+}
+
+#[pymethods]
+impl Candidates {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        if self.ready.is_empty() && !self.scan.done() {
+            let Candidates { scanner, units, scan, ready, .. } = self;
+            let inner = &scanner.get().inner;
+            units.with(py, |units| {
+                while ready.len() < STEP {
+                    let next = match units {
+                        UnitSlice::Bytes(bytes) => inner.next(scan, bytes),
+                        UnitSlice::Utf16(units) => inner.next(scan, units),
+                        UnitSlice::Chars(chars) => inner.next(scan, chars),
+                    };
+                    let Some(candidate) = next else { break };
+                    ready.push_back(candidate);
+                }
+            })?;
+        }
+        match self.ready.pop_front() {
+            Some(candidate) => self.scanner.get().candidate(py, candidate).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Where the next window's scan must start (`ScanProgress.resume`); None until exhausted.
+    #[getter]
+    fn resume(&self) -> Option<usize> {
+        (self.scan.done() && self.ready.is_empty()).then(|| self.scan.resume())
     }
 }
 
@@ -149,6 +252,7 @@ fn _panic_in_core(message: &str) -> PyResult<()> {
 
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Scanner>()?;
+    module.add_class::<Candidates>()?;
     module.add("InternalError", module.py().get_type::<InternalError>())?;
     module.add_function(wrap_pyfunction!(_panic_in_core, module)?)?;
     Ok(())
