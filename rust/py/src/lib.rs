@@ -2,6 +2,7 @@
 //! converts back (offsets: the core's are UTF-8 bytes, Python's are characters); nothing else.
 #![forbid(unsafe_code)]
 
+mod extract;
 mod scan;
 
 use std::collections::HashMap;
@@ -203,5 +204,6 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Grammar>()?;
     module.add_class::<Match>()?;
     scan::register(module)?;
+    extract::register(module)?;
     Ok(())
 }

@@ -1,0 +1,148 @@
+//! The extractor's binding: `urlsift._core.Extractor`, whose `extract` gives, per text, one tuple
+//! a match (`extract.py` makes each a `Match` with a verdict worked out when first read).
+//!
+//! The core works with the GIL released. A text with a lone surrogate (which UTF-8 cannot hold)
+//! gives None: `extract.py` runs Python's stages over the native scanner's candidates for it, so
+//! its readings are judged by Python's engine, exactly. A panic becomes `InternalError`.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString, PyTuple};
+use urlsift_core::extract as core;
+use urlsift_core::rejoin::Reading;
+use urlsift_core::scan::{Scanner, Span, Wrapper};
+
+use crate::scan::guard;
+use crate::Grammar;
+
+/// (scheme rule's pattern, (scheme, production) pairs, generic production, fragment production,
+/// D35's (scheme, pattern, parts) shapes, the schemes D35 checks, what "www." stands for).
+type JudgeArgs =
+    (String, Vec<(String, String)>, String, String, Vec<(String, String, Vec<String>)>, Vec<String>, String);
+
+/// `Scanner`'s: naked, the schemes, the hierarchical ones, IANA's permanent ones, www, pipermail.
+type ScannerArgs = (bool, Vec<String>, Vec<String>, Vec<String>, bool, bool);
+
+#[pyclass(frozen, module = "urlsift._core")]
+struct Extractor {
+    inner: core::Extractor,
+    grammar: Py<Grammar>,
+    /// `_model.Wrapper`'s three values, in its order.
+    wrappers: [Py<PyAny>; 3],
+}
+
+/// A match's item: (url, alternatives, wrapper, span, pieces, line, column, valid, verdict's kind,
+/// Unclosed index, readings). `valid` None: Python judges `readings` and ranks them.
+type Item<'py> = Bound<'py, PyTuple>;
+
+fn pieces<'py>(py: Python<'py>, pieces: &[Span]) -> PyResult<Bound<'py, PyTuple>> {
+    PyTuple::new(py, pieces.iter().copied())
+}
+
+impl Extractor {
+    fn wrapper(&self, py: Python<'_>, wrapper: Option<Wrapper>) -> Py<PyAny> {
+        // `Wrapper`'s variants are in `_model.Wrapper`'s order.
+        wrapper
+            .and_then(|kind| self.wrappers.get(kind as usize))
+            .map_or_else(|| py.None(), |w| w.clone_ref(py))
+    }
+
+    fn item<'py>(&self, py: Python<'py>, found: core::Found) -> PyResult<Item<'py>> {
+        let (kind, why) = match found.verdict {
+            core::Verdict::Judge => (0, None),
+            core::Verdict::Www => (1, None),
+            core::Verdict::Unclosed(why) => (2, Some(why as usize)),
+            core::Verdict::Deobfuscated => (3, None),
+        };
+        let readings = if found.valid.is_some() {
+            py.None()
+        } else {
+            let list = PyList::empty(py);
+            for Reading { url, pieces: spans } in &found.readings {
+                list.append((url, pieces(py, spans)?))?;
+            }
+            list.into_any().unbind()
+        };
+        let fields = (
+            found.url,
+            PyTuple::new(py, found.alternatives)?,
+            self.wrapper(py, found.wrapper),
+            found.span,
+            pieces(py, &found.pieces)?,
+            found.line,
+            found.column,
+            found.valid,
+            kind,
+            why,
+            readings,
+        );
+        fields.into_pyobject(py)
+    }
+}
+
+#[pymethods]
+impl Extractor {
+    /// The scanner's options (`ScannerArgs`), `invalid`, the profile's grammar, how it judges
+    /// (`JudgeArgs`) and `_model.Wrapper`'s values. A pattern the core refuses is a ValueError.
+    #[new]
+    fn new(
+        scanner: ScannerArgs,
+        invalid: bool,
+        grammar: Py<Grammar>,
+        judge: JudgeArgs,
+        wrappers: (Py<PyAny>, Py<PyAny>, Py<PyAny>),
+    ) -> PyResult<Self> {
+        let (naked, schemes, hierarchical, iana, www, pipermail) = scanner;
+        let (scheme, by_scheme, generic, fragment, shapes, shaped, www_prefix) = judge;
+        let plan =
+            core::JudgePlan { scheme, schemes: by_scheme, generic, fragment, shapes, shaped, www_prefix };
+        let judge = core::Judge::new(plan)
+            .map_err(|error| pyo3::exceptions::PyValueError::new_err(error.to_string()))?;
+        let scanner = Scanner::new(naked, &schemes, &hierarchical, &iana, www, pipermail);
+        Ok(Extractor {
+            inner: core::Extractor { scanner, judge, invalid },
+            grammar,
+            wrappers: [wrappers.0, wrappers.1, wrappers.2],
+        })
+    }
+
+    /// The items of the matches whose trigger lies in `text[start:stop]`, the window's resume
+    /// position, and the line counter's state after them (`lines`: `_lines.Lines`' position, line
+    /// and line start before them); None for a text with a lone surrogate.
+    #[pyo3(signature = (text, start = 0, stop = None, text_start = true, lines = (0, 1, 0)))]
+    #[allow(clippy::type_complexity)]
+    fn extract<'py>(
+        &self,
+        py: Python<'py>,
+        text: &Bound<'py, PyString>,
+        start: usize,
+        stop: Option<usize>,
+        text_start: bool,
+        lines: (usize, i64, i64),
+    ) -> PyResult<Option<(Vec<Item<'py>>, usize, (usize, i64, i64))>> {
+        let Ok(utf8) = text.to_str() else {
+            return Ok(None);
+        };
+        let mut counter = core::Lines { pos: lines.0, line: lines.1, line_start: lines.2 };
+        let grammar = &self.grammar.get().inner;
+        let inner = &self.inner;
+        let extracted = py.detach(|| {
+            guard("extract", || {
+                if utf8.is_ascii() {
+                    inner.extract(grammar, utf8.as_bytes(), start, stop, text_start, &mut counter)
+                } else {
+                    let chars: Vec<char> = utf8.chars().collect();
+                    inner.extract(grammar, &chars, start, stop, text_start, &mut counter)
+                }
+            })
+        })?;
+        let mut items = Vec::with_capacity(extracted.found.len());
+        for found in extracted.found {
+            items.push(self.item(py, found)?);
+        }
+        Ok(Some((items, extracted.resume, (counter.pos, counter.line, counter.line_start))))
+    }
+}
+
+pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_class::<Extractor>()
+}
