@@ -101,6 +101,7 @@ def test_every_corpus_file_gives_the_same_matches_in_both_cores(path: Path) -> N
     [
         *REGRESSIONS,
         "<URL:http://h.example/a-\n  b-\n  c>",  # three breaks: eight readings, itertools' order
+        "<URL:http://a-\nb-\nc-\nd-\ne.example/>",  # MAX_HYPHEN_BREAKS: every combination
         "<URL:http://a-\nb-\nc-\nd-\ne-\nf.example/>",  # past MAX_HYPHEN_BREAKS: the two extremes
         "<URL:http://h.example/x-\n>",  # a break right before the bracket
         "<URL:http://h.ex-\n> > ample/>",  # a quote prefix after the break (D25)
