@@ -343,6 +343,112 @@ mod tests {
         assert_eq!(lines_of("ab\ncd", &[4, 4, 3]), vec![(2, 1), (2, 1), (2, 0)]);
     }
 
+    /// A judge of toy productions: "x" judges scheme x (letters), "any" every other scheme
+    /// (anything but "#"), "frag" fragments (digits); shape "x" is one letter; "y" has a shape
+    /// only Python holds.
+    fn toy() -> (Judge, Grammar) {
+        let mut grammar = Grammar::new();
+        grammar.add("x", "[a-z]+|//[a-z]*", &[]).unwrap();
+        grammar.add("any", "[^#]*", &[]).unwrap();
+        grammar.add("frag", "[0-9]*", &[]).unwrap();
+        let plan = JudgePlan {
+            scheme: "[a-zA-Z][a-zA-Z0-9+.-]*".into(),
+            schemes: vec![("x".into(), "x".into()), ("t".into(), "not-held".into())],
+            generic: "any".into(),
+            fragment: "frag".into(),
+            shapes: vec![("x".into(), "[a-z]".into(), vec![])],
+            shaped: vec!["x".into(), "y".into()],
+            www_prefix: "x://".into(),
+        };
+        (Judge::new(plan).unwrap(), grammar)
+    }
+
+    #[test]
+    fn the_scheme_chooses_the_production_in_any_case_and_the_fragment_is_judged_apart() {
+        let (judge, grammar) = toy();
+        assert_eq!(judge.judge(&grammar, "x:ab", false), Judged::Valid);
+        assert_eq!(judge.judge(&grammar, "X:ab", false), Judged::Valid, "D2: any case");
+        assert_eq!(judge.judge(&grammar, "x:a1", false), Judged::Invalid);
+        assert_eq!(judge.judge(&grammar, "z:a1", false), Judged::Valid, "D1: the generic production");
+        assert_eq!(judge.judge(&grammar, "x:ab#12", false), Judged::Valid);
+        assert_eq!(judge.judge(&grammar, "x:ab#1a", false), Judged::Invalid, "D4: the fragment's production");
+        assert_eq!(judge.judge(&grammar, ":ab", false), Judged::Invalid, "an empty scheme");
+        assert_eq!(judge.judge(&grammar, "1x:ab", false), Judged::Invalid);
+        assert_eq!(judge.judge(&grammar, "x", false), Judged::Invalid, "no colon");
+    }
+
+    #[test]
+    fn nothing_after_the_colon_is_no_url_of_the_text() {
+        let (judge, grammar) = toy();
+        assert_eq!(judge.judge(&grammar, "z:", false), Judged::Invalid, "D33");
+        assert_eq!(judge.judge(&grammar, "z:#", false), Judged::Valid, "a fragment follows");
+    }
+
+    #[test]
+    fn a_naked_opaque_url_must_have_its_shape_unless_written_with_slashes() {
+        let (judge, grammar) = toy();
+        assert_eq!(judge.judge(&grammar, "x:ab", true), Judged::Invalid, "D35: one letter");
+        assert_eq!(judge.judge(&grammar, "x:a#1", true), Judged::Valid, "the fragment is no part of it");
+        assert_eq!(judge.judge(&grammar, "x://ab", true), Judged::Valid, "a // form: the grammar's");
+        assert_eq!(judge.judge(&grammar, "y:ab", true), Judged::Python, "a shape only Python holds");
+        assert_eq!(judge.judge(&grammar, "y:ab", false), Judged::Valid, "a wrapper vouches");
+    }
+
+    #[test]
+    fn a_production_the_core_does_not_hold_is_left_to_python() {
+        let (judge, grammar) = toy();
+        assert_eq!(judge.judge(&grammar, "t:ab", false), Judged::Python);
+        assert_eq!(judge.judge(&grammar, "t", false), Judged::Invalid, "no scheme: no production asked");
+    }
+
+    #[test]
+    fn a_www_host_is_judged_as_the_url_it_stands_for_with_no_shape() {
+        let (judge, grammar) = toy();
+        assert_eq!(judge.judge_www(&grammar, "ab"), Judged::Valid);
+        assert_eq!(judge.judge_www(&grammar, "a.b"), Judged::Invalid);
+    }
+
+    fn extract(text: &str, invalid: bool) -> Vec<Found> {
+        let (judge, grammar) = toy();
+        let scanner = Scanner::new(true, &["x".to_owned()], &[], &[], false, false);
+        let extractor = Extractor { scanner, judge, invalid };
+        extractor.extract(&grammar, text.as_bytes(), 0, None, true, &mut Lines::default()).found
+    }
+
+    #[test]
+    fn the_first_valid_reading_is_the_url_and_the_others_its_alternatives() {
+        // D24: "x:ab-cd" is no x URL (no hyphen in it); the reading without the hyphen is.
+        let found = extract("see\n <URL:x:ab-\n  cd> and <URL:z:ab-\n cd>", false);
+        let urls: Vec<(&str, &[String], i64, i64)> =
+            found.iter().map(|f| (f.url.as_str(), f.alternatives.as_slice(), f.line, f.column)).collect();
+        assert_eq!(urls, vec![("x:abcd", &[][..], 2, 1), ("z:ab-cd", &["z:abcd".to_owned()][..], 3, 10)]);
+        assert!(found.iter().all(|f| f.valid == Some(true) && f.verdict == Verdict::Judge));
+    }
+
+    #[test]
+    fn rejected_candidates_only_when_asked_with_their_first_reading() {
+        assert!(extract("<URL:x:1-\n2>", false).is_empty());
+        let found = extract("<URL:x:1-\n2> <URL:q:a", true);
+        let got: Vec<(&str, Option<bool>, Verdict)> =
+            found.iter().map(|f| (f.url.as_str(), f.valid, f.verdict)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("x:1-2", Some(false), Verdict::Judge),
+                ("q:a", Some(false), Verdict::Unclosed(Unclosed::TextEnded))
+            ]
+        );
+    }
+
+    #[test]
+    fn a_candidate_with_a_reading_python_must_judge_comes_back_with_every_reading() {
+        let found = extract("<URL:t:a-\nb>", false);
+        assert_eq!(found.len(), 1);
+        let urls: Vec<&str> = found.iter().flat_map(|f| f.readings.iter().map(|r| r.url.as_str())).collect();
+        assert_eq!(urls, ["t:a-b", "t:ab"]);
+        assert!(found.iter().all(|f| f.valid.is_none()));
+    }
+
     #[test]
     fn a_window_counts_on_from_the_state_it_is_given() {
         let mut lines = Lines { pos: 0, line: 7, line_start: -3 };
