@@ -10,7 +10,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import accumulate
 from types import MappingProxyType, ModuleType
 from typing import Any, get_args
@@ -95,9 +95,9 @@ class Extraction:
         if native is not None:
             found = self._extractor(native).extract(text, start, stop, base == 0, self._lines.state())
         if found is not None:
-            items, progress.resume, state = found
+            items, undecided, progress.resume, state = found
             self._lines.restore(state)
-            matches = _native_matches(self.judge, items, self.invalid)
+            matches = _native_matches(self.judge, items, undecided, self.invalid)
         else:
             candidates = self.scanner.scan(text, start, stop, text_start=base == 0, progress=progress)
             matches = _matches(text, self.judge, candidates, self.invalid, self._lines)
@@ -110,7 +110,7 @@ class Extraction:
         if native is not None:
             found = self._extractor(native).extract(text)
             if found is not None:
-                return _native_matches(self.judge, found[0], self.invalid)
+                return _native_matches(self.judge, found[0], found[1], self.invalid)
         return _matches(text, self.judge, self.scanner.scan(text), self.invalid, Lines(text))
 
     def _extractor(self, native: ModuleType) -> Any:
@@ -132,6 +132,8 @@ class Extraction:
                 self.judge.native,
                 _judge_plan(self.judge),
                 get_args(Wrapper),
+                make_match,
+                partial(_judge_deferred, self.judge),
             )
         return self._native
 
@@ -316,7 +318,7 @@ def _judge_plan(judge: Profile) -> tuple[Any, ...]:
 _JUDGE, _WWW, _UNCLOSED, _DEOBFUSCATED = range(4)
 _UNCLOSED_MEMBERS = tuple(Unclosed)
 
-NativeItem = tuple[
+Undecided = tuple[
     str,
     tuple[str, ...],
     Wrapper | None,
@@ -324,26 +326,32 @@ NativeItem = tuple[
     tuple[Span, ...],
     int,
     int,
-    bool | None,
+    None,
     int,
     int | None,
-    list[tuple[str, tuple[Span, ...]]] | None,
+    list[tuple[str, tuple[Span, ...]]],
 ]
-"""What the native extractor gives a match: its fields less the verdict, whether the verdict is
-valid, which Python verdict it is (and why a wrapper was not closed); ``valid`` None: the core did
-not hold a production a reading needs, and ``readings`` are left to Python's judge."""
+"""A candidate the native extractor left to Python's judge (it did not hold a production one of
+its readings needs): a match's fields less the verdict, None, which verdict function judges the
+readings, why a wrapper was not closed, and every reading."""
 
 
-def _native_matches(judge: Profile, items: list[NativeItem], invalid: bool) -> Iterator[Match]:
-    """The native extractor's items as matches: the verdicts the core decided are worked out
-    when first read; the readings it left to Python are judged and ranked here, as ``_matches``
-    does."""
-    for url, alternatives, wrapper, span, pieces, line, column, valid, kind, why, options in items:
-        if valid is not None:
-            verdict: Verdict = _DeferredVerdict.of(url, valid, judge, kind, wrapper is None, why)
-            yield make_match((url, alternatives, wrapper, span, pieces, line, column, verdict))
+def _native_matches(
+    judge: Profile, items: list[Match | Undecided], undecided: bool, invalid: bool
+) -> Iterator[Match]:
+    """The native extractor's matches (their verdicts worked out when first read), with the
+    candidates it left to Python judged and ranked here, as ``_matches`` does."""
+    if not undecided:
+        return iter(items)  # type: ignore[arg-type]  # every item is a Match
+    return _with_undecided(judge, items, invalid)
+
+
+def _with_undecided(judge: Profile, items: list[Match | Undecided], invalid: bool) -> Iterator[Match]:
+    for item in items:
+        if isinstance(item, Match):
+            yield item
             continue
-        assert options is not None
+        url, alternatives, wrapper, span, pieces, line, column, _, kind, _, options = item
         naked = wrapper is None
         verdicts = [
             _judge_www(option, judge) if kind == _WWW else _judge(option, judge, naked)
@@ -374,7 +382,7 @@ class _DeferredVerdict(Verdict):
 
     @classmethod
     def of(
-        cls, url: str, valid: bool, judge: Profile, kind: int, naked: bool, why: int | None
+        cls, judge: Profile, url: str, valid: bool, kind: int, naked: bool, why: int | None
     ) -> _DeferredVerdict:
         verdict = object.__new__(cls)
         how = (judge, kind, naked, why)
@@ -420,6 +428,9 @@ class _DeferredVerdict(Verdict):
 
 
 _FIELDS = ("url", "valid", "scheme", "parts", "error", "warnings", "profile")
+
+_judge_deferred = lru_cache(maxsize=4096)(_DeferredVerdict.of)
+"""One deferred verdict may serve every occurrence of a URL, as ``_judge``'s verdicts do."""
 
 
 def _match(

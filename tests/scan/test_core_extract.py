@@ -22,7 +22,15 @@ from scan.test_fuzz import OPAQUE, PIECES, REGRESSIONS
 import urlsift
 from urlsift import _select
 from urlsift._model import Match, Verdict
-from urlsift.extract import Extraction, _DeferredVerdict, _extraction_for, _judge, _judge_plan, extract_each
+from urlsift.extract import (
+    Extraction,
+    _DeferredVerdict,
+    _extraction_for,
+    _judge,
+    _judge_deferred,
+    _judge_plan,
+    extract_each,
+)
 from urlsift.grammar import get_profile
 from urlsift.grammar.export import POSSESSIVE_ONLY
 from urlsift.scanner import KNOWN_SCHEMES
@@ -159,10 +167,11 @@ def test_a_reading_the_core_cannot_judge_is_left_to_python(profile: str) -> None
     text = "call tel:+1-555-0100 or tel:555 (<tel:555-\n  0100>) http://h.example/"
     items = native_items(text, profile=profile, invalid=True)
     assert items is not None
-    undecided = [item for item in items if item[7] is None]
+    undecided = [item for item in items if not isinstance(item, Match)]
     assert [item[0] for item in undecided][:2] == ["tel:+1-555-0100", "tel:555"]
     assert items[-1][0] == "http://h.example/"
-    assert items[-1][7] is True
+    assert isinstance(items[-1], Match)
+    assert items[-1].valid
     with _select.using("rust"):
         matches = list(urlsift.extract(text, profile=profile, invalid=True))
     assert [(m.url, m.valid) for m in matches][:2] == [("tel:+1-555-0100", True), ("tel:555", False)]
@@ -196,6 +205,7 @@ def deferred(url: str = "http://h.example:81/a") -> tuple[Verdict, Verdict]:
     with _select.using("python"):
         (plain,) = urlsift.extract(f"see {url} now")
     _judge.cache_clear()
+    _judge_deferred.cache_clear()  # a fresh one, not yet worked out
     with _select.using("rust"):
         (match,) = urlsift.extract(f"see {url} now")
     assert isinstance(match.verdict, _DeferredVerdict)

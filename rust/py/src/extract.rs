@@ -1,5 +1,6 @@
-//! The extractor's binding: `urlsift._core.Extractor`, whose `extract` gives, per text, one tuple
-//! a match (`extract.py` makes each a `Match` with a verdict worked out when first read).
+//! The extractor's binding: `urlsift._core.Extractor`, whose `extract` gives, per text, its matches
+//! as `Match`es, each verdict made by `extract.py`'s factory (one worked out when first read), and
+//! as a tuple each candidate whose readings Python's judge must rank.
 //!
 //! The core works with the GIL released. A text with a lone surrogate (which UTF-8 cannot hold)
 //! gives None: `extract.py` runs Python's stages over the native scanner's candidates for it, so
@@ -28,11 +29,14 @@ struct Extractor {
     grammar: Py<Grammar>,
     /// `_model.Wrapper`'s three values, in its order.
     wrappers: [Py<PyAny>; 3],
+    /// `_model.make_match`, and the verdict factory: (url, valid, kind, naked, Unclosed index).
+    make_match: Py<PyAny>,
+    verdict: Py<PyAny>,
 }
 
-/// A match's item: (url, alternatives, wrapper, span, pieces, line, column, valid, verdict's kind,
-/// Unclosed index, readings). `valid` None: Python judges `readings` and ranks them.
-type Item<'py> = Bound<'py, PyTuple>;
+/// A match, or an undecided candidate's tuple: (url, alternatives, wrapper, span, pieces, line,
+/// column, None, verdict's kind, Unclosed index, readings), whose readings Python judges and ranks.
+type Item<'py> = Bound<'py, PyAny>;
 
 fn pieces<'py>(py: Python<'py>, pieces: &[Span]) -> PyResult<Bound<'py, PyTuple>> {
     PyTuple::new(py, pieces.iter().copied())
@@ -53,36 +57,42 @@ impl Extractor {
             core::Verdict::Unclosed(why) => (2, Some(why as usize)),
             core::Verdict::Deobfuscated => (3, None),
         };
-        let readings = if found.valid.is_some() {
-            py.None()
-        } else {
-            let list = PyList::empty(py);
-            for Reading { url, pieces: spans } in &found.readings {
-                list.append((url, pieces(py, spans)?))?;
-            }
-            list.into_any().unbind()
-        };
+        let url = PyString::new(py, &found.url);
+        let alternatives = PyTuple::new(py, found.alternatives)?;
+        let wrapper = self.wrapper(py, found.wrapper);
+        let spans = pieces(py, &found.pieces)?;
+        if let Some(valid) = found.valid {
+            let naked = found.wrapper.is_none();
+            let verdict = self.verdict.bind(py).call1((&url, valid, kind, naked, why))?;
+            let fields = (url, alternatives, wrapper, found.span, spans, found.line, found.column, verdict);
+            return self.make_match.bind(py).call1((fields,));
+        }
+        let readings = PyList::empty(py);
+        for Reading { url, pieces: spans } in &found.readings {
+            readings.append((url, pieces(py, spans)?))?;
+        }
         let fields = (
-            found.url,
-            PyTuple::new(py, found.alternatives)?,
-            self.wrapper(py, found.wrapper),
+            url,
+            alternatives,
+            wrapper,
             found.span,
-            pieces(py, &found.pieces)?,
+            spans,
             found.line,
             found.column,
-            found.valid,
+            py.None(),
             kind,
             why,
             readings,
         );
-        fields.into_pyobject(py)
+        Ok(fields.into_pyobject(py)?.into_any())
     }
 }
 
 #[pymethods]
 impl Extractor {
     /// The scanner's options (`ScannerArgs`), `invalid`, the profile's grammar, how it judges
-    /// (`JudgeArgs`) and `_model.Wrapper`'s values. A pattern the core refuses is a ValueError.
+    /// (`JudgeArgs`), `_model.Wrapper`'s values, `make_match` and the verdict factory. A pattern
+    /// the core refuses is a ValueError.
     #[new]
     fn new(
         scanner: ScannerArgs,
@@ -90,6 +100,8 @@ impl Extractor {
         grammar: Py<Grammar>,
         judge: JudgeArgs,
         wrappers: (Py<PyAny>, Py<PyAny>, Py<PyAny>),
+        make_match: Py<PyAny>,
+        verdict: Py<PyAny>,
     ) -> PyResult<Self> {
         let (naked, schemes, hierarchical, iana, www, pipermail) = scanner;
         let (scheme, by_scheme, generic, fragment, shapes, shaped, www_prefix) = judge;
@@ -102,12 +114,15 @@ impl Extractor {
             inner: core::Extractor { scanner, judge, invalid },
             grammar,
             wrappers: [wrappers.0, wrappers.1, wrappers.2],
+            make_match,
+            verdict,
         })
     }
 
-    /// The items of the matches whose trigger lies in `text[start:stop]`, the window's resume
-    /// position, and the line counter's state after them (`lines`: `_lines.Lines`' position, line
-    /// and line start before them); None for a text with a lone surrogate.
+    /// The items of the matches whose trigger lies in `text[start:stop]`, whether any of them is
+    /// undecided, the window's resume position, and the line counter's state after them (`lines`:
+    /// `_lines.Lines`' position, line and line start before them); None for a text with a lone
+    /// surrogate.
     #[pyo3(signature = (text, start = 0, stop = None, text_start = true, lines = (0, 1, 0)))]
     #[allow(clippy::type_complexity)]
     fn extract<'py>(
@@ -118,7 +133,7 @@ impl Extractor {
         stop: Option<usize>,
         text_start: bool,
         lines: (usize, i64, i64),
-    ) -> PyResult<Option<(Vec<Item<'py>>, usize, (usize, i64, i64))>> {
+    ) -> PyResult<Option<(Vec<Item<'py>>, bool, usize, (usize, i64, i64))>> {
         let Ok(utf8) = text.to_str() else {
             return Ok(None);
         };
@@ -135,11 +150,12 @@ impl Extractor {
                 }
             })
         })?;
+        let undecided = extracted.found.iter().any(|found| found.valid.is_none());
         let mut items = Vec::with_capacity(extracted.found.len());
         for found in extracted.found {
             items.push(self.item(py, found)?);
         }
-        Ok(Some((items, extracted.resume, (counter.pos, counter.line, counter.line_start))))
+        Ok(Some((items, undecided, extracted.resume, (counter.pos, counter.line, counter.line_start))))
     }
 }
 
