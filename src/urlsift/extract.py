@@ -95,9 +95,8 @@ class Extraction:
         if native is not None:
             found = self._extractor(native).extract(text, start, stop, base == 0, self._lines.state())
         if found is not None:
-            items, undecided, progress.resume, state = found
-            self._lines.restore(state)
-            matches = _native_matches(self.judge, items, undecided, self.invalid)
+            items, progress.resume = found
+            matches = self._counted(_native_matches(self.judge, items, self.invalid), items)
         else:
             candidates = self.scanner.scan(text, start, stop, text_start=base == 0, progress=progress)
             matches = _matches(text, self.judge, candidates, self.invalid, self._lines)
@@ -110,8 +109,13 @@ class Extraction:
         if native is not None:
             found = self._extractor(native).extract(text)
             if found is not None:
-                return _native_matches(self.judge, found[0], found[1], self.invalid)
+                return _native_matches(self.judge, found[0], self.invalid)
         return _matches(text, self.judge, self.scanner.scan(text), self.invalid, Lines(text))
+
+    def _counted(self, matches: Iterator[Match], items: Any) -> Iterator[Match]:
+        """``matches``, then the line count taken on from where the native extractor left it."""
+        yield from matches
+        self._lines.restore(items.lines)
 
     def _extractor(self, native: ModuleType) -> Any:
         """The native core's extractor (issue 31): the scanner's options, and how this profile
@@ -336,17 +340,9 @@ its readings needs): a match's fields less the verdict, None, which verdict func
 readings, why a wrapper was not closed, and every reading."""
 
 
-def _native_matches(
-    judge: Profile, items: list[Match | Undecided], undecided: bool, invalid: bool
-) -> Iterator[Match]:
+def _native_matches(judge: Profile, items: Iterator[Match | Undecided], invalid: bool) -> Iterator[Match]:
     """The native extractor's matches (their verdicts worked out when first read), with the
     candidates it left to Python judged and ranked here, as ``_matches`` does."""
-    if not undecided:
-        return iter(items)  # type: ignore[arg-type]  # every item is a Match
-    return _with_undecided(judge, items, invalid)
-
-
-def _with_undecided(judge: Profile, items: list[Match | Undecided], invalid: bool) -> Iterator[Match]:
     for item in items:
         if isinstance(item, Match):
             yield item

@@ -156,7 +156,7 @@ def native_items(text: str, **options: Any) -> list[Any] | None:
     )  # fmt: skip
     assert _select.NATIVE is not None
     found = extraction._extractor(_select.NATIVE).extract(text)
-    return None if found is None else found[0]
+    return None if found is None else list(found[0])
 
 
 @native

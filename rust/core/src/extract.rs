@@ -245,7 +245,9 @@ impl Extractor {
         Extracted { found, resume: scanned.resume }
     }
 
-    fn candidate<T: Unit>(
+    /// One candidate's match (`extract`'s step): None when it gives none. Candidates must come in
+    /// the scan's order, with one `lines` for all of them.
+    pub fn candidate<T: Unit>(
         &self,
         grammar: &Grammar,
         text: &[T],

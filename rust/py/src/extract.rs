@@ -2,15 +2,18 @@
 //! as `Match`es, each verdict made by `extract.py`'s factory (one worked out when first read), and
 //! as a tuple each candidate whose readings Python's judge must rank.
 //!
-//! The core works with the GIL released. A text with a lone surrogate (which UTF-8 cannot hold)
+//! The core works with the GIL released: the scan at once, the judging a batch of candidates at a
+//! time as the matches are taken, so that the Python objects made ahead stay few. A text with a lone surrogate (which UTF-8 cannot hold)
 //! gives None: `extract.py` runs Python's stages over the native scanner's candidates for it, so
 //! its readings are judged by Python's engine, exactly. A panic becomes `InternalError`.
+
+use std::collections::VecDeque;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 use urlsift_core::extract as core;
 use urlsift_core::rejoin::Reading;
-use urlsift_core::scan::{Scanner, Span, Wrapper};
+use urlsift_core::scan::{Candidate, Scanner, Span, Wrapper};
 
 use crate::scan::guard;
 use crate::Grammar;
@@ -119,46 +122,107 @@ impl Extractor {
         })
     }
 
-    /// The items of the matches whose trigger lies in `text[start:stop]`, whether any of them is
-    /// undecided, the window's resume position, and the line counter's state after them (`lines`:
-    /// `_lines.Lines`' position, line and line start before them); None for a text with a lone
-    /// surrogate.
+    /// The matches whose trigger lies in `text[start:stop]`, as an iterator that judges the
+    /// candidates a batch at a time, and the window's resume position; None for a text with a lone
+    /// surrogate. `lines`: `_lines.Lines`' position, line and line start before them.
     #[pyo3(signature = (text, start = 0, stop = None, text_start = true, lines = (0, 1, 0)))]
-    #[allow(clippy::type_complexity)]
-    fn extract<'py>(
-        &self,
-        py: Python<'py>,
-        text: &Bound<'py, PyString>,
+    fn extract(
+        slf: &Bound<'_, Self>,
+        text: &Bound<'_, PyString>,
         start: usize,
         stop: Option<usize>,
         text_start: bool,
         lines: (usize, i64, i64),
-    ) -> PyResult<Option<(Vec<Item<'py>>, bool, usize, (usize, i64, i64))>> {
+    ) -> PyResult<Option<(Matches, usize)>> {
         let Ok(utf8) = text.to_str() else {
             return Ok(None);
         };
-        let mut counter = core::Lines { pos: lines.0, line: lines.1, line_start: lines.2 };
-        let grammar = &self.grammar.get().inner;
-        let inner = &self.inner;
-        let extracted = py.detach(|| {
+        let scanner = &slf.get().inner.scanner;
+        let (chars, scanned) = slf.py().detach(|| {
             guard("extract", || {
                 if utf8.is_ascii() {
-                    inner.extract(grammar, utf8.as_bytes(), start, stop, text_start, &mut counter)
+                    (None, scanner.scan(utf8.as_bytes(), start, stop, text_start))
                 } else {
                     let chars: Vec<char> = utf8.chars().collect();
-                    inner.extract(grammar, &chars, start, stop, text_start, &mut counter)
+                    let scanned = scanner.scan(&chars, start, stop, text_start);
+                    (Some(chars), scanned)
                 }
             })
         })?;
-        let undecided = extracted.found.iter().any(|found| found.valid.is_none());
-        let mut items = Vec::with_capacity(extracted.found.len());
-        for found in extracted.found {
-            items.push(self.item(py, found)?);
+        let matches = Matches {
+            extractor: slf.clone().unbind(),
+            text: text.clone().unbind(),
+            chars,
+            candidates: scanned.candidates,
+            next: 0,
+            lines: core::Lines { pos: lines.0, line: lines.1, line_start: lines.2 },
+            pending: VecDeque::new(),
+        };
+        Ok(Some((matches, scanned.resume)))
+    }
+}
+
+/// How many candidates are judged at a time: the Python objects made ahead stay this few.
+const BATCH: usize = 256;
+
+/// A text's matches (`Extractor.extract`'s iterator): `Match`es, and the tuples of the candidates
+/// Python's judge must rank. `lines`, once it is exhausted, is the line counter's state.
+#[pyclass(module = "urlsift._core")]
+struct Matches {
+    extractor: Py<Extractor>,
+    text: Py<PyString>,
+    /// The text's code points when it is not ASCII (an ASCII one is read in place).
+    chars: Option<Vec<char>>,
+    candidates: Vec<Candidate>,
+    next: usize,
+    lines: core::Lines,
+    pending: VecDeque<Py<PyAny>>,
+}
+
+#[pymethods]
+impl Matches {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        while self.pending.is_empty() && self.next < self.candidates.len() {
+            let end = (self.next + BATCH).min(self.candidates.len());
+            let batch = self.candidates.get(self.next..end).unwrap_or_default();
+            self.next = end;
+            let extractor = self.extractor.get();
+            let (inner, grammar, lines) = (&extractor.inner, &extractor.grammar.get().inner, &mut self.lines);
+            let text = self.text.bind(py);
+            let found: Vec<core::Found> = match &self.chars {
+                Some(chars) => py.detach(|| {
+                    guard("extract", || {
+                        batch.iter().filter_map(|c| inner.candidate(grammar, chars, c, lines)).collect()
+                    })
+                })?,
+                None => {
+                    let bytes = text.to_str()?.as_bytes();
+                    py.detach(|| {
+                        guard("extract", || {
+                            batch.iter().filter_map(|c| inner.candidate(grammar, bytes, c, lines)).collect()
+                        })
+                    })?
+                }
+            };
+            for one in found {
+                self.pending.push_back(extractor.item(py, one)?.unbind());
+            }
         }
-        Ok(Some((items, undecided, extracted.resume, (counter.pos, counter.line, counter.line_start))))
+        Ok(self.pending.pop_front())
+    }
+
+    /// The line counter's state (position, line, line start) after the matches given so far.
+    #[getter]
+    fn lines(&self) -> (usize, i64, i64) {
+        (self.lines.pos, self.lines.line, self.lines.line_start)
     }
 }
 
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
-    module.add_class::<Extractor>()
+    module.add_class::<Extractor>()?;
+    module.add_class::<Matches>()
 }
