@@ -1,6 +1,6 @@
 """MB/s of ``urlsift.extract`` on real text, beside the floor measured over the same string.
 
-    python bench/extract_speed.py [--shared | --corpora DIR] [--against SRC]
+    python bench/extract_speed.py [--shared | --corpora DIR] [--against SRC] [--cores]
                                   (default: the repository's corpora/)
 
 The inputs: an mbox (blinux-list in the shared corpora, r-devel-2000-May in the repository's) and
@@ -15,8 +15,10 @@ shared: CPU time, not wall time); the verdict cache is emptied before each extra
 imported beside this one under another name, in the same rounds: a change's before and after
 measured in one run, as ratios.
 
-The last table runs the strict and the modern profile side by side (interleaved, best of 7): what
-each finds and how fast, so a change to one shows in the other's column.
+The last tables run the strict and the modern profile side by side (interleaved, best of 7): what
+each finds and how fast, so a change to one shows in the other's column; and the two cores
+(``URLSIFT_CORE=python`` and ``rust``, issue 31) over the same text in the same rounds, with the
+ratio of their times (skipped, said so, where the native core is not built).
 """
 
 from __future__ import annotations
@@ -34,12 +36,14 @@ import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from _corpora import add_options, files
 from _corpora import root as corpora_root
 
 import urlsift
-from urlsift.extract import _judge, _judge_unclosed, _judge_www
+from urlsift import _select
+from urlsift.extract import _judge, _judge_deferred, _judge_unclosed, _judge_www
 
 MBOXES = ("mail/blinux-list.mbox", "mail/r-devel-2000-May.mbox", "mail/*.mbox")
 """The first of these that the corpora hold is the mbox read."""
@@ -60,9 +64,10 @@ def best_of(rounds: int, *runs: Callable[[], int]) -> list[tuple[float, int]]:
 
 def cold(run: Callable[[], int], extract_module: ModuleType | None = None) -> int:
     """Each run starts with an empty verdict cache, as a fresh process would."""
-    caches = (_judge, _judge_www, _judge_unclosed)
-    if extract_module is not None:  # another checkout's
-        caches = (extract_module._judge, extract_module._judge_www, extract_module._judge_unclosed)
+    caches: list[Any] = [_judge, _judge_www, _judge_unclosed, _judge_deferred]
+    if extract_module is not None:  # another checkout's (one before issue 31 has no deferred verdicts)
+        names = ("_judge", "_judge_www", "_judge_unclosed", "_judge_deferred")
+        caches = [getattr(extract_module, name) for name in names if hasattr(extract_module, name)]
     for cache in caches:
         cache.cache_clear()
     return run()
@@ -114,9 +119,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_options(parser)
     parser.add_argument("--against", type=Path, metavar="SRC", help="also time the urlsift in SRC")
+    parser.add_argument("--cores", action="store_true", help="only the table of both cores")
     args = parser.parse_args()
     root = corpora_root(parser, args)
     inputs = [str(files(parser, root, *MBOXES)[0].relative_to(root)), str(files(parser, root, "rfc")[0].name)]
+    if args.cores:
+        cores(root, inputs)
+        return
     print("| input | MB | floor MB/s | naked=False MB/s (% of floor) | URLs", end="")
     print(" | extract MB/s (% of floor) | URLs |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
@@ -146,6 +155,7 @@ def main() -> None:
         print(f"{streamed / whole:.2f}x the time of extract on the decoded string")
         print(f"{name}: peak memory of extract beside the text: {peak_memory(text):.1f} MB")
     profiles(root, inputs)
+    cores(root, inputs)
     if args.against is not None:
         against(root, inputs, args.against)
 
@@ -167,6 +177,38 @@ def profiles(root: Path, inputs: list[str]) -> None:
             f"| {name} | {megabytes / strict:.0f} | {n_strict} | {megabytes / modern:.0f} | {n_modern} "
             f"| {modern / strict:.2f} |"
         )
+
+
+def cores(root: Path, inputs: list[str]) -> None:
+    """Both cores over the same text in one run (issue 31's target: the native one at least 4x):
+    MB/s of each, the URLs each found, and the Python core's time over the native one's."""
+    print()
+    if _select.NATIVE is None:
+        print("Cores: the native core is not built (pip install -e .): only the Python core runs")
+        return
+
+    def on(core: _select.Core, text: str, options: dict[str, Any]) -> Callable[[], int]:
+        def run() -> int:
+            with _select.using(core):
+                return cold(lambda: sum(1 for _ in urlsift.extract(text, **options)))
+
+        return run
+
+    variants: list[tuple[str, dict[str, Any]]] = [
+        ("naked=False", {"naked": False}),
+        ("strict", {}),
+        ("modern", {"profile": "modern"}),
+    ]
+    print("| input | options | python MB/s | URLs | rust MB/s | URLs | python / rust time |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
+    for name in inputs:
+        text = load(root, name)
+        megabytes = len(text.encode("utf-8")) / 1e6
+        for label, options in variants:
+            runs = (on("python", text, options), on("rust", text, options))
+            (python, n_python), (rust, n_rust) = best_of(7, *runs)
+            print(f"| {name} | {label} | {megabytes / python:.0f} | {n_python}", end=" ")
+            print(f"| {megabytes / rust:.0f} | {n_rust} | {python / rust:.2f} |")
 
 
 def peak_memory(text: str) -> float:

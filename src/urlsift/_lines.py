@@ -30,6 +30,14 @@ class Lines:
         """Where the line holding ``pos`` starts."""
         return pos - self.at(pos)[1]
 
+    def state(self) -> tuple[int, int, int]:
+        """Where the count stands (position, line, line start): the native extractor counts on
+        from it and hands back its own (``restore``)."""
+        return self._pos, self._line, self._line_start
+
+    def restore(self, state: tuple[int, int, int]) -> None:
+        self._pos, self._line, self._line_start = state
+
     def rebase(self, text: str, dropped: int) -> None:
         """The text is now ``text``, whose first character was at ``dropped`` in the old one."""
         self.at(dropped)  # count the lines of what leaves, while it is still there

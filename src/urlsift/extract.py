@@ -10,16 +10,40 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import accumulate
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
+from typing import Any, get_args
 
+from . import _select
+from ._iana import IANA_PERMANENT_SCHEMES
 from ._lines import Lines
-from ._model import Candidate, Caveat, CaveatKind, Match, Problem, Reading, Unclosed, Verdict, make_match
-from .grammar import STRICT, Profile, get_profile
+from ._model import (
+    WWW_STANDS_FOR,
+    Candidate,
+    Caveat,
+    CaveatKind,
+    Match,
+    Problem,
+    Reading,
+    Span,
+    Unclosed,
+    Verdict,
+    Wrapper,
+    make_match,
+)
+from .grammar import STRICT, Profile, export, get_profile
 from .rejoin import as_written, first_reading, readings
-from .scanner import KNOWN_SCHEMES, MAX_WRAPPER_CHARS, MAX_WRAPPER_LINES, ScanProgress, scanner_for
-from .shapes import empty_scheme_part, opaque_shape
+from .scanner import (
+    HIERARCHICAL_SCHEMES,
+    KNOWN_SCHEMES,
+    MAX_WRAPPER_CHARS,
+    MAX_WRAPPER_LINES,
+    Scanner,
+    ScanProgress,
+    scanner_for,
+)
+from .shapes import OPAQUE_SHAPED_SCHEMES, empty_scheme_part, opaque_shape
 from .validate import validate, validate_www
 
 
@@ -58,6 +82,7 @@ class Extraction:
         self.scanner = scanner_for(naked, schemes, naked and self.judge.scheme_less_www, pipermail)
         self.invalid = invalid
         self._lines = Lines("")
+        self._native: Any = None  # the native core's extractor of these options, made when first used
 
     def window(
         self, text: str, start: int, stop: int, *, base: int, dropped: int, progress: ScanProgress
@@ -65,14 +90,56 @@ class Extraction:
         """The matches whose trigger lies in ``text[start:stop]``; ``text[0]`` is at ``base`` in the
         whole text and ``dropped`` characters left the front since the previous window."""
         self._lines.rebase(text, dropped)
-        candidates = self.scanner.scan(text, start, stop, text_start=base == 0, progress=progress)
-        matches = _matches(text, self.judge, candidates, self.invalid, self._lines)
+        native = _select.native()
+        found = None
+        if native is not None:
+            found = self._extractor(native).extract(text, start, stop, base == 0, self._lines.state())
+        if found is not None:
+            items, progress.resume = found
+            matches = self._counted(_native_matches(self.judge, items, self.invalid), items)
+        else:
+            candidates = self.scanner.scan(text, start, stop, text_start=base == 0, progress=progress)
+            matches = _matches(text, self.judge, candidates, self.invalid, self._lines)
         return _shifted(matches, base) if base else matches
 
     def whole(self, text: str) -> Iterator[Match]:
         """The matches of all of ``text``. Keeps no state between calls (unlike ``window``): one
         Extraction may serve many texts, even interleaved."""
+        native = _select.native()
+        if native is not None:
+            found = self._extractor(native).extract(text)
+            if found is not None:
+                return _native_matches(self.judge, found[0], self.invalid)
         return _matches(text, self.judge, self.scanner.scan(text), self.invalid, Lines(text))
+
+    def _counted(self, matches: Iterator[Match], items: Any) -> Iterator[Match]:
+        """``matches``, then the line count taken on from where the native extractor left it."""
+        yield from matches
+        self._lines.restore(items.lines)
+
+    def _extractor(self, native: ModuleType) -> Any:
+        """The native core's extractor (issue 31): the scanner's options, and how this profile
+        judges, as data; the grammar is the profile's own compiled one."""
+        if self._native is None:
+            scanner: Scanner = self.scanner
+            options = (
+                scanner.naked,
+                sorted(scanner.schemes),
+                sorted(HIERARCHICAL_SCHEMES),
+                sorted(IANA_PERMANENT_SCHEMES),
+                scanner.www,
+                scanner.pipermail,
+            )
+            self._native = native.Extractor(
+                options,
+                self.invalid,
+                self.judge.native,
+                _judge_plan(self.judge),
+                get_args(Wrapper),
+                make_match,
+                partial(_judge_deferred, self.judge),
+            )
+        return self._native
 
 
 @lru_cache(maxsize=32)
@@ -156,7 +223,9 @@ def _within(match: Match, start: int, lines_before: int, text: str) -> Match:
     """A match of the joined text, as ``extract(text)`` gives it (``text`` starts at ``start``)."""
     url, alternatives, wrapper, span, pieces, line, column, verdict = match
     end = start + len(text)
-    reason = verdict.error.reason if verdict.error is not None else None
+    # A valid verdict has no error: not read, so a deferred one (the native core's) stays so.
+    error = None if verdict.valid else verdict.error
+    reason = error.reason if error is not None else None
     if reason is not None:
         # Alone, a wrapper still open when its text ends is stopped by that end (D21), before any
         # count of lines; joined, by the separator's blank line, or the line count at its break.
@@ -221,6 +290,143 @@ def _matches(
             yield _match(candidate, options[valid[0]], alternatives, verdict, lines)
         elif invalid:
             yield _match(candidate, options[0], (), verdicts[0], lines)
+
+
+def _judge_plan(judge: Profile) -> tuple[Any, ...]:
+    """How ``judge`` reads a URL, as the native extractor takes it: the scheme's rule, which
+    production judges each scheme (D1: the generic one any other), the fragment's (D4), and D35's
+    shapes (``opaque.IN_TEXT``, rendered as the grammar is; those of ``export.POSSESSIVE_ONLY`` stay
+    with Python's engine, which judges the readings that need them). Nothing is restated here."""
+    from .grammar.opaque import IN_TEXT
+
+    by_scheme, generic = judge.scheme_syntaxes()
+    _, scheme_pattern, _ = export.entry("scheme", judge.scheme_rule)
+    shapes = [
+        export.entry(scheme, IN_TEXT[scheme])
+        for scheme in sorted(OPAQUE_SHAPED_SCHEMES)
+        if IN_TEXT[scheme].name not in export.POSSESSIVE_ONLY
+    ]
+    productions = [(scheme, syntax.rule.name) for scheme, syntax in sorted(by_scheme.items())]
+    return (
+        scheme_pattern,
+        productions,
+        generic.rule.name,
+        judge.fragment.rule.name,
+        shapes,
+        sorted(OPAQUE_SHAPED_SCHEMES),
+        WWW_STANDS_FOR,
+    )
+
+
+# The kinds of verdict the native extractor's items name (rust/core/src/extract.rs `Verdict`).
+_JUDGE, _WWW, _UNCLOSED, _DEOBFUSCATED = range(4)
+_UNCLOSED_MEMBERS = tuple(Unclosed)
+
+Undecided = tuple[
+    str,
+    tuple[str, ...],
+    Wrapper | None,
+    Span,
+    tuple[Span, ...],
+    int,
+    int,
+    None,
+    int,
+    int | None,
+    list[tuple[str, tuple[Span, ...]]],
+]
+"""A candidate the native extractor left to Python's judge (it did not hold a production one of
+its readings needs): a match's fields less the verdict, None, which verdict function judges the
+readings, why a wrapper was not closed, and every reading."""
+
+
+def _native_matches(judge: Profile, items: Iterator[Match | Undecided], invalid: bool) -> Iterator[Match]:
+    """The native extractor's matches (their verdicts worked out when first read), with the
+    candidates it left to Python judged and ranked here, as ``_matches`` does."""
+    for item in items:
+        if isinstance(item, Match):
+            yield item
+            continue
+        url, alternatives, wrapper, span, pieces, line, column, _, kind, _, options = item
+        naked = wrapper is None
+        verdicts = [
+            _judge_www(option, judge) if kind == _WWW else _judge(option, judge, naked)
+            for option, _ in options
+        ]
+        ranked = [k for k, verdict in enumerate(verdicts) if verdict.valid]
+        if ranked:  # D24: the first valid reading (the most hyphens kept) is the URL
+            verdict = verdicts[ranked[0]]
+            if kind == _DEOBFUSCATED:
+                verdict = _deobfuscated(verdict)
+            url, pieces = options[ranked[0]]
+            alternatives = tuple(options[k][0] for k in ranked[1:])
+            yield make_match((url, alternatives, wrapper, span, pieces, line, column, verdict))
+        elif invalid:
+            url, pieces = options[0]
+            yield make_match((url, (), wrapper, span, pieces, line, column, verdicts[0]))
+
+
+_DEFERRED = ("scheme", "parts", "error", "warnings")
+
+
+class _DeferredVerdict(Verdict):
+    """A verdict the native core decided: its ``url``, ``valid`` and ``profile`` known, the rest
+    (parts, caveats, the explanation of a failure) worked out by Python's ``validate`` when first
+    read, and kept. It reads, compares, pickles and ``replace``s as the plain ``Verdict`` it stands
+    for (a pickled or replaced one is a plain one), so a URL found costs one object, not a walk of
+    its grammar."""
+
+    @classmethod
+    def of(
+        cls, judge: Profile, url: str, valid: bool, kind: int, naked: bool, why: int | None
+    ) -> _DeferredVerdict:
+        verdict = object.__new__(cls)
+        how = (judge, kind, naked, why)
+        object.__setattr__(
+            verdict, "__dict__", {"url": url, "valid": valid, "profile": judge.name, "_how": how}
+        )
+        return verdict
+
+    def _worked_out(self) -> Verdict:
+        """The plain verdict, as the Python path makes it (the verdict caches shared)."""
+        how = self.__dict__.pop("_how", None)
+        if how is None:  # worked out already
+            return Verdict(*(getattr(self, name) for name in _FIELDS))
+        judge, kind, naked, why = how
+        url = self.__dict__["url"]
+        if kind == _WWW:
+            plain = _judge_www(url, judge)
+        elif kind == _UNCLOSED:
+            plain = _judge_unclosed(url, judge, _UNCLOSED_MEMBERS[why])
+        else:
+            plain = _judge(url, judge, naked)
+            if kind == _DEOBFUSCATED:
+                plain = _deobfuscated(plain)
+        self.__dict__.update(plain.__dict__)
+        return plain
+
+    def __getattr__(self, name: str) -> Any:
+        # Called only for what the instance's dict lacks: the fields not yet worked out.
+        if name in _DEFERRED:
+            return getattr(self._worked_out(), name)
+        raise AttributeError(f"'Verdict' object has no attribute {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Verdict):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in _FIELDS)
+
+    def __hash__(self) -> int:
+        return hash(tuple(getattr(self, name) for name in _FIELDS))
+
+    def __repr__(self) -> str:
+        return repr(self._worked_out())
+
+
+_FIELDS = ("url", "valid", "scheme", "parts", "error", "warnings", "profile")
+
+_judge_deferred = lru_cache(maxsize=4096)(_DeferredVerdict.of)
+"""One deferred verdict may serve every occurrence of a URL, as ``_judge``'s verdicts do."""
 
 
 def _match(

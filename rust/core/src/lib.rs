@@ -6,6 +6,8 @@
 //! once and runs it; it knows no production by name and restates no rule.
 #![forbid(unsafe_code)]
 
+pub mod extract;
+pub mod rejoin;
 pub mod scan;
 mod scan_tables;
 pub mod write;

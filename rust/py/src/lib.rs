@@ -2,6 +2,7 @@
 //! converts back (offsets: the core's are UTF-8 bytes, Python's are characters); nothing else.
 #![forbid(unsafe_code)]
 
+mod extract;
 mod scan;
 mod write;
 
@@ -205,5 +206,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Match>()?;
     scan::register(module)?;
     write::register(module)?;
+
+    extract::register(module)?;
     Ok(())
 }

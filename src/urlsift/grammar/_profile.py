@@ -109,6 +109,8 @@ class Profile(abc.ABC):
     """The native core's compiled productions (keyed by rule name), when the core is loaded."""
     native_rules: frozenset[str] = frozenset()
     """The rules ``native`` holds (not those of ``export.POSSESSIVE_ONLY``)."""
+    scheme_rule: Rule
+    """The scheme name's rule, read from a URL's start (``scheme_end``)."""
 
     def _compile_native(self) -> None:
         """Hand the rule trees, rendered for the Rust crate, to the native core when it is loaded
@@ -123,6 +125,11 @@ class Profile(abc.ABC):
     @abc.abstractmethod
     def syntaxes(self) -> Iterator[SchemeSyntax]:
         """Every production ``syntax`` may give, and the fragment's."""
+
+    @abc.abstractmethod
+    def scheme_syntaxes(self) -> tuple[dict[str, SchemeSyntax], SchemeSyntax]:
+        """What ``syntax`` reads: the schemes with a production of their own, and the one that
+        judges every other scheme (handed to the native extractor as data)."""
 
     @abc.abstractmethod
     def scheme_end(self, url: str, endpos: int) -> int | Problem:

@@ -250,6 +250,7 @@ class ModernProfile(Profile):
             scheme: SchemeSyntax(u.URI, _generic, port) for scheme, port in _GENERIC_PORTS.items()
         }
         self.fragment = SchemeSyntax(u.fragment, lambda m, scheme: Decomposed({}))
+        self.scheme_rule = u.scheme
         self._scheme = compile_pattern(to_regex(u.scheme.body))
         self.wording = Wording(
             escape="pct-encoded",
@@ -270,6 +271,9 @@ class ModernProfile(Profile):
 
     def syntax(self, scheme: str) -> SchemeSyntax:
         return self._schemes.get(scheme) or self._generic_with_port.get(scheme, self._generic)
+
+    def scheme_syntaxes(self) -> tuple[dict[str, SchemeSyntax], SchemeSyntax]:
+        return {**self._generic_with_port, **self._schemes}, self._generic
 
     def scheme_end(self, url: str, endpos: int) -> int | Problem:
         # RFC 3986 3.1: a letter, then letters, digits, "+", "-", "."; any case (2.1 of RFC 1738).

@@ -304,6 +304,7 @@ class StrictProfile(Profile):
         }
         self._generic = SchemeSyntax(g.genericurl, _generic)
         self.fragment = SchemeSyntax(g.fragment, lambda m, scheme: Decomposed({}))
+        self.scheme_rule = g.scheme
         self._scheme = compile_pattern(to_regex(g.scheme.body))
         self.wording = Wording(
             escape="escape",
@@ -322,6 +323,9 @@ class StrictProfile(Profile):
 
     def syntax(self, scheme: str) -> SchemeSyntax:
         return self._schemes.get(scheme, self._generic)  # D1
+
+    def scheme_syntaxes(self) -> tuple[dict[str, SchemeSyntax], SchemeSyntax]:
+        return dict(self._schemes), self._generic  # D1
 
     def scheme_end(self, url: str, endpos: int) -> int | Problem:
         # D2: any case of US-ASCII letters (the class is explicit: no Unicode case folding).

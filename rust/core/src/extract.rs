@@ -1,0 +1,459 @@
+//! text -> matches (issue 31): `src/urlsift/extract.py`'s `_matches` in Rust. Scan, rejoin, judge
+//! each reading with the grammar's fullmatch, rank the readings, say where each URL is.
+//!
+//! The core decides whether a reading is valid; it never says why. What a verdict holds beyond
+//! that (parts, caveats, the explanation of a failure) stays Python's and is worked out there,
+//! when asked. Nothing here restates the grammar: which production judges a scheme, the scheme's
+//! own rule, the fragment's production and D35's shapes come from Python (`urlsift.extract`).
+//! A reading whose production or shape the core does not hold (`export.POSSESSIVE_ONLY`) is left
+//! to Python's judge: the candidate comes back undecided, with its readings.
+#![deny(clippy::indexing_slicing)]
+
+use std::collections::{HashMap, HashSet};
+
+use regex::{Regex, RegexBuilder};
+
+use crate::rejoin::{as_written, first_reading, readings, slice, Reading};
+use crate::scan::{Candidate, Scanner, Span, Unclosed, Unit, Wrapper};
+use crate::{Grammar, GrammarError, DFA_SIZE_LIMIT, SIZE_LIMIT};
+
+/// What the core can say of one reading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Judged {
+    Valid,
+    Invalid,
+    /// Python's judge must say: the core does not hold the production (or the shape).
+    Python,
+}
+
+/// How Python makes the verdict of a match the core decided (`extract.py`'s verdict functions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// `_judge(url, profile, naked)`.
+    Judge,
+    /// `_judge_www(url, profile)`: a "www." host name with no scheme.
+    Www,
+    /// `_judge_unclosed(url, profile, why)` (D21).
+    Unclosed(Unclosed),
+    /// `_deobfuscated(_judge(url, profile, naked))` (D32).
+    Deobfuscated,
+}
+
+/// One match, or one candidate left to Python (`valid` None).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    pub url: String,
+    pub alternatives: Vec<String>,
+    pub wrapper: Option<Wrapper>,
+    pub span: Span,
+    pub pieces: Vec<Span>,
+    pub line: i64,
+    pub column: i64,
+    /// Whether the verdict is valid; None: Python judges `readings` and ranks them.
+    pub valid: Option<bool>,
+    pub verdict: Verdict,
+    /// Every reading of an undecided candidate (empty when decided).
+    pub readings: Vec<Reading>,
+}
+
+/// `_lines.Lines`: 1-based line and 0-based column of positions asked in increasing order, each
+/// character looked at once. Its state crosses windows (`Extraction.window`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lines {
+    pub pos: usize,
+    pub line: i64,
+    /// Where the line holding `pos` starts (negative: before the window).
+    pub line_start: i64,
+}
+
+impl Default for Lines {
+    fn default() -> Self {
+        Lines { pos: 0, line: 1, line_start: 0 }
+    }
+}
+
+impl Lines {
+    pub fn at<T: Unit>(&mut self, text: &[T], pos: usize) -> (i64, i64) {
+        if pos > self.pos {
+            let stretch = text.get(self.pos..pos.min(text.len())).unwrap_or_default();
+            // As `str.count` and `str.rfind`: a count the compiler vectorises, one search back.
+            let newlines = stretch.iter().filter(|unit| unit.code() == 0x0A).count();
+            if newlines > 0 {
+                self.line += to_i64(newlines);
+                if let Some(last) = T::rfind(stretch, b'\n') {
+                    self.line_start = to_i64(self.pos + last) + 1;
+                }
+            }
+            self.pos = pos;
+        }
+        (self.line, to_i64(pos) - self.line_start)
+    }
+}
+
+fn to_i64(value: usize) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
+}
+
+/// How a profile judges a URL, as data from Python: its scheme rule, which production judges
+/// each scheme (D1: the generic one any other), the fragment's (D4), and D35's shapes.
+#[derive(Debug)]
+pub struct Judge {
+    scheme: Regex,
+    schemes: HashMap<String, String>,
+    generic: String,
+    fragment: String,
+    /// D35: the shape of each opaque scheme checked in running text, keyed by scheme.
+    shapes: Grammar,
+    /// The schemes D35 checks, those whose shape only Python holds included.
+    shaped: HashSet<String>,
+    /// What a "www." host name stands for (`_model.WWW_STANDS_FOR`).
+    www_prefix: String,
+}
+
+/// A profile's judge, as `urlsift.extract` hands it over.
+#[derive(Debug, Clone, Default)]
+pub struct JudgePlan {
+    /// The scheme name's rule (rendered by `grammar.export`), read from the URL's start.
+    pub scheme: String,
+    pub schemes: Vec<(String, String)>,
+    pub generic: String,
+    pub fragment: String,
+    /// (scheme, pattern, parts) of each shape the core holds.
+    pub shapes: Vec<(String, String, Vec<String>)>,
+    pub shaped: Vec<String>,
+    pub www_prefix: String,
+}
+
+impl Judge {
+    pub fn new(plan: JudgePlan) -> Result<Self, GrammarError> {
+        let scheme = RegexBuilder::new(&format!(r"\A(?:{})", plan.scheme))
+            .size_limit(SIZE_LIMIT)
+            .dfa_size_limit(DFA_SIZE_LIMIT)
+            .build()
+            .map_err(|error| GrammarError::Refused {
+                production: "scheme".to_owned(),
+                reason: error.to_string(),
+            })?;
+        let mut shapes = Grammar::new();
+        for (name, pattern, parts) in &plan.shapes {
+            shapes.add(name, pattern, parts)?;
+        }
+        Ok(Judge {
+            scheme,
+            schemes: plan.schemes.into_iter().collect(),
+            generic: plan.generic,
+            fragment: plan.fragment,
+            shapes,
+            shaped: plan.shaped.into_iter().collect(),
+            www_prefix: plan.www_prefix,
+        })
+    }
+
+    fn fullmatch(grammar: &Grammar, production: &str, text: &str) -> Judged {
+        match grammar.fullmatch(production, text) {
+            Ok(true) => Judged::Valid,
+            Ok(false) => Judged::Invalid,
+            Err(_) => Judged::Python, // export.POSSESSIVE_ONLY: Python's engine judges it
+        }
+    }
+
+    /// `validate(url).valid`: the scheme, its production over what follows the colon up to the
+    /// first "#" (D4), and the fragment's production over the rest.
+    fn grammatical(&self, grammar: &Grammar, url: &str) -> (Judged, usize) {
+        let endpos = url.find('#').unwrap_or(url.len());
+        let head = url.get(..endpos).unwrap_or_default();
+        let colon = self.scheme.find(head).map_or(0, |m| m.end());
+        if colon == 0 || url.as_bytes().get(colon) != Some(&b':') {
+            return (Judged::Invalid, colon);
+        }
+        // D2: a scheme's letters in any case; the scheme rule holds ASCII only.
+        let scheme = url.get(..colon).unwrap_or_default().to_ascii_lowercase();
+        let production = self.schemes.get(&scheme).unwrap_or(&self.generic);
+        let body = url.get(colon + 1..endpos).unwrap_or_default();
+        let judged = Self::fullmatch(grammar, production, body);
+        if judged != Judged::Valid || endpos == url.len() {
+            return (judged, colon);
+        }
+        let fragment = url.get(endpos + 1..).unwrap_or_default();
+        (Self::fullmatch(grammar, &self.fragment, fragment), colon)
+    }
+
+    /// `extract._verdict(url, profile, naked).valid`: the grammar's, less the shapes no URL in
+    /// text has (D33, D35).
+    pub fn judge(&self, grammar: &Grammar, url: &str, naked: bool) -> Judged {
+        let (judged, colon) = self.grammatical(grammar, url);
+        if judged != Judged::Valid {
+            return judged;
+        }
+        // D33: "scheme:" and nothing after it is a scheme named, not a URL.
+        if colon + 1 == url.len() {
+            return Judged::Invalid;
+        }
+        if !naked {
+            return Judged::Valid; // D35: a wrapper vouches for what it holds
+        }
+        // D35: a naked opaque URL must have its scheme's shape; a "//" form is the grammar's.
+        let scheme = url.get(..colon).unwrap_or_default().to_ascii_lowercase();
+        let rest = url.get(colon + 1..).unwrap_or_default();
+        if !self.shaped.contains(&scheme) || rest.starts_with("//") {
+            return Judged::Valid;
+        }
+        let shape = rest.get(..rest.find('#').unwrap_or(rest.len())).unwrap_or_default();
+        Self::fullmatch(&self.shapes, &scheme, shape)
+    }
+
+    /// `validate_www(reference).valid`: the http URL it stands for, by the grammar alone.
+    pub fn judge_www(&self, grammar: &Grammar, reference: &str) -> Judged {
+        self.grammatical(grammar, &format!("{}{reference}", self.www_prefix)).0
+    }
+}
+
+/// One extraction's options: the scanner, the judge, and whether rejected candidates are kept.
+#[derive(Debug)]
+pub struct Extractor {
+    pub scanner: Scanner,
+    pub judge: Judge,
+    pub invalid: bool,
+}
+
+/// An extraction's matches, and where the next window's scan must start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Extracted {
+    pub found: Vec<Found>,
+    pub resume: usize,
+}
+
+impl Extractor {
+    /// The matches whose trigger lies in `text[start..stop]` (`Extraction.window`; all of the
+    /// text: `Extraction.whole`), lines counted on from `lines`.
+    pub fn extract<T: Unit>(
+        &self,
+        grammar: &Grammar,
+        text: &[T],
+        start: usize,
+        stop: Option<usize>,
+        text_start: bool,
+        lines: &mut Lines,
+    ) -> Extracted {
+        let scanned = self.scanner.scan(text, start, stop, text_start);
+        let mut found = Vec::new();
+        for candidate in &scanned.candidates {
+            if let Some(item) = self.candidate(grammar, text, candidate, lines) {
+                found.push(item);
+            }
+        }
+        Extracted { found, resume: scanned.resume }
+    }
+
+    /// One candidate's match (`extract`'s step): None when it gives none. Candidates must come in
+    /// the scan's order, with one `lines` for all of them.
+    pub fn candidate<T: Unit>(
+        &self,
+        grammar: &Grammar,
+        text: &[T],
+        candidate: &Candidate,
+        lines: &mut Lines,
+    ) -> Option<Found> {
+        let found = |lines: &mut Lines, reading: Reading, alternatives, valid, verdict| {
+            let (line, column) = lines.at(text, candidate.span.0);
+            Found {
+                url: reading.url,
+                alternatives,
+                wrapper: candidate.wrapper,
+                span: candidate.span,
+                pieces: reading.pieces,
+                line,
+                column,
+                valid,
+                verdict,
+                readings: Vec::new(),
+            }
+        };
+        if let Some(why) = candidate.problem {
+            // D21: rejected whatever it reads as; its first reading shows what it held.
+            let reading = first_reading(text, candidate);
+            return self
+                .invalid
+                .then(|| found(lines, reading, Vec::new(), Some(false), Verdict::Unclosed(why)));
+        }
+        let naked = candidate.wrapper.is_none();
+        let verdict = if candidate.deobfuscated { Verdict::Deobfuscated } else { Verdict::Judge };
+        // The common case: the body as written. Only a skipped " at " (D32) keeps a naked one
+        // from it (D19: a naked URL ends at whitespace).
+        if candidate.skipped.is_empty() && (naked || as_written(text, candidate.body)) {
+            let (start, end) = candidate.body;
+            let url = slice(text, start, end);
+            let judged = if candidate.www {
+                self.judge.judge_www(grammar, &url)
+            } else {
+                self.judge.judge(grammar, &url, naked)
+            };
+            let reading = Reading { url, pieces: vec![candidate.body] };
+            let kind = if candidate.www { Verdict::Www } else { Verdict::Judge };
+            return match judged {
+                Judged::Valid => Some(found(lines, reading, Vec::new(), Some(true), kind)),
+                Judged::Invalid => self.invalid.then(|| found(lines, reading, Vec::new(), Some(false), kind)),
+                Judged::Python => {
+                    let mut item = found(lines, reading.clone(), Vec::new(), None, kind);
+                    item.readings = vec![reading];
+                    Some(item)
+                }
+            };
+        }
+        let options = readings(text, candidate);
+        let judged: Vec<Judged> = options.iter().map(|r| self.judge.judge(grammar, &r.url, naked)).collect();
+        if judged.contains(&Judged::Python) {
+            let first =
+                options.first().cloned().unwrap_or(Reading { url: String::new(), pieces: Vec::new() });
+            let mut item = found(lines, first, Vec::new(), None, verdict);
+            item.readings = options;
+            return Some(item);
+        }
+        // D24: the first valid reading (the most hyphens kept) is the URL, the others alternatives.
+        let mut valid = options.into_iter().zip(judged).filter(|(_, j)| *j == Judged::Valid).map(|(r, _)| r);
+        if let Some(best) = valid.next() {
+            let alternatives = valid.map(|r| r.url).collect();
+            return Some(found(lines, best, alternatives, Some(true), verdict));
+        }
+        if !self.invalid {
+            return None;
+        }
+        let first = first_reading(text, candidate);
+        Some(found(lines, first, Vec::new(), Some(false), Verdict::Judge))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines_of(text: &str, positions: &[usize]) -> Vec<(i64, i64)> {
+        let mut lines = Lines::default();
+        positions.iter().map(|&pos| lines.at(text.as_bytes(), pos)).collect()
+    }
+
+    #[test]
+    fn lines_and_columns_count_from_the_text_start() {
+        assert_eq!(
+            lines_of("ab\ncd\n\nef", &[0, 1, 3, 4, 7, 8]),
+            vec![(1, 0), (1, 1), (2, 0), (2, 1), (4, 0), (4, 1)]
+        );
+    }
+
+    #[test]
+    fn a_position_asked_again_or_earlier_keeps_the_line() {
+        assert_eq!(lines_of("ab\ncd", &[4, 4, 3]), vec![(2, 1), (2, 1), (2, 0)]);
+    }
+
+    /// A judge of toy productions: "x" judges scheme x (letters), "any" every other scheme
+    /// (anything but "#"), "frag" fragments (digits); shape "x" is one letter; "y" has a shape
+    /// only Python holds.
+    fn toy() -> (Judge, Grammar) {
+        let mut grammar = Grammar::new();
+        grammar.add("x", "[a-z]+|//[a-z]*", &[]).unwrap();
+        grammar.add("any", "[^#]*", &[]).unwrap();
+        grammar.add("frag", "[0-9]*", &[]).unwrap();
+        let plan = JudgePlan {
+            scheme: "[a-zA-Z][a-zA-Z0-9+.-]*".into(),
+            schemes: vec![("x".into(), "x".into()), ("t".into(), "not-held".into())],
+            generic: "any".into(),
+            fragment: "frag".into(),
+            shapes: vec![("x".into(), "[a-z]".into(), vec![])],
+            shaped: vec!["x".into(), "y".into()],
+            www_prefix: "x://".into(),
+        };
+        (Judge::new(plan).unwrap(), grammar)
+    }
+
+    #[test]
+    fn the_scheme_chooses_the_production_in_any_case_and_the_fragment_is_judged_apart() {
+        let (judge, grammar) = toy();
+        assert_eq!(judge.judge(&grammar, "x:ab", false), Judged::Valid);
+        assert_eq!(judge.judge(&grammar, "X:ab", false), Judged::Valid, "D2: any case");
+        assert_eq!(judge.judge(&grammar, "x:a1", false), Judged::Invalid);
+        assert_eq!(judge.judge(&grammar, "z:a1", false), Judged::Valid, "D1: the generic production");
+        assert_eq!(judge.judge(&grammar, "x:ab#12", false), Judged::Valid);
+        assert_eq!(judge.judge(&grammar, "x:ab#1a", false), Judged::Invalid, "D4: the fragment's production");
+        assert_eq!(judge.judge(&grammar, ":ab", false), Judged::Invalid, "an empty scheme");
+        assert_eq!(judge.judge(&grammar, "1x:ab", false), Judged::Invalid);
+        assert_eq!(judge.judge(&grammar, "x", false), Judged::Invalid, "no colon");
+    }
+
+    #[test]
+    fn nothing_after_the_colon_is_no_url_of_the_text() {
+        let (judge, grammar) = toy();
+        assert_eq!(judge.judge(&grammar, "z:", false), Judged::Invalid, "D33");
+        assert_eq!(judge.judge(&grammar, "z:#", false), Judged::Valid, "a fragment follows");
+    }
+
+    #[test]
+    fn a_naked_opaque_url_must_have_its_shape_unless_written_with_slashes() {
+        let (judge, grammar) = toy();
+        assert_eq!(judge.judge(&grammar, "x:ab", true), Judged::Invalid, "D35: one letter");
+        assert_eq!(judge.judge(&grammar, "x:a#1", true), Judged::Valid, "the fragment is no part of it");
+        assert_eq!(judge.judge(&grammar, "x://ab", true), Judged::Valid, "a // form: the grammar's");
+        assert_eq!(judge.judge(&grammar, "y:ab", true), Judged::Python, "a shape only Python holds");
+        assert_eq!(judge.judge(&grammar, "y:ab", false), Judged::Valid, "a wrapper vouches");
+    }
+
+    #[test]
+    fn a_production_the_core_does_not_hold_is_left_to_python() {
+        let (judge, grammar) = toy();
+        assert_eq!(judge.judge(&grammar, "t:ab", false), Judged::Python);
+        assert_eq!(judge.judge(&grammar, "t", false), Judged::Invalid, "no scheme: no production asked");
+    }
+
+    #[test]
+    fn a_www_host_is_judged_as_the_url_it_stands_for_with_no_shape() {
+        let (judge, grammar) = toy();
+        assert_eq!(judge.judge_www(&grammar, "ab"), Judged::Valid);
+        assert_eq!(judge.judge_www(&grammar, "a.b"), Judged::Invalid);
+    }
+
+    fn extract(text: &str, invalid: bool) -> Vec<Found> {
+        let (judge, grammar) = toy();
+        let scanner = Scanner::new(true, &["x".to_owned()], &[], &[], false, false);
+        let extractor = Extractor { scanner, judge, invalid };
+        extractor.extract(&grammar, text.as_bytes(), 0, None, true, &mut Lines::default()).found
+    }
+
+    #[test]
+    fn the_first_valid_reading_is_the_url_and_the_others_its_alternatives() {
+        // D24: "x:ab-cd" is no x URL (no hyphen in it); the reading without the hyphen is.
+        let found = extract("see\n <URL:x:ab-\n  cd> and <URL:z:ab-\n cd>", false);
+        let urls: Vec<(&str, &[String], i64, i64)> =
+            found.iter().map(|f| (f.url.as_str(), f.alternatives.as_slice(), f.line, f.column)).collect();
+        assert_eq!(urls, vec![("x:abcd", &[][..], 2, 1), ("z:ab-cd", &["z:abcd".to_owned()][..], 3, 10)]);
+        assert!(found.iter().all(|f| f.valid == Some(true) && f.verdict == Verdict::Judge));
+    }
+
+    #[test]
+    fn rejected_candidates_only_when_asked_with_their_first_reading() {
+        assert!(extract("<URL:x:1-\n2>", false).is_empty());
+        let found = extract("<URL:x:1-\n2> <URL:q:a", true);
+        let got: Vec<(&str, Option<bool>, Verdict)> =
+            found.iter().map(|f| (f.url.as_str(), f.valid, f.verdict)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("x:1-2", Some(false), Verdict::Judge),
+                ("q:a", Some(false), Verdict::Unclosed(Unclosed::TextEnded))
+            ]
+        );
+    }
+
+    #[test]
+    fn a_candidate_with_a_reading_python_must_judge_comes_back_with_every_reading() {
+        let found = extract("<URL:t:a-\nb>", false);
+        assert_eq!(found.len(), 1);
+        let urls: Vec<&str> = found.iter().flat_map(|f| f.readings.iter().map(|r| r.url.as_str())).collect();
+        assert_eq!(urls, ["t:a-b", "t:ab"]);
+        assert!(found.iter().all(|f| f.valid.is_none()));
+    }
+
+    #[test]
+    fn a_window_counts_on_from_the_state_it_is_given() {
+        let mut lines = Lines { pos: 0, line: 7, line_start: -3 };
+        assert_eq!(lines.at(b"abc".as_slice(), 2), (7, 5));
+    }
+}

@@ -1,0 +1,277 @@
+"""The native extractor (rust/core/src/extract.rs, rejoin.rs) against its oracle, extract.py and
+rejoin.py: the same matches, field for field and verdict for verdict, on hypothesis soups, on every
+corpus file and on windows; the readings left to Python's judge; the deferred verdicts."""
+
+from __future__ import annotations
+
+import copy
+import io
+import pickle
+from collections.abc import Iterator
+from dataclasses import FrozenInstanceError, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scan.test_core_scan import MORE
+from scan.test_extract_properties import any_url, messy
+from scan.test_fuzz import OPAQUE, PIECES, REGRESSIONS
+
+import urlsift
+from urlsift import _select
+from urlsift._model import Match, Verdict
+from urlsift.extract import (
+    Extraction,
+    _DeferredVerdict,
+    _extraction_for,
+    _judge,
+    _judge_deferred,
+    _judge_plan,
+    extract_each,
+)
+from urlsift.grammar import get_profile
+from urlsift.grammar.export import POSSESSIVE_ONLY
+from urlsift.scanner import KNOWN_SCHEMES
+from urlsift.validate import validate
+
+ROOT = Path(__file__).resolve().parents[2]
+native = pytest.mark.skipif(_select.NATIVE is None, reason="the native core is not built")
+
+# Beyond the scanner's pieces, what steers the stages after it: hyphen breaks (D24, more than
+# MAX_HYPHEN_BREAKS of them too), quote prefixes inside wrappers (D25), whitespace (D23), tel: and
+# its shape (export.POSSESSIVE_ONLY: Python's judge), fragments (D4), D33's empty scheme part.
+STAGES = [
+    "-\n", "-\n> ", "-\n  ", "- \n", "-\r\n", "<URL:http://a-\nb-\nc-\nd-\ne-\nf.example/>", "#", "#f",
+    "#%zz", "tel:+1-555-0100", "tel:555", "TEL:+1", "urn:isbn:0", "sip:a@b.example", "https:",
+    "<news:>", "\u00a0", "mailto:a at b.example", "http://h.example/~u", "www.h.example/x",
+]  # fmt: skip
+soup = st.lists(
+    st.one_of(st.sampled_from(PIECES + OPAQUE + MORE + STAGES), st.text(max_size=8), any_url), max_size=60
+).map("".join)
+OPTIONS = [
+    {"profile": profile, "naked": naked, "invalid": invalid, "pipermail": pipermail}
+    for profile in ("strict", "modern")
+    for naked in (True, False)
+    for invalid in (False, True)
+    for pipermail in (False, True)
+]
+
+
+def fields(match: Match) -> tuple[Any, ...]:
+    """A match with its verdict as plain values (a deferred verdict is worked out here)."""
+    verdict = match.verdict
+    plain = tuple(getattr(verdict, name) for name in ("url", "valid", "scheme", "parts", "error", "warnings"))
+    return (*match[:7], plain, verdict.profile)
+
+
+def both(text: str, **options: Any) -> tuple[list[Match], list[Match]]:
+    found = []
+    for core in _select.CORES:
+        with _select.using(core):
+            found.append(list(urlsift.extract(text, **options)))
+    return found[0], found[1]
+
+
+def assert_same(text: str) -> None:
+    for options in OPTIONS:
+        python, rust = both(text, **options)
+        assert [fields(m) for m in rust] == [fields(m) for m in python], options
+        assert rust == python, options  # a deferred verdict equals the plain one
+
+
+def corpus_files() -> Iterator[Path]:
+    yield from sorted(p for p in (ROOT / "corpora").rglob("*") if p.is_file() and p.suffix != ".md")
+
+
+@native
+@given(soup)
+def test_soups_give_the_same_matches_in_both_cores(text: str) -> None:
+    assert_same(text)
+
+
+@native
+@given(st.lists(st.one_of(messy, any_url), max_size=6).map(" ".join))
+def test_messy_texts_give_the_same_matches_in_both_cores(text: str) -> None:
+    assert_same(text)
+
+
+@native
+@pytest.mark.parametrize("path", list(corpus_files()), ids=lambda p: str(p.relative_to(ROOT / "corpora")))
+def test_every_corpus_file_gives_the_same_matches_in_both_cores(path: Path) -> None:
+    assert_same(path.read_bytes().decode("utf-8", "surrogateescape"))
+
+
+@native
+@pytest.mark.parametrize(
+    "text",
+    [
+        *REGRESSIONS,
+        "<URL:http://h.example/a-\n  b-\n  c>",  # three breaks: eight readings, itertools' order
+        "<URL:http://a-\nb-\nc-\nd-\ne.example/>",  # MAX_HYPHEN_BREAKS: every combination
+        "<URL:http://a-\nb-\nc-\nd-\ne-\nf.example/>",  # past MAX_HYPHEN_BREAKS: the two extremes
+        "<URL:http://h.example/x-\n>",  # a break right before the bracket
+        "<URL:http://h.ex-\n> > ample/>",  # a quote prefix after the break (D25)
+        "> <URL:http://h.example/a\n> b>",
+        "<URL:http://h.\u00a0example/\u3000a>",  # D23: every Unicode space
+        "<URL:http://h.example/a\x1cb>",  # D23: U+001C is str.isspace's
+        "mailto:user at h.example and tel:+1-555-0100 tel:555 <tel:555>",
+        "\u00e9 http://h.example/\u00e9 <URL:http://\u00e9.example/a-\n b>\n\n x",  # positions are characters
+        "\udce9 <URL:http://h.example/\udcff> http://h.example/\ud800x",  # lone surrogates: Python's stages
+        "<URL:http://h.example/a\n\nb>" * 3,  # D21: blank line
+        "https: <news:> <URL:>",  # D33
+    ],
+)
+def test_the_cases_that_tell_the_stages_apart(text: str) -> None:
+    assert_same(text)
+
+
+@native
+@given(st.lists(soup, max_size=4))
+def test_extract_each_is_the_same_in_both_cores(texts: list[str]) -> None:
+    found = []
+    for core in _select.CORES:
+        with _select.using(core):
+            found.append([(k, fields(m)) for k, m in extract_each(texts, invalid=True)])
+    assert found[1] == found[0]
+
+
+@native
+@given(soup, st.integers(1, 400))
+def test_windows_are_the_same_in_both_cores(text: str, chunk: int) -> None:
+    text = "\n".join([text] * 3)
+    found = []
+    for core in _select.CORES:
+        with _select.using(core):
+            stream = urlsift.extract_stream(io.StringIO(text), invalid=True, chunk_chars=chunk)
+            found.append([fields(m) for m in stream])
+    assert found[1] == found[0]
+
+
+def native_items(text: str, **options: Any) -> list[Any] | None:
+    extraction = _extraction_for(
+        options.get("profile", "strict"), options.get("naked", True), options.get("invalid", False),
+        frozenset(KNOWN_SCHEMES), options.get("pipermail", False),
+    )  # fmt: skip
+    assert _select.NATIVE is not None
+    found = extraction._extractor(_select.NATIVE).extract(text)
+    return None if found is None else list(found[0])
+
+
+@native
+@pytest.mark.parametrize("profile", ["strict", "modern"])
+def test_a_reading_the_core_cannot_judge_is_left_to_python(profile: str) -> None:
+    # tel: is export.POSSESSIVE_ONLY (its shape in both profiles, its production in the modern one).
+    assert "telephone-subscriber" in POSSESSIVE_ONLY
+    text = "call tel:+1-555-0100 or tel:555 (<tel:555-\n  0100>) http://h.example/"
+    items = native_items(text, profile=profile, invalid=True)
+    assert items is not None
+    undecided = [item for item in items if not isinstance(item, Match)]
+    assert [item[0] for item in undecided][:2] == ["tel:+1-555-0100", "tel:555"]
+    assert items[-1][0] == "http://h.example/"
+    assert isinstance(items[-1], Match)
+    assert items[-1].valid
+    with _select.using("rust"):
+        matches = list(urlsift.extract(text, profile=profile, invalid=True))
+    assert [(m.url, m.valid) for m in matches][:2] == [("tel:+1-555-0100", True), ("tel:555", False)]
+    assert_same(text)
+
+
+@native
+def test_a_text_with_a_lone_surrogate_goes_through_pythons_stages() -> None:
+    text = "<URL:http://h.example/\udcff> http://h.example/a"
+    assert native_items(text) is None
+    assert native_items(text.replace("\udcff", "x")) is not None
+    assert_same(text)
+
+
+@native
+@pytest.mark.parametrize("profile", ["strict", "modern"])
+def test_the_judge_plan_names_the_profiles_own_productions(profile: str) -> None:
+    judge = get_profile(profile)
+    _, by_scheme, generic, fragment, _, _, _ = _judge_plan(judge)
+    table = dict(by_scheme)
+    for scheme in sorted(KNOWN_SCHEMES | {"x-unknown", "http", "tel"}):
+        assert table.get(scheme, generic) == judge.syntax(scheme).rule.name, scheme
+    assert fragment == judge.fragment.rule.name
+
+
+# --- the deferred verdict -----------------------------------------------------------------------
+
+
+def deferred(url: str = "http://h.example:81/a") -> tuple[Verdict, Verdict]:
+    """A verdict of the native path, not yet worked out, and the plain one of the Python path."""
+    with _select.using("python"):
+        (plain,) = urlsift.extract(f"see {url} now")
+    _judge.cache_clear()
+    _judge_deferred.cache_clear()  # a fresh one, not yet worked out
+    with _select.using("rust"):
+        (match,) = urlsift.extract(f"see {url} now")
+    assert isinstance(match.verdict, _DeferredVerdict)
+    return match.verdict, plain.verdict
+
+
+@native
+def test_a_deferred_verdict_is_worked_out_only_when_read() -> None:
+    verdict, plain = deferred()
+    assert "parts" not in vars(verdict)
+    assert _judge.cache_info().currsize == 0
+    assert verdict.url == plain.url
+    assert verdict.valid
+    assert verdict.profile == "strict"
+    assert "parts" not in vars(verdict)
+    assert verdict.warnings == plain.warnings != ()  # a non-default port
+    assert verdict.parts == plain.parts
+    assert verdict.scheme == "http"
+    assert verdict.error is None
+
+
+@native
+def test_a_deferred_verdict_reads_as_the_plain_one() -> None:
+    verdict, plain = deferred()
+    assert verdict == plain
+    assert plain == verdict
+    assert (verdict != plain) is False
+    assert repr(verdict) == repr(plain)
+    assert verdict.as_dict() == plain.as_dict()
+    assert verdict.uri == plain.uri
+    other, _ = deferred("http://h.example/b")
+    assert other != plain
+    assert plain != other
+
+
+@native
+def test_a_deferred_verdict_pickles_copies_and_replaces_as_a_plain_one() -> None:
+    verdict, plain = deferred()
+    for made in (pickle.loads(pickle.dumps(verdict)), copy.copy(verdict), copy.deepcopy(verdict)):
+        assert type(made) is Verdict
+        assert made == plain
+    fresh, _ = deferred()
+    replaced = replace(fresh, valid=False)
+    assert replaced.valid is False
+    assert replaced.parts == plain.parts
+    assert replaced.warnings == plain.warnings
+    with pytest.raises(FrozenInstanceError):
+        fresh.valid = False  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        hash(fresh)  # as a plain one: its parts are a mapping
+    with pytest.raises(AttributeError):
+        fresh.no_such_field  # type: ignore[attr-defined]  # noqa: B018
+
+
+@native
+def test_a_deferred_invalid_verdict_says_why_as_validate_does() -> None:
+    with _select.using("rust"):
+        (match,) = urlsift.extract("<URL:http://h.example/~u>", invalid=True)
+    assert match.verdict == validate("http://h.example/~u")
+    assert match.verdict.error is not None
+    assert match.verdict.error.production == "hsegment"
+
+
+def test_the_extraction_keeps_the_python_path_when_the_core_is_python() -> None:
+    with _select.using("python"):
+        extraction = Extraction()
+        (match,) = extraction.whole("http://h.example/")
+    assert type(match.verdict) is Verdict
+    assert extraction._native is None
