@@ -33,7 +33,7 @@ from .execute import Scanned, execute
 from .grammar import PROFILES, STRICT
 from .marks import PLAIN, Marks
 from .output import FORMATS, Format, Printing, Writer, escaped, writer
-from .plan import COMMAND_LINE, build, filters
+from .plan import COMMAND_LINE, Plan, build, filters
 from .progress import Progress
 from .rows import PARTS, Options, Report, Row, Tally
 from .scanner import KNOWN_SCHEMES, MAX_SCHEME_CHARS
@@ -200,11 +200,13 @@ class _Manual(argparse.Action):
         values: str | Sequence[Any] | None,
         option_string: str | None = None,
     ) -> None:
-        scan, validate = _scan_parser(), _validate_parser()
+        from .report import report_parser  # (its extras are imported only when a report is made)
+
+        scan, commands = _scan_parser(), {manual.VALIDATE: _validate_parser(), manual.REPORT: report_parser()}
         if option_string == "--manpage":
-            said = manual.manpage(scan, validate)
+            said = manual.manpage(scan, commands)
         else:
-            said = manual.completion(str(values), scan, validate)
+            said = manual.completion(str(values), scan, commands)
         sys.stdout.write(said)
         parser.exit()
 
@@ -634,30 +636,7 @@ def _parse_scan(arguments: Sequence[str]) -> _Scan:
         parser.error("--null-data goes with --files-from (it says how the list is separated)")
     if args.files_from == "-" and "-" in args.paths:
         parser.error("standard input cannot be both the list of files (--files-from -) and a file (-)")
-    read = ReadOptions(
-        args.input_format,
-        args.max_expand,
-        args.max_message,
-        tuple(args.text_fields or ()),
-        args.id_field,
-        args.zstd_window_log,
-        date_field=args.date_field,
-    )
-    options = Options(
-        profile=args.profile,
-        naked=args.naked,
-        invalid=args.invalid,
-        schemes=KNOWN_SCHEMES if args.schemes is None else args.schemes.found(),
-        read=read,
-        # --stats (or the hint on a terminal) tells a strict user how many rejections today's rules
-        # would take: the rejected are judged again (a cost a terminal's reader does not see).
-        second_opinion="modern" if args.profile == STRICT.name and (args.stats or _stderr_tty()) else None,
-        context=args.context,
-        wayback=args.wayback,
-        filters=filters(
-            args.parts, args.hosts or (), args.since_date, args.until_date, args.max_quote_depth, COMMAND_LINE
-        ),
-    )
+    options = scan_options(args)
     return _Scan(
         tuple(args.paths),
         args.files_from,
@@ -685,6 +664,34 @@ def _parse_scan(arguments: Sequence[str]) -> _Scan:
         verbose=args.verbose,
         include=tuple(args.include),
         exclude=tuple(args.exclude),
+    )
+
+
+def scan_options(args: argparse.Namespace) -> Options:
+    """What a scan looks for and keeps, from the options ``urlsift`` and ``urlsift report`` share."""
+    read = ReadOptions(
+        args.input_format,
+        args.max_expand,
+        args.max_message,
+        tuple(args.text_fields or ()),
+        args.id_field,
+        args.zstd_window_log,
+        date_field=args.date_field,
+    )
+    return Options(
+        profile=args.profile,
+        naked=args.naked,
+        invalid=args.invalid,
+        schemes=KNOWN_SCHEMES if args.schemes is None else args.schemes.found(),
+        read=read,
+        # --stats (or the hint on a terminal) tells a strict user how many rejections today's rules
+        # would take: the rejected are judged again (a cost a terminal's reader does not see).
+        second_opinion="modern" if args.profile == STRICT.name and (args.stats or _stderr_tty()) else None,
+        context=args.context,
+        wayback=args.wayback,
+        filters=filters(
+            args.parts, args.hosts or (), args.since_date, args.until_date, args.max_quote_depth, COMMAND_LINE
+        ),
     )
 
 
@@ -728,7 +735,7 @@ list is not one, and reading it stops (memory stays bounded whatever the file is
 
 
 @contextlib.contextmanager
-def _paths(args: _Scan) -> Iterator[Iterable[str]]:
+def _paths(args: _Scan | argparse.Namespace) -> Iterator[Iterable[str]]:
     """The PATHs, then those of the ``--files-from`` list, read as they are needed (a list of
     millions of files is never held). The list is opened and its first chunk read first: one
     that cannot be read, or is no list (``_listed``), stops the run before any work (``main``
@@ -1169,18 +1176,7 @@ def _scan(args: _Scan, arguments: Iterable[str], out: IO[str] | None = None) -> 
     if args.output_format == "parquet" and args.output is None:
         raise _Refused("--format parquet and --output DIR go together")
     named = _Named(arguments)
-    planned = build(
-        named,
-        args.options,
-        jobs=args.jobs,
-        scheduler=args.scheduler,
-        split=args.split,
-        since=args.since,
-        state=args.state,
-        spelling=COMMAND_LINE,
-        include=args.include,
-        exclude=args.exclude,
-    )
+    planned = planned_run(named, args.options, args)
     if args.jobs > _cores() and args.scheduler is None:
         print(f"urlsift: -j {args.jobs}: more processes than the {_cores()} cores here", file=sys.stderr)
     for note in planned.notes:
@@ -1261,6 +1257,22 @@ def _scan(args: _Scan, arguments: Iterable[str], out: IO[str] | None = None) -> 
     elif tally.rejected_valid_elsewhere and _stderr_tty() and not args.quiet:
         print(_hint(tally.rejected_valid_elsewhere), file=sys.stderr)
     return 2 if printer.failed else 0 if printer.found else 1
+
+
+def planned_run(arguments: Iterable[str], options: Options, args: _Scan | argparse.Namespace) -> Plan:
+    """The plan of a run of the command line (``urlsift`` or ``urlsift report``) over ``arguments``."""
+    return build(
+        arguments,
+        options,
+        jobs=args.jobs,
+        scheduler=args.scheduler,
+        split=args.split,
+        since=args.since,
+        state=args.state,
+        spelling=COMMAND_LINE,
+        include=tuple(args.include),
+        exclude=tuple(args.exclude),
+    )
 
 
 def _total(tallies: Iterable[Tally]) -> Tally:
@@ -1440,6 +1452,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if arguments[:1] == ["validate"]:
             args = _validate_parser().parse_args(arguments[1:])
             return _run_validate(args.urls, args.profile)
+        if arguments[:1] == [manual.REPORT]:
+            from .report import run_report
+
+            return run_report(arguments[1:])
         return _run_scan(_parse_scan(arguments))
     except (Error, FileExistsError) as error:  # _Refused, a MissingExtra, a ClusterError ...
         print(f"urlsift: {error}", file=sys.stderr)
