@@ -1,5 +1,5 @@
-"""The command line: ``urlsift PATH...`` (find URLs in files, folders and archives) and
-``urlsift validate URL...``.
+"""The command line: ``urlsift PATH...`` (find URLs in files, folders and archives),
+``urlsift validate URL...`` and ``urlsift report PATH... -o FILE`` (an HTML page of their links).
 
 Exit status, as grep and ripgrep: ``urlsift PATH...`` exits 0 when it found a URL, 1 when it found
 none, 2 when something could not be read (everything else is still scanned); ``urlsift validate``
@@ -15,16 +15,17 @@ import argparse
 import contextlib
 import itertools
 import os
+import shlex
 import stat
 import sys
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from functools import wraps
+from functools import partial, wraps
 from typing import IO, Any, Literal, NamedTuple, Protocol, TextIO, TypeVar, cast
 
 import regex
 
-from . import _select, manual
+from . import _select, manual, report
 from ._model import Verdict
 from ._version import __version__
 from .batches import Batch
@@ -200,9 +201,10 @@ class _Manual(argparse.Action):
         values: str | Sequence[Any] | None,
         option_string: str | None = None,
     ) -> None:
-        from .report import report_parser  # (its extras are imported only when a report is made)
-
-        scan, commands = _scan_parser(), {manual.VALIDATE: _validate_parser(), manual.REPORT: report_parser()}
+        scan, commands = (
+            _scan_parser(),
+            {manual.VALIDATE: _validate_parser(), manual.REPORT: _report_parser()},
+        )
         if option_string == "--manpage":
             said = manual.manpage(scan, commands)
         else:
@@ -585,6 +587,99 @@ def _scan_parser() -> argparse.ArgumentParser:
     about.add_argument(
         "--manpage", nargs=0, action=_Manual, help="print the man page, urlsift(1), in roff and exit"
     )
+    return parser
+
+
+_REPORT_GROUPS = ("what to find", "what to keep", "how to read")
+"""The scan's option groups a report takes as they are."""
+_NOT_REPORTED = frozenset({"invalid", "unique"})
+"""Scan options that mean nothing to a report: it always keeps the rejected candidates, counts
+every URL."""
+
+_REPORT_DESCRIPTION = (
+    "Scan PATHs as 'urlsift PATH...' does (the same inputs, and the options of its 'what to find', "
+    "'what to keep' and 'how to read' groups) and write one HTML page of what their links are: totals, "
+    "URLs and hosts per year, top hosts and domains overall and per decade, schemes, headers and "
+    "bodies, what the strict profile rejects and why (and what the modern profile would take), quote "
+    "depth, the most cited URLs with their Wayback addresses, and the problems met. The page needs no "
+    "network and prints well. The rows go to a Parquet dataset (a temporary one unless --dataset DIR) "
+    "that DuckDB sums up, so an archive of any size fits in bounded memory; --from DATASET makes the "
+    "page of a dataset written before. Needs urlsift[report]. Exit status: 0 when the page is written, "
+    "2 if something could not be read (the page is still written) or it could not be."
+)
+
+_REPORT_EXAMPLES = """\
+examples:
+  urlsift report -o lists.html ~/Mail/lists/
+      the page of a folder of mbox files
+  urlsift report -j 4 --dataset urls/ -o lists.html lists/
+      four processes; the rows kept in urls/ for DuckDB (and for --from)
+  urlsift report --from urls/ --top 50 -o lists.html
+      the page again from the rows kept, with longer lists
+  urlsift --format jsonl --invalid lists/ > urls.jsonl && urlsift report --from urls.jsonl -o lists.html
+      the page of a scan's JSON lines"""
+
+
+def _report_parser() -> argparse.ArgumentParser:
+    """The parser of ``urlsift report``: the scan's groups of options that say what is read and
+    found (the very same actions: one help text each), and the report's own."""
+    parser = _command(
+        "urlsift report",
+        _REPORT_DESCRIPTION,
+        "PATH",
+        "a file or folder, or - for standard input (as urlsift PATH...)",
+        sorted(PROFILES),
+        nargs="*",
+        epilog=_REPORT_EXAMPLES,
+    )
+    for action in parser._actions:
+        if action.dest == "profile":
+            action.help = (
+                "strict: RFC 1738 as written (default); modern: RFC 3986/3987 and later; with --from: the "
+                "profile the dataset was scanned with"
+            )
+    for group in _scan_parser()._action_groups:
+        if group.title in _REPORT_GROUPS:
+            shared = parser.add_argument_group(group.title)
+            for action in group._group_actions:
+                if action.dest not in _NOT_REPORTED:
+                    shared._add_action(action)
+    own = parser.add_argument_group("the report")
+    own.add_argument(
+        "-o", "--output", metavar="FILE", required=True, help="the HTML page to write (replaced if it exists)"
+    )
+    own.add_argument(
+        "--from",
+        dest="dataset_in",
+        metavar="DATASET",
+        help="make the page of a dataset written before instead of scanning: a folder of Parquet files "
+        "(--format parquet --output DIR, or --dataset DIR), one Parquet file, or a JSON-lines file "
+        "(--format jsonl; with --invalid, so that rejected candidates are in it)",
+    )
+    own.add_argument(
+        "--dataset",
+        metavar="DIR",
+        help="keep the scan's rows in DIR (new or empty): Parquet files as --format parquet writes them, "
+        "with the problems met in DIR/reports/ and the run's counts in DIR/run.json",
+    )
+    own.add_argument(
+        "--top",
+        type=_count,
+        default=report.TOP,
+        metavar="N",
+        help=f"N entries in each list (default {report.TOP})",
+    )
+    own.add_argument("--title", metavar="TEXT", help="the page's title (default: what was read)")
+    own.add_argument(
+        "--memory",
+        type=_positive_size,
+        default=report.MEMORY,
+        metavar="SIZE",
+        help="the memory DuckDB may use before it spills to a temporary folder (default 500M)",
+    )
+    own.add_argument("--no-progress", action="store_true", help="no progress bar on a terminal")
+    # What the scan's options that a report does not take would say (cli.scan_options reads them).
+    parser.set_defaults(invalid=True, stats=False, context=None, wayback=False)
     return parser
 
 
@@ -1275,6 +1370,49 @@ def planned_run(arguments: Iterable[str], options: Options, args: _Scan | argpar
     )
 
 
+def _run_report(arguments: list[str]) -> int:
+    """``urlsift report ...``: the page written (also after a problem of the input: exit 2)."""
+    parser = _report_parser()
+    args = parser.parse_args(arguments)
+    command = shlex.join(["urlsift", manual.REPORT, *arguments])
+    page = partial(
+        report.write_page,
+        output=args.output,
+        profile=args.profile,
+        top=args.top,
+        memory=args.memory,
+        command=command,
+    )
+    if args.dataset_in is not None:
+        if args.paths or args.dataset is not None or args.files_from is not None:
+            parser.error("--from reads a dataset written before: no PATH, --files-from or --dataset with it")
+        page(args.dataset_in, title=args.title or _report_title([args.dataset_in]))
+        return 0
+    if not args.paths and args.files_from is None:
+        if not _stdin_readable():
+            parser.error(
+                "the following arguments are required: PATH (or --files-from FILE, or --from DATASET)"
+            )
+        args.paths = ["-"]
+    report.check_extras()  # before the scan, not after it
+    options = replace(scan_options(args), invalid=True, second_opinion=None)
+    size = None if args.files_from is not None else _total_size(args.paths)
+    with report.dataset_folder(args.dataset) as directory:
+        with _paths(args) as paths:
+            planned = planned_run(paths, options, args)
+            for note in planned.notes:
+                print(f"urlsift: {note}", file=sys.stderr)
+            lost = report.scan_to(directory, planned, command, size=size, progress=not args.no_progress)
+        page(directory, title=args.title or _report_title(args.paths))
+    return 2 if lost else 0
+
+
+def _report_title(named: Sequence[str]) -> str:
+    shown = ", ".join(os.path.basename(os.path.normpath(path)) or path for path in named[:3])
+    more = f" and {len(named) - 3:,} more" if len(named) > 3 else ""
+    return f"The links of {shown}{more}" if shown else "The links of an archive"
+
+
 def _total(tallies: Iterable[Tally]) -> Tally:
     total = Tally()
     for tally in tallies:
@@ -1453,9 +1591,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = _validate_parser().parse_args(arguments[1:])
             return _run_validate(args.urls, args.profile)
         if arguments[:1] == [manual.REPORT]:
-            from .report import run_report
-
-            return run_report(arguments[1:])
+            return _run_report(arguments[1:])
         return _run_scan(_parse_scan(arguments))
     except (Error, FileExistsError) as error:  # _Refused, a MissingExtra, a ClusterError ...
         print(f"urlsift: {error}", file=sys.stderr)

@@ -10,16 +10,17 @@ hands it each distinct candidate once, in Arrow batches.
 from __future__ import annotations
 
 import glob
+import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from .dates import WAYBACK
+from .errors import Error
 from .grammar import STRICT
 from .hosts import ARCHIVED
-from .report import REPORTS_FOLDER, Run
 from .validate import validate
 
 if TYPE_CHECKING:
@@ -29,8 +30,38 @@ PER_DECADE = 10
 """The registered domains listed for each decade."""
 
 
-class NoDataset(ValueError):
-    """``--from`` names nothing a dataset is made of."""
+RUN_FILE = "run.json"
+"""A dataset's record of the run that wrote it: the counts (``Tally``), the profile, the command."""
+REPORTS_FOLDER = "reports"
+"""A dataset's reports (``rows.Report``'s columns), in a folder of their own: a query of the rows'
+``DIR/*.parquet`` never meets them."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """What ``DIR/run.json`` records of the scan that wrote a dataset."""
+
+    profile: str
+    command: str
+    version: str
+    tally: dict[str, int]
+
+    def save(self, directory: str) -> None:
+        with open(os.path.join(directory, RUN_FILE), "w", encoding="utf-8") as out:
+            json.dump(asdict(self), out, indent=1)
+
+    @classmethod
+    def load(cls, directory: str) -> Run | None:
+        path = os.path.join(directory, RUN_FILE)
+        if not os.path.isfile(path):
+            return None
+        with open(path, encoding="utf-8") as held:
+            found = json.load(held)
+        return cls(str(found["profile"]), str(found["command"]), str(found["version"]), dict(found["tally"]))
+
+
+class NoDataset(Error, ValueError):
+    """``--from`` names nothing a dataset is made of (said in one line, exit 2)."""
 
 
 @dataclass(frozen=True)
@@ -100,6 +131,9 @@ def figures(dataset: str, *, profile: str = STRICT.name, top: int = 20, memory: 
             if run is not None:
                 profile = run.profile
             return _figures(connection, profile, top, run, has_reports)
+    except (duckdb.InvalidInputException, duckdb.IOException, duckdb.ConversionException) as error:
+        said = str(error).strip().splitlines()
+        raise NoDataset(f"{dataset}: not a dataset urlsift wrote ({said[0] if said else error})") from None
     finally:
         connection.close()
 

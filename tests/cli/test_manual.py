@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from urlsift import cli, manual, report
+from urlsift import cli, manual
 
 ROOT = Path(__file__).resolve().parents[2]
 MANPAGE = ROOT / "docs" / "urlsift.1"
@@ -36,7 +36,7 @@ def _actions(parser: argparse.ArgumentParser) -> list[argparse.Action]:
 PARSERS = {
     "urlsift": cli._scan_parser(),
     "urlsift validate": cli._validate_parser(),
-    "urlsift report": report.report_parser(),
+    "urlsift report": cli._report_parser(),
 }
 FLAGS = {
     name: [flag for action in _actions(parser) for flag in action.option_strings]
