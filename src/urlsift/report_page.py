@@ -74,6 +74,7 @@ th, td { text-align: left; vertical-align: top; padding: .2rem .45rem; border-bo
   overflow-wrap: anywhere; }
 thead th { border-bottom: 2px solid #1a1a1a; }
 .n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; overflow-wrap: normal; }
+table.totals { width: auto; min-width: 28rem; max-width: 100%; }
 .note { background: #f3f3f3; border-left: 4px solid #1a1a1a; padding: .4rem .8rem; }
 code, .command { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: .88rem; }
 .command { display: block; white-space: pre-wrap; overflow-wrap: anywhere; background: #f3f3f3;
