@@ -92,6 +92,12 @@ def _query(dataset: Path, sql: str) -> Any:
     return found[0]
 
 
+def _scan(*arguments: str) -> subprocess.CompletedProcess[str]:
+    """``urlsift ARGUMENTS`` (a scan) run from the repository's root."""
+    command = [sys.executable, "-m", "urlsift", "--no-progress", *arguments]
+    return subprocess.run(command, capture_output=True, text=True, check=False, cwd=ROOT)
+
+
 def _all(sql: str) -> list[tuple[Any, ...]]:
     return duckdb.connect().execute(sql).fetchall()
 
@@ -160,19 +166,11 @@ def test_the_strict_and_modern_table_counts_what_stats_counts(
 ) -> None:
     """Its modern-takes column sums to --stats' "of the rejected are valid by today's rules": the
     same candidates judged by the same rule, once by the scan and once by DuckDB's UDF."""
-    page = tmp_path / "all.html"
-    done = report("--from", str(made.dataset), "--top", "1000", "-o", str(page))
-    assert done.returncode == 0, done.stderr
-    rows = tables(page.read_text(encoding="utf-8"))["Strict and modern, by the strict reason"]
+    text = _page(report, tmp_path / "all.html", "--from", str(made.dataset), "--top", "1000")
+    rows = tables(text)["Strict and modern, by the strict reason"]
     taken = sum(_number(row[2]) for row in rows)
     assert all(_number(row[1]) == _number(row[2]) + _number(row[3]) for row in rows)
-    stats = subprocess.run(
-        [sys.executable, "-m", "urlsift", "--stats", "--no-progress", *CORPUS],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=ROOT,
-    ).stderr
+    stats = _scan("--stats", *CORPUS).stderr
     said = re.search(r"urlsift: +([\d,]+) of the rejected are valid by today's rules", stats)
     assert said is not None, stats
     assert taken == _number(said[1]) > 0
@@ -182,19 +180,11 @@ def test_a_jsonl_dataset_and_a_parquet_file_give_the_same_figures(
     made: Made, report: Run, tmp_path: Path
 ) -> None:
     lines = tmp_path / "rows.jsonl"
-    with lines.open("w", encoding="utf-8") as out:
-        subprocess.run(
-            [sys.executable, "-m", "urlsift", "--format", "jsonl", "--invalid", "--no-progress", *CORPUS],
-            stdout=out,
-            check=False,
-            cwd=ROOT,
-        )
+    _scan("--format", "jsonl", "--invalid", "--output", str(lines), *CORPUS)
     scanned = totals(made.page.read_text(encoding="utf-8"))
     for source in (lines, next(made.dataset.glob("part-*.parquet"))):
-        page = tmp_path / f"{source.name}.html"
-        done = report("--from", str(source), "-o", str(page))
-        assert done.returncode == 0, done.stderr
-        shown = totals(page.read_text(encoding="utf-8"))
+        text = _page(report, tmp_path / f"{source.name}.html", "--from", str(source))
+        shown = totals(text)
         for key in (
             "urls",
             "distinct_urls",
@@ -207,7 +197,14 @@ def test_a_jsonl_dataset_and_a_parquet_file_give_the_same_figures(
             assert shown[key] == scanned[key], (source, key)
         assert shown["files_read"] is None
         assert shown["problems"] is None
-        assert "holds no record of the problems" in page.read_text(encoding="utf-8")
+        assert "holds no record of the problems" in text
+
+
+def _page(report: Run, page: Path, *arguments: str) -> str:
+    """The page ``urlsift report ARGUMENTS -o PAGE`` writes (exit 0)."""
+    done = report(*arguments, "-o", str(page))
+    assert done.returncode == 0, done.stderr
+    return page.read_text(encoding="utf-8")
 
 
 def _main(page: str) -> str:
@@ -217,10 +214,7 @@ def _main(page: str) -> str:
 
 
 def test_the_page_of_a_kept_dataset_is_the_page_of_its_scan(made: Made, report: Run, tmp_path: Path) -> None:
-    page = tmp_path / "again.html"
-    done = report("--from", str(made.dataset), "-o", str(page))
-    assert done.returncode == 0, done.stderr
-    again = page.read_text(encoding="utf-8")
+    again = _page(report, tmp_path / "again.html", "--from", str(made.dataset))
     assert _main(again) == _main(made.page.read_text(encoding="utf-8"))
     assert "The dataset was scanned by: " in again  # and by what command
 
@@ -268,10 +262,7 @@ def test_what_an_archive_holds_is_escaped_and_links_only_archive_addresses(
     )
     data = tmp_path / "hostile.parquet"
     pq.write_table(pa.table(rows, schema=SCHEMA), data)
-    page = tmp_path / "hostile.html"
-    done = report("--from", str(data), "--title", hostile, "-o", str(page))
-    assert done.returncode == 0, done.stderr
-    text = page.read_text(encoding="utf-8")
+    text = _page(report, tmp_path / "hostile.html", "--from", str(data), "--title", hostile)
     assert "<script" not in text
     assert "<img" not in text
     assert "<b>" not in text
@@ -295,10 +286,8 @@ def test_the_page_needs_nothing_but_itself(made: Made) -> None:
 
 
 def test_top_bounds_every_list(made: Made, report: Run, tmp_path: Path) -> None:
-    page = tmp_path / "three.html"
-    done = report("--from", str(made.dataset), "--top", "3", "-o", str(page))
-    assert done.returncode == 0, done.stderr
-    found = tables(page.read_text(encoding="utf-8"))
+    text = _page(report, tmp_path / "three.html", "--from", str(made.dataset), "--top", "3")
+    found = tables(text)
     for caption in (
         "The top hosts: URLs in bodies and in headers",
         "The top registered domains: URLs in bodies and in headers",
@@ -309,13 +298,11 @@ def test_top_bounds_every_list(made: Made, report: Run, tmp_path: Path) -> None:
 
 
 def test_a_modern_report_lists_what_strict_rejects(report: Run, tmp_path: Path) -> None:
-    page, dataset = tmp_path / "modern.html", tmp_path / "modern"
-    text = ROOT / "corpora/mail/r-devel-2000-May.mbox"
-    done = report(
-        "--profile", "modern", "--dataset", str(dataset), "--top", "500", "-o", str(page), str(text)
+    dataset, mbox = tmp_path / "modern", str(ROOT / "corpora/mail/r-devel-2000-May.mbox")
+    text = _page(
+        report, tmp_path / "m.html", "--profile", "modern", "--dataset", str(dataset), "--top", "500", mbox
     )
-    assert done.returncode == 0, done.stderr
-    rows = tables(page.read_text(encoding="utf-8"))["Strict and modern, by the strict reason"]
+    rows = tables(text)["Strict and modern, by the strict reason"]
     urls = _all(f"SELECT url FROM read_parquet('{dataset}/*.parquet') WHERE valid")
     refused = sum(not validate(url).valid for (url,) in urls)  # the oracle: one URL at a time
     assert sum(_number(row[1]) for row in rows) == refused > 0
