@@ -664,7 +664,7 @@ def _report_parser() -> argparse.ArgumentParser:
     )
     own.add_argument(
         "--top",
-        type=_count,
+        type=_top,
         default=report.TOP,
         metavar="N",
         help=f"N entries in each list (default {report.TOP})",
@@ -933,6 +933,13 @@ def _count(text: str) -> int:
     if not (text.isascii() and text.isdigit()):
         raise argparse.ArgumentTypeError(f"not a number: {text!r}")
     return int(text)
+
+
+def _top(text: str) -> int:
+    number = _count(text)
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"not a length of a list: {text!r} (1 or more)")
+    return number
 
 
 def _jobs(text: str) -> int:

@@ -9,6 +9,7 @@ failure: ``.ci/run`` installs it."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import shutil
@@ -153,3 +154,25 @@ def test_a_screenshot_is_written(opened: Opened, tmp_path: Path) -> None:
     assert opened.page.save_screenshot(str(shot))
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert shot.stat().st_size > 20_000
+
+
+def test_the_page_prints_in_one_column_within_the_paper(opened: Opened) -> None:
+    """Print media (in the 1024 px window, where the screen's layout has two columns): a chart and
+    its table one under the other, nothing past the side, and chromium's PDF of it made."""
+    driver = opened.page
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        columns = driver.execute_script(
+            "return [...document.querySelectorAll('.pair')].map(pair => "
+            "getComputedStyle(pair).gridTemplateColumns.split(' ').length);"
+        )
+        assert columns
+        assert set(columns) == {1}
+        assert driver.execute_script(
+            "return document.documentElement.scrollWidth <= document.documentElement.clientWidth;"
+        )
+        printed = base64.b64decode(driver.print_page())
+        assert printed.startswith(b"%PDF")
+        assert len(printed) > 50_000
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
