@@ -20,7 +20,7 @@ VALIDATE = "validate"
 """The second command's word: ``urlsift validate URL...`` has a parser of its own."""
 REPORT = "report"
 """The third's: ``urlsift report PATH... -o FILE`` (issue 33)."""
-SUMMARIES = {VALIDATE: "judge URLs instead", REPORT: "an HTML page of an archive's links"}
+SUMMARIES = {VALIDATE: "judge URLs instead", REPORT: "an HTML page of the links found"}
 """What each command word does, as a completion menu says it."""
 Commands = dict[str, argparse.ArgumentParser]
 """The command words (``SUMMARIES``' keys) and their parsers."""
@@ -167,7 +167,8 @@ def _zsh_command(word: str, parser: argparse.ArgumentParser) -> str:
 
 def zsh(scan: argparse.ArgumentParser, commands: Commands) -> str:
     each = "".join(_zsh_command(word, parser) for word, parser in commands.items())
-    menu = " ".join(f'{word}\\:"{SUMMARIES[word]}"' for word in commands)
+    # (Inside a single-quoted word: a quote in a summary would end it.)
+    menu = " ".join(f'{word}\\:"{SUMMARIES[word]}"'.replace("'", "'\\''") for word in commands)
     return f"""#compdef urlsift
 # zsh completion for urlsift {__version__}: urlsift --completion zsh (made from its options)
 _urlsift() {{
