@@ -1415,7 +1415,11 @@ def _run_report(arguments: list[str]) -> int:
 
 
 def _report_title(named: Sequence[str]) -> str:
-    shown = ", ".join(os.path.basename(os.path.normpath(path)) or path for path in named[:3])
+    names = [
+        "standard input" if path == "-" else os.path.basename(os.path.normpath(path)) or path
+        for path in named
+    ]
+    shown = ", ".join(names[:3])
     more = f" and {len(named) - 3:,} more" if len(named) > 3 else ""
     return f"The links of {shown}{more}" if shown else "The links of an archive"
 

@@ -32,6 +32,8 @@ LIGHT = "#E69F00"
 INK = "#1a1a1a"
 NARROW, WIDE = 6.4, 10.0
 """A chart's width beside a table, and across the page (inches: its text comes out the same size)."""
+MAX_SPAN = 200
+"""The most years the years' chart spans, empty ones included."""
 _NONE = "\N{EN DASH}"
 """A cell with no value."""
 _LABEL = 42
@@ -381,7 +383,9 @@ def _years(figures: Figures, charts: _Charts) -> str:
         return _section("years", _p("No URL in this dataset has a dated message."))
     first, last = table.rows[0][0], table.rows[-1][0]
     held = {row[0]: row for row in table.rows}
-    years = list(range(first, last + 1))
+    # Every year of the span, those with none at 0; but a Date header that says year 1 or 9999
+    # would draw thousands of empty years: past a long span, only the years there are.
+    years = list(range(first, last + 1)) if last - first <= MAX_SPAN else sorted(held)
     urls = [held[year][1] if year in held else 0 for year in years]
     hosts = [held[year][3] if year in held else 0 for year in years]
 

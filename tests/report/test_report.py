@@ -236,32 +236,41 @@ def test_a_damaged_file_is_on_the_page_and_the_exit_status_says_it(report: Run, 
     assert tables(text)["The inputs with the most problems"][0][0] == str(cut)
 
 
+def _two_rows(path: Path, **columns: list[Any]) -> Path:
+    """A Parquet file of two valid rows with these columns (the others plain), as urlsift writes them."""
+    rows: dict[str, list[Any]] = {name: [None, None] for name in SCHEMA.names}
+    rows.update(alternatives=[[], []], valid=[True, True], naked=[True, True], line=[1, 2], column=[1, 1])
+    rows.update(message=[0, 1], start=[0, 0], end=[1, 1], quote_depth=[0, 0], source=["a", "a"])
+    rows.update(columns)
+    pq.write_table(pa.table(rows, schema=SCHEMA), path)
+    return path
+
+
+def test_a_date_of_year_1_draws_no_thousand_empty_years(report: Run, tmp_path: Path) -> None:
+    dates = [datetime(1, 1, 1), datetime(9999, 12, 31)]
+    data = _two_rows(
+        tmp_path / "dates.parquet", url=["http://a/", "http://b/"], scheme=["http"] * 2, date=dates
+    )
+    text = _page(report, tmp_path / "dates.html", "--from", str(data))
+    assert [row[0] for row in tables(text)["Per year"]] == ["1", "9999"]
+    assert len(text) < 150_000  # (with every year between: 4 MB)
+
+
 def test_what_an_archive_holds_is_escaped_and_links_only_archive_addresses(
     report: Run, tmp_path: Path
 ) -> None:
     hostile = "<script>alert(1)</script>"
-    rows: dict[str, list[Any]] = {name: [None, None] for name in SCHEMA.names}
-    rows.update(
+    data = _two_rows(
+        tmp_path / "hostile.parquet",
         url=[f"http://x.example/{hostile}", f"javascript:{hostile}"],
-        alternatives=[[], []],
-        valid=[True, True],
         scheme=["http", "javascript"],
-        naked=[True, True],
-        line=[1, 2],
-        column=[1, 1],
         source=[f"<b>{hostile}", "a"],
-        message=[0, 1],
         message_id=[f'<"{hostile}@x>', "<y@x>"],
         date=[datetime(2001, 2, 3), datetime(1999, 1, 1)],
         part=[f"X-{hostile}", "0 text/plain"],
-        start=[0, 0],
-        end=[1, 1],
-        quote_depth=[0, 0],
         host=[f"<img src=x onerror=alert(1)>{hostile}", None],
         registered_domain=[hostile, None],
     )
-    data = tmp_path / "hostile.parquet"
-    pq.write_table(pa.table(rows, schema=SCHEMA), data)
     text = _page(report, tmp_path / "hostile.html", "--from", str(data), "--title", hostile)
     assert "<script" not in text
     assert "<img" not in text
