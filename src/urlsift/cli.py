@@ -280,6 +280,8 @@ examples:
       the pages of a WARC or WET file (urlsift[warc])
   urlsift validate 'http://host/~user/'
       why a URL is refused (see urlsift validate -h)
+  urlsift report -o links.html lists/
+      an HTML page of the links found (see urlsift report -h; urlsift[report])
 
 The user guide is in the source's docs/ (a site built with mkdocs); the man page is
 urlsift(1) (urlsift --manpage); urlsift --completion bash|zsh|fish prints a completion script."""
@@ -1409,7 +1411,9 @@ def _run_report(arguments: list[str]) -> int:
             planned = planned_run(paths, options, args)
             for note in planned.notes:
                 print(f"urlsift: {note}", file=sys.stderr)
-            lost = report.scan_to(directory, planned, command, size=size, progress=not args.no_progress)
+            printed = None if args.schemes is None else args.schemes.printed()
+            progress = not args.no_progress
+            lost = report.scan_to(directory, planned, command, size=size, progress=progress, schemes=printed)
         page(directory, title=args.title or _report_title(args.paths))
     return 2 if lost else 0
 

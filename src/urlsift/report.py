@@ -20,6 +20,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from dataclasses import asdict
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
@@ -68,15 +69,18 @@ def dataset_folder(kept: str | None) -> Iterator[str]:
 class _Dataset:
     """The rows of a scan as Parquet files (``part-00000.parquet`` ..., as ``--format parquet``
     writes them: ``parquet.FILE_ROWS`` rows a file) and its reports in ``reports/``, written a
-    batch at a time."""
+    batch at a time; with ``schemes``, only the rows of those schemes (``--schemes LIST``, as
+    a scan prints them)."""
 
-    def __init__(self, directory: str) -> None:
+    def __init__(self, directory: str, schemes: frozenset[str] | None = None) -> None:
         import pyarrow as pa
+        import pyarrow.compute as pc
         import pyarrow.parquet as pq
 
         from .parquet import FILE_ROWS, SCHEMA
 
         self.pa, self.pq, self.schema = pa, pq, SCHEMA
+        self.kept = None if schemes is None else partial(pc.is_in, value_set=pa.array(sorted(schemes)))
         self.directory, self.file_rows = directory, FILE_ROWS
         self.files = self.in_file = 0
         self.rows: pyarrow.parquet.ParquetWriter | None = None
@@ -97,7 +101,10 @@ class _Dataset:
     def add(self, batch: Batch) -> bool:
         """The batch's rows and reports written; whether one of its reports lost input."""
         if len(batch):
-            self._rows(batch.to_arrow())
+            table = batch.to_arrow()
+            if self.kept is not None:  # (a row with no scheme is left out, as the scan leaves it)
+                table = table.filter(self.kept(table["scheme"]))
+            self._rows(table)
         reports = batch.reports
         if not reports.place:
             return False
@@ -133,13 +140,21 @@ class _Dataset:
         self.reports.close()
 
 
-def scan_to(directory: str, planned: Plan, command: str, *, size: int | None, progress: bool) -> bool:
+def scan_to(
+    directory: str,
+    planned: Plan,
+    command: str,
+    *,
+    size: int | None,
+    progress: bool,
+    schemes: frozenset[str] | None = None,
+) -> bool:
     """The run of ``planned`` written to ``directory`` (rows, reports, ``run.json``), with a
-    progress bar on a terminal (``size``: the bytes to read, when known); whether some input could
-    not be read."""
+    progress bar on a terminal (``size``: the bytes to read, when known), keeping the rows of
+    ``schemes`` only (None: all); whether some input could not be read."""
     total = Tally()
     lost = False
-    dataset = _Dataset(directory)
+    dataset = _Dataset(directory, schemes)
     try:
         with Progress(size, enabled=progress and sys.stderr.isatty()) as bar:
             for path, batches, file_tally in execute(planned, bar.watch):

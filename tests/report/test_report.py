@@ -294,6 +294,14 @@ def test_the_page_needs_nothing_but_itself(made: Made) -> None:
     assert text.count('<figure class="chart">') >= 8
 
 
+def test_schemes_keeps_the_rows_of_those_schemes_as_a_scan_prints_them(report: Run, tmp_path: Path) -> None:
+    text = _page(report, tmp_path / "ftp.html", "--schemes", "ftp,http", "corpora/rfc/rfc1738.txt")
+    printed = _scan("--schemes", "ftp,http", "--invalid", "corpora/rfc/rfc1738.txt").stdout.splitlines()
+    assert {row[0] for row in tables(text)["URLs by scheme"]} == {"ftp", "http"}
+    shown = totals(text)
+    assert (shown["urls"] or 0) + (shown["rejected"] or 0) == len(printed) > 0
+
+
 def test_top_bounds_every_list(made: Made, report: Run, tmp_path: Path) -> None:
     text = _page(report, tmp_path / "three.html", "--from", str(made.dataset), "--top", "3")
     found = tables(text)
