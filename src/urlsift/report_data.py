@@ -106,6 +106,7 @@ class Figures:
     hosts: Table
     domains: Table
     decades: Table
+    """The top registered domains of each decade (``_per_decade``)."""
     schemes: Table
     places: Table
     headers: Table
@@ -115,6 +116,8 @@ class Figures:
     cited: Table
     report_kinds: Table
     report_files: Table
+    host_decades: Table = Table((), [])
+    """The top hosts of each decade."""
     run_command: str | None = None
     notes: list[str] = field(default_factory=list)
 
@@ -295,15 +298,7 @@ def _figures(
         "NULL GROUP BY registered_domain ORDER BY urls DESC, registered_domain LIMIT ?",
         [top],
     )
-    decades = _table(
-        connection,
-        "SELECT decade, registered_domain, urls FROM (SELECT decade, registered_domain, urls, row_number() "
-        "OVER (PARTITION BY decade ORDER BY urls DESC, registered_domain) AS rank FROM (SELECT "
-        "year(date) // 10 * 10 AS decade, registered_domain, count(*) AS urls FROM found WHERE valid AND "
-        "date IS NOT NULL AND registered_domain IS NOT NULL GROUP BY ALL)) WHERE rank <= ? "
-        "ORDER BY decade, urls DESC, registered_domain",
-        [PER_DECADE],
-    )
+    decades, host_decades = (_per_decade(connection, column) for column in ("registered_domain", "host"))
     schemes = _table(
         connection,
         "SELECT coalesce(scheme, '(none: www.)') AS scheme, count(*) AS urls, count(DISTINCT url) AS "
@@ -378,8 +373,22 @@ def _figures(
         cited,
         kinds,
         files_table,
+        host_decades,
         None if run is None else run.command,
         notes,
+    )
+
+
+def _per_decade(connection: duckdb.DuckDBPyConnection, column: str) -> Table:
+    """The top ``PER_DECADE`` values of ``column`` (a host or a registered domain) in each decade
+    of the messages' dates: decade, value, URLs."""
+    return _table(
+        connection,
+        f"SELECT decade, {column}, urls FROM (SELECT decade, {column}, urls, row_number() OVER (PARTITION "
+        f"BY decade ORDER BY urls DESC, {column}) AS rank FROM (SELECT year(date) // 10 * 10 AS decade, "
+        f"{column}, count(*) AS urls FROM found WHERE valid AND date IS NOT NULL AND {column} IS NOT NULL "
+        f"GROUP BY ALL)) WHERE rank <= ? ORDER BY decade, urls DESC, {column}",
+        [PER_DECADE],
     )
 
 

@@ -76,6 +76,7 @@ th, td { text-align: left; vertical-align: top; padding: .2rem .45rem; border-bo
   overflow-wrap: anywhere; }
 thead th { border-bottom: 2px solid #1a1a1a; }
 .n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; overflow-wrap: normal; }
+.wide { overflow-x: auto; }
 table.totals { width: auto; min-width: 28rem; max-width: 100%; }
 .note { background: #f3f3f3; border-left: 4px solid #1a1a1a; padding: .4rem .8rem; }
 code, .command { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: .88rem; }
@@ -442,8 +443,9 @@ def _hosts(figures: Figures, charts: _Charts) -> str:
                 xlabel="URLs",
             )
         )
-    parts.append("<h3>Registered domains per decade</h3>")
-    parts.append(_decades(figures.decades))
+    parts.append("<h3>Per decade</h3>")
+    parts.append(_decades(figures.decades, "registered domains"))
+    parts.append(_decades(figures.host_decades, "hosts"))
     return _section(
         "hosts",
         _p(
@@ -455,7 +457,7 @@ def _hosts(figures: Figures, charts: _Charts) -> str:
     )
 
 
-def _decades(table: Table) -> str:
+def _decades(table: Table, what: str) -> str:
     if not table.rows:
         return _p("No URL in this dataset has a dated message.")
     by: dict[int, list[tuple[str, int]]] = {}
@@ -476,8 +478,8 @@ def _decades(table: Table) -> str:
             )
         lines.append(f'<tr><th scope="row" class="n">{rank + 1}</th>{"".join(cells)}</tr>')
     return (
-        "<table><caption>The top registered domains of each decade (URLs)</caption><thead><tr>"
-        f'<th scope="col">rank</th>{head}</tr></thead><tbody>{"".join(lines)}</tbody></table>'
+        f'<div class="wide"><table><caption>The top {what} of each decade (URLs)</caption><thead><tr>'
+        f'<th scope="col">rank</th>{head}</tr></thead><tbody>{"".join(lines)}</tbody></table></div>'
     )
 
 

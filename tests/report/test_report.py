@@ -153,6 +153,15 @@ def test_the_lists_are_duckdbs_too(made: Made) -> None:
     )
     assert places["headers"] == headers
     assert headers > 0
+    for what, column in (("hosts", "host"), ("registered domains", "registered_domain")):
+        first = found[f"The top {what} of each decade (URLs)"][0]  # rank 1: the earliest decade first
+        rows = f"read_parquet('{made.dataset}/*.parquet') WHERE valid AND date IS NOT NULL"
+        rows += f" AND {column} IS NOT NULL"
+        best = _all(
+            f"SELECT {column}, count(*) AS n FROM {rows} AND year(date) // 10 = "
+            f"(SELECT min(year(date) // 10) FROM {rows}) GROUP BY ALL ORDER BY n DESC, {column} LIMIT 1"
+        )
+        assert first[1] == f"{best[0][0]} ({best[0][1]:,})", what
     cited = found["The 20 most cited URLs"]
     first = cited[0]
     most = _query(
