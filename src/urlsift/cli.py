@@ -1,5 +1,5 @@
-"""The command line: ``urlsift PATH...`` (find URLs in files, folders and archives) and
-``urlsift validate URL...``.
+"""The command line: ``urlsift PATH...`` (find URLs in files, folders and archives),
+``urlsift validate URL...`` and ``urlsift report PATH... -o FILE`` (an HTML page of their links).
 
 Exit status, as grep and ripgrep: ``urlsift PATH...`` exits 0 when it found a URL, 1 when it found
 none, 2 when something could not be read (everything else is still scanned); ``urlsift validate``
@@ -15,16 +15,17 @@ import argparse
 import contextlib
 import itertools
 import os
+import shlex
 import stat
 import sys
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from functools import wraps
+from functools import partial, wraps
 from typing import IO, Any, Literal, NamedTuple, Protocol, TextIO, TypeVar, cast
 
 import regex
 
-from . import _select, manual
+from . import _select, manual, report
 from ._model import Verdict
 from ._version import __version__
 from .batches import Batch
@@ -33,7 +34,7 @@ from .execute import Scanned, execute
 from .grammar import PROFILES, STRICT
 from .marks import PLAIN, Marks
 from .output import FORMATS, BatchWriter, Format, Printing, Writer, batch_writer, columnar, escaped, writer
-from .plan import COMMAND_LINE, build, filters
+from .plan import COMMAND_LINE, Plan, build, filters
 from .progress import Progress
 from .rows import PARTS, Options, Report, Row, Tally
 from .scanner import KNOWN_SCHEMES, MAX_SCHEME_CHARS
@@ -200,11 +201,14 @@ class _Manual(argparse.Action):
         values: str | Sequence[Any] | None,
         option_string: str | None = None,
     ) -> None:
-        scan, validate = _scan_parser(), _validate_parser()
+        scan, commands = (
+            _scan_parser(),
+            {manual.VALIDATE: _validate_parser(), manual.REPORT: _report_parser()},
+        )
         if option_string == "--manpage":
-            said = manual.manpage(scan, validate)
+            said = manual.manpage(scan, commands)
         else:
-            said = manual.completion(str(values), scan, validate)
+            said = manual.completion(str(values), scan, commands)
         sys.stdout.write(said)
         parser.exit()
 
@@ -276,6 +280,8 @@ examples:
       the pages of a WARC or WET file (urlsift[warc])
   urlsift validate 'http://host/~user/'
       why a URL is refused (see urlsift validate -h)
+  urlsift report -o links.html lists/
+      an HTML page of the links found (see urlsift report -h; urlsift[report])
 
 The user guide is in the source's docs/ (a site built with mkdocs); the man page is
 urlsift(1) (urlsift --manpage); urlsift --completion bash|zsh|fish prints a completion script."""
@@ -586,6 +592,99 @@ def _scan_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_REPORT_GROUPS = ("what to find", "what to keep", "how to read")
+"""The scan's option groups a report takes as they are."""
+_NOT_REPORTED = frozenset({"invalid", "unique"})
+"""Scan options that mean nothing to a report: it always keeps the rejected candidates, counts
+every URL."""
+
+_REPORT_DESCRIPTION = (
+    "Scan PATHs as 'urlsift PATH...' does (the same inputs, and the options of its 'what to find', "
+    "'what to keep' and 'how to read' groups) and write one HTML page of what their links are: totals, "
+    "URLs and hosts per year, top hosts and domains overall and per decade, schemes, headers and "
+    "bodies, what the strict profile rejects and why (and what the modern profile would take), quote "
+    "depth, the most cited URLs with their Wayback addresses, and the problems met. The page needs no "
+    "network and prints well. The rows go to a Parquet dataset (a temporary one unless --dataset DIR) "
+    "that DuckDB sums up, so an archive of any size fits in bounded memory; --from DATASET makes the "
+    "page of a dataset written before. Needs urlsift[report]. Exit status: 0 when the page is written, "
+    "2 if something could not be read (the page is still written) or it could not be."
+)
+
+_REPORT_EXAMPLES = """\
+examples:
+  urlsift report -o lists.html ~/Mail/lists/
+      the page of a folder of mbox files
+  urlsift report -j 4 --dataset urls/ -o lists.html lists/
+      four processes; the rows kept in urls/ for DuckDB (and for --from)
+  urlsift report --from urls/ --top 50 -o lists.html
+      the page again from the rows kept, with longer lists
+  urlsift --format jsonl --invalid lists/ > urls.jsonl && urlsift report --from urls.jsonl -o lists.html
+      the page of a scan's JSON lines"""
+
+
+def _report_parser() -> argparse.ArgumentParser:
+    """The parser of ``urlsift report``: the scan's groups of options that say what is read and
+    found (the very same actions: one help text each), and the report's own."""
+    parser = _command(
+        "urlsift report",
+        _REPORT_DESCRIPTION,
+        "PATH",
+        "a file or folder, or - for standard input (as urlsift PATH...)",
+        sorted(PROFILES),
+        nargs="*",
+        epilog=_REPORT_EXAMPLES,
+    )
+    for action in parser._actions:
+        if action.dest == "profile":
+            action.help = (
+                "strict: RFC 1738 as written (default); modern: RFC 3986/3987 and later; with --from: the "
+                "profile the dataset was scanned with"
+            )
+    for group in _scan_parser()._action_groups:
+        if group.title in _REPORT_GROUPS:
+            shared = parser.add_argument_group(group.title)
+            for action in group._group_actions:
+                if action.dest not in _NOT_REPORTED:
+                    shared._add_action(action)
+    own = parser.add_argument_group("the report")
+    own.add_argument(
+        "-o", "--output", metavar="FILE", required=True, help="the HTML page to write (replaced if it exists)"
+    )
+    own.add_argument(
+        "--from",
+        dest="dataset_in",
+        metavar="DATASET",
+        help="make the page of a dataset written before instead of scanning: a folder of Parquet files "
+        "(--format parquet --output DIR, or --dataset DIR), one Parquet file, or a JSON-lines file "
+        "(--format jsonl; with --invalid, so that rejected candidates are in it)",
+    )
+    own.add_argument(
+        "--dataset",
+        metavar="DIR",
+        help="keep the scan's rows in DIR (new or empty): Parquet files as --format parquet writes them, "
+        "with the problems met in DIR/reports/ and the run's counts in DIR/run.json",
+    )
+    own.add_argument(
+        "--top",
+        type=_top,
+        default=report.TOP,
+        metavar="N",
+        help=f"N entries in each list (default {report.TOP})",
+    )
+    own.add_argument("--title", metavar="TEXT", help="the page's title (default: what was read)")
+    own.add_argument(
+        "--memory",
+        type=_positive_size,
+        default=report.MEMORY,
+        metavar="SIZE",
+        help="the memory DuckDB may use before it spills to a temporary folder (default 500M)",
+    )
+    own.add_argument("--no-progress", action="store_true", help="no progress bar on a terminal")
+    # What the scan's options that a report does not take would say (cli.scan_options reads them).
+    parser.set_defaults(invalid=True, stats=False, context=None, wayback=False)
+    return parser
+
+
 @dataclass(frozen=True)
 class _Scan:
     """The scan command's arguments as the rest of the command line takes them: the parser's
@@ -634,30 +733,7 @@ def _parse_scan(arguments: Sequence[str]) -> _Scan:
         parser.error("--null-data goes with --files-from (it says how the list is separated)")
     if args.files_from == "-" and "-" in args.paths:
         parser.error("standard input cannot be both the list of files (--files-from -) and a file (-)")
-    read = ReadOptions(
-        args.input_format,
-        args.max_expand,
-        args.max_message,
-        tuple(args.text_fields or ()),
-        args.id_field,
-        args.zstd_window_log,
-        date_field=args.date_field,
-    )
-    options = Options(
-        profile=args.profile,
-        naked=args.naked,
-        invalid=args.invalid,
-        schemes=KNOWN_SCHEMES if args.schemes is None else args.schemes.found(),
-        read=read,
-        # --stats (or the hint on a terminal) tells a strict user how many rejections today's rules
-        # would take: the rejected are judged again (a cost a terminal's reader does not see).
-        second_opinion="modern" if args.profile == STRICT.name and (args.stats or _stderr_tty()) else None,
-        context=args.context,
-        wayback=args.wayback,
-        filters=filters(
-            args.parts, args.hosts or (), args.since_date, args.until_date, args.max_quote_depth, COMMAND_LINE
-        ),
-    )
+    options = scan_options(args)
     return _Scan(
         tuple(args.paths),
         args.files_from,
@@ -685,6 +761,34 @@ def _parse_scan(arguments: Sequence[str]) -> _Scan:
         verbose=args.verbose,
         include=tuple(args.include),
         exclude=tuple(args.exclude),
+    )
+
+
+def scan_options(args: argparse.Namespace) -> Options:
+    """What a scan looks for and keeps, from the options ``urlsift`` and ``urlsift report`` share."""
+    read = ReadOptions(
+        args.input_format,
+        args.max_expand,
+        args.max_message,
+        tuple(args.text_fields or ()),
+        args.id_field,
+        args.zstd_window_log,
+        date_field=args.date_field,
+    )
+    return Options(
+        profile=args.profile,
+        naked=args.naked,
+        invalid=args.invalid,
+        schemes=KNOWN_SCHEMES if args.schemes is None else args.schemes.found(),
+        read=read,
+        # --stats (or the hint on a terminal) tells a strict user how many rejections today's rules
+        # would take: the rejected are judged again (a cost a terminal's reader does not see).
+        second_opinion="modern" if args.profile == STRICT.name and (args.stats or _stderr_tty()) else None,
+        context=args.context,
+        wayback=args.wayback,
+        filters=filters(
+            args.parts, args.hosts or (), args.since_date, args.until_date, args.max_quote_depth, COMMAND_LINE
+        ),
     )
 
 
@@ -728,7 +832,7 @@ list is not one, and reading it stops (memory stays bounded whatever the file is
 
 
 @contextlib.contextmanager
-def _paths(args: _Scan) -> Iterator[Iterable[str]]:
+def _paths(args: _Scan | argparse.Namespace) -> Iterator[Iterable[str]]:
     """The PATHs, then those of the ``--files-from`` list, read as they are needed (a list of
     millions of files is never held). The list is opened and its first chunk read first: one
     that cannot be read, or is no list (``_listed``), stops the run before any work (``main``
@@ -831,6 +935,13 @@ def _count(text: str) -> int:
     if not (text.isascii() and text.isdigit()):
         raise argparse.ArgumentTypeError(f"not a number: {text!r}")
     return int(text)
+
+
+def _top(text: str) -> int:
+    number = _count(text)
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"not a length of a list: {text!r} (1 or more)")
+    return number
 
 
 def _jobs(text: str) -> int:
@@ -1221,18 +1332,7 @@ def _scan(args: _Scan, arguments: Iterable[str], out: IO[str] | None = None) -> 
     if args.output_format == "parquet" and args.output is None:
         raise _Refused("--format parquet and --output DIR go together")
     named = _Named(arguments)
-    planned = build(
-        named,
-        args.options,
-        jobs=args.jobs,
-        scheduler=args.scheduler,
-        split=args.split,
-        since=args.since,
-        state=args.state,
-        spelling=COMMAND_LINE,
-        include=args.include,
-        exclude=args.exclude,
-    )
+    planned = planned_run(named, args.options, args)
     if args.jobs > _cores() and args.scheduler is None:
         print(f"urlsift: -j {args.jobs}: more processes than the {_cores()} cores here", file=sys.stderr)
     for note in planned.notes:
@@ -1313,6 +1413,71 @@ def _scan(args: _Scan, arguments: Iterable[str], out: IO[str] | None = None) -> 
     elif tally.rejected_valid_elsewhere and _stderr_tty() and not args.quiet:
         print(_hint(tally.rejected_valid_elsewhere), file=sys.stderr)
     return 2 if printer.failed else 0 if printer.found else 1
+
+
+def planned_run(arguments: Iterable[str], options: Options, args: _Scan | argparse.Namespace) -> Plan:
+    """The plan of a run of the command line (``urlsift`` or ``urlsift report``) over ``arguments``."""
+    return build(
+        arguments,
+        options,
+        jobs=args.jobs,
+        scheduler=args.scheduler,
+        split=args.split,
+        since=args.since,
+        state=args.state,
+        spelling=COMMAND_LINE,
+        include=tuple(args.include),
+        exclude=tuple(args.exclude),
+    )
+
+
+def _run_report(arguments: list[str]) -> int:
+    """``urlsift report ...``: the page written (also after a problem of the input: exit 2)."""
+    parser = _report_parser()
+    args = parser.parse_args(arguments)
+    command = shlex.join(["urlsift", manual.REPORT, *arguments])
+    page = partial(
+        report.write_page,
+        output=args.output,
+        profile=args.profile,
+        top=args.top,
+        memory=args.memory,
+        command=command,
+    )
+    if args.dataset_in is not None:
+        if args.paths or args.dataset is not None or args.files_from is not None:
+            parser.error("--from reads a dataset written before: no PATH, --files-from or --dataset with it")
+        page(args.dataset_in, title=args.title or _report_title([args.dataset_in]))
+        return 0
+    if not args.paths and args.files_from is None:
+        if not _stdin_readable():
+            parser.error(
+                "the following arguments are required: PATH (or --files-from FILE, or --from DATASET)"
+            )
+        args.paths = ["-"]
+    report.check_extras()  # before the scan, not after it
+    options = replace(scan_options(args), invalid=True, second_opinion=None)
+    size = None if args.files_from is not None else _total_size(args.paths)
+    with report.dataset_folder(args.dataset) as directory:
+        with _paths(args) as paths:
+            planned = planned_run(paths, options, args)
+            for note in planned.notes:
+                print(f"urlsift: {note}", file=sys.stderr)
+            printed = None if args.schemes is None else args.schemes.printed()
+            progress = not args.no_progress
+            lost = report.scan_to(directory, planned, command, size=size, progress=progress, schemes=printed)
+        page(directory, title=args.title or _report_title(args.paths))
+    return 2 if lost else 0
+
+
+def _report_title(named: Sequence[str]) -> str:
+    names = [
+        "standard input" if path == "-" else os.path.basename(os.path.normpath(path)) or path
+        for path in named
+    ]
+    shown = ", ".join(names[:3])
+    more = f" and {len(named) - 3:,} more" if len(named) > 3 else ""
+    return f"The links of {shown}{more}" if shown else "The links of an archive"
 
 
 def _total(tallies: Iterable[Tally]) -> Tally:
@@ -1492,6 +1657,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if arguments[:1] == ["validate"]:
             args = _validate_parser().parse_args(arguments[1:])
             return _run_validate(args.urls, args.profile)
+        if arguments[:1] == [manual.REPORT]:
+            return _run_report(arguments[1:])
         return _run_scan(_parse_scan(arguments))
     except (Error, FileExistsError) as error:  # _Refused, a MissingExtra, a ClusterError ...
         print(f"urlsift: {error}", file=sys.stderr)

@@ -18,6 +18,12 @@ from ._version import __version__
 SHELLS = ("bash", "zsh", "fish")
 VALIDATE = "validate"
 """The second command's word: ``urlsift validate URL...`` has a parser of its own."""
+REPORT = "report"
+"""The third's: ``urlsift report PATH... -o FILE`` (issue 33)."""
+SUMMARIES = {VALIDATE: "judge URLs instead", REPORT: "an HTML page of the links found"}
+"""What each command word does, as a completion menu says it."""
+Commands = dict[str, argparse.ArgumentParser]
+"""The command words (``SUMMARIES``' keys) and their parsers."""
 
 
 @dataclass(frozen=True)
@@ -79,21 +85,28 @@ def _bash_words(parser: argparse.ArgumentParser) -> str:
     return " ".join(flag for option in _options(parser) for flag in option.flags)
 
 
-def bash(scan: argparse.ArgumentParser, validate: argparse.ArgumentParser) -> str:
+def _bash_command(word: str, parser: argparse.ArgumentParser) -> str:
+    return f"""    if [[ "${{COMP_WORDS[1]}}" == {word} && $COMP_CWORD -gt 1 ]]; then
+        case "$prev" in
+{_bash_cases(parser)}
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "{_bash_words(parser)}" -- "$cur"))
+            return
+        fi
+        {"return" if word == VALIDATE else 'COMPREPLY=($(compgen -f -- "$cur")); return'}
+    fi
+"""
+
+
+def bash(scan: argparse.ArgumentParser, commands: Commands) -> str:
+    words = " ".join(commands)
+    each = "".join(_bash_command(word, parser) for word, parser in commands.items())
     return f"""# bash completion for urlsift {__version__}: urlsift --completion bash (made from its options)
 _urlsift() {{
     local cur="${{COMP_WORDS[COMP_CWORD]}}" prev="${{COMP_WORDS[COMP_CWORD-1]}}"
     COMPREPLY=()
-    if [[ "${{COMP_WORDS[1]}}" == {VALIDATE} && $COMP_CWORD -gt 1 ]]; then
-        case "$prev" in
-{_bash_cases(validate)}
-        esac
-        if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "{_bash_words(validate)}" -- "$cur"))
-        fi
-        return
-    fi
-    case "$prev" in
+{each}    case "$prev" in
 {_bash_cases(scan)}
     esac
     if [[ "$cur" == -* ]]; then
@@ -101,7 +114,7 @@ _urlsift() {{
         return
     fi
     if [[ $COMP_CWORD -eq 1 ]]; then
-        COMPREPLY=($(compgen -W "{VALIDATE}" -- "$cur"))
+        COMPREPLY=($(compgen -W "{words}" -- "$cur"))
     fi
     COMPREPLY+=($(compgen -f -- "$cur"))
 }}
@@ -139,20 +152,28 @@ def _zsh_specs(parser: argparse.ArgumentParser) -> str:
     return " \\\n        ".join(specs)
 
 
-def zsh(scan: argparse.ArgumentParser, validate: argparse.ArgumentParser) -> str:
-    return f"""#compdef urlsift
-# zsh completion for urlsift {__version__}: urlsift --completion zsh (made from its options)
-_urlsift() {{
-    if (( CURRENT > 2 )) && [[ ${{words[2]}} == {VALIDATE} ]]; then
+def _zsh_command(word: str, parser: argparse.ArgumentParser) -> str:
+    operand = "'*:URL: '" if word == VALIDATE else "'*:PATH:_files'"
+    return f"""    if (( CURRENT > 2 )) && [[ ${{words[2]}} == {word} ]]; then
         shift words
         (( CURRENT-- ))
         _arguments -s -S \\
-        {_zsh_specs(validate)} \\
-        '*:URL: '
+        {_zsh_specs(parser)} \\
+        {operand}
         return
     fi
-    if (( CURRENT == 2 )) && [[ $PREFIX != -* ]]; then
-        _alternative 'commands:command:(({VALIDATE}\\:"judge URLs instead"))' 'files:file:_files'
+"""
+
+
+def zsh(scan: argparse.ArgumentParser, commands: Commands) -> str:
+    each = "".join(_zsh_command(word, parser) for word, parser in commands.items())
+    # (Inside a single-quoted word: a quote in a summary would end it.)
+    menu = " ".join(f'{word}\\:"{SUMMARIES[word]}"'.replace("'", "'\\''") for word in commands)
+    return f"""#compdef urlsift
+# zsh completion for urlsift {__version__}: urlsift --completion zsh (made from its options)
+_urlsift() {{
+{each}    if (( CURRENT == 2 )) && [[ $PREFIX != -* ]]; then
+        _alternative 'commands:command:(({menu}))' 'files:file:_files'
         return
     fi
     _arguments -s -S \\
@@ -191,20 +212,25 @@ def _fish_lines(parser: argparse.ArgumentParser, condition: str) -> Iterator[str
         yield " ".join(words)
 
 
-def fish(scan: argparse.ArgumentParser, validate: argparse.ArgumentParser) -> str:
-    scanning = f"not __fish_seen_subcommand_from {VALIDATE}"
+def fish(scan: argparse.ArgumentParser, commands: Commands) -> str:
+    scanning = f"not __fish_seen_subcommand_from {' '.join(commands)}"
     lines = [
         f"# fish completion for urlsift {__version__}: urlsift --completion fish (made from its options)",
-        f"complete -c urlsift -n {_fish_text('__fish_use_subcommand')} -a {VALIDATE} -d 'judge URLs instead'",
+        *(
+            f"complete -c urlsift -n {_fish_text('__fish_use_subcommand')} -a {word} "
+            f"-d {_fish_text(SUMMARIES[word])}"
+            for word in commands
+        ),
         *_fish_lines(scan, scanning),
-        *_fish_lines(validate, f"__fish_seen_subcommand_from {VALIDATE}"),
     ]
+    for word, parser in commands.items():
+        lines.extend(_fish_lines(parser, f"__fish_seen_subcommand_from {word}"))
     return "\n".join(lines) + "\n"
 
 
-def completion(shell: str, scan: argparse.ArgumentParser, validate: argparse.ArgumentParser) -> str:
-    """The completion script of ``shell`` (one of SHELLS) for both commands."""
-    return {"bash": bash, "zsh": zsh, "fish": fish}[shell](scan, validate)
+def completion(shell: str, scan: argparse.ArgumentParser, commands: Commands) -> str:
+    """The completion script of ``shell`` (one of SHELLS) for every command."""
+    return {"bash": bash, "zsh": zsh, "fish": fish}[shell](scan, commands)
 
 
 # --- the man page -----------------------------------------------------------------------------
@@ -230,9 +256,17 @@ def _paragraphs(text: str) -> Iterator[str]:
             yield ".PP\n" + _roff(" ".join(block.split()))
 
 
-def _roff_options(parser: argparse.ArgumentParser) -> Iterator[str]:
+def _roff_options(
+    parser: argparse.ArgumentParser, said: frozenset[argparse.Action] = frozenset()
+) -> Iterator[str]:
+    """The options of ``parser``, group by group, less those ``said`` already (a command's that it
+    shares with the scan: its description names them)."""
     for group in parser._action_groups:
-        actions = [action for action in group._group_actions if action.help != argparse.SUPPRESS]
+        actions = [
+            action
+            for action in group._group_actions
+            if action.help != argparse.SUPPRESS and action not in said
+        ]
         if not actions:
             continue
         yield ".SS " + _roff(group.title or "")
@@ -252,24 +286,31 @@ def _metavar(action: argparse.Action) -> str:
     return "\\fI" + _roff(str(action.metavar or action.dest.upper())) + "\\fR"
 
 
-def manpage(scan: argparse.ArgumentParser, validate: argparse.ArgumentParser) -> str:
+def manpage(scan: argparse.ArgumentParser, commands: Commands) -> str:
     """The man page, urlsift(1), in roff's man macros."""
+    synopsis = {VALIDATE: "\\fIURL\\fR...", REPORT: "[\\fIPATH\\fR]... \\fB\\-o\\fR \\fIFILE\\fR"}
+    sections: list[str] = []
+    for word, parser in commands.items():
+        shared = frozenset(scan._actions)
+        sections += [
+            f".SH {word.upper()}",
+            *_paragraphs(parser.description or ""),
+            *_roff_options(parser, shared),
+        ]
     parts = [
         f'.TH URLSIFT 1 "" "urlsift {__version__}" "User Commands"',
         ".SH NAME",
         "urlsift \\- find the URLs of text, mail and news archives, and validate them",
         ".SH SYNOPSIS",
-        ".B urlsift\n[\\fIOPTION\\fR]... [\\fIPATH\\fR]...\n.br",
-        f".B urlsift {VALIDATE}\n[\\fIOPTION\\fR]... \\fIURL\\fR...",
+        ".B urlsift\n[\\fIOPTION\\fR]... [\\fIPATH\\fR]...",
+        *(f".br\n.B urlsift {word}\n[\\fIOPTION\\fR]... {synopsis[word]}" for word in commands),
         ".SH DESCRIPTION",
         *_paragraphs(scan.description or ""),
         ".SH OPTIONS",
         *_roff_options(scan),
-        f".SH {VALIDATE.upper()}",
-        *_paragraphs(validate.description or ""),
-        *_roff_options(validate),
+        *sections,
         ".SH EXAMPLES",
-        *(_paragraphs(validate.epilog) if validate.epilog else ()),
+        *(line for parser in commands.values() for line in _paragraphs(parser.epilog or "")),
         *(_paragraphs(scan.epilog) if scan.epilog else ()),
         ".SH SEE ALSO",
         ".BR grep (1),\n.BR rg (1).\nThe user guide: docs/ in the source, the README's links.",

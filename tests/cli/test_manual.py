@@ -33,7 +33,11 @@ def _actions(parser: argparse.ArgumentParser) -> list[argparse.Action]:
     return [action for action in parser._actions if action.option_strings]
 
 
-PARSERS = {"urlsift": cli._scan_parser(), "urlsift validate": cli._validate_parser()}
+PARSERS = {
+    "urlsift": cli._scan_parser(),
+    "urlsift validate": cli._validate_parser(),
+    "urlsift report": cli._report_parser(),
+}
 FLAGS = {
     name: [flag for action in _actions(parser) for flag in action.option_strings]
     for name, parser in PARSERS.items()
@@ -43,6 +47,7 @@ FLAGS = {
 def test_the_parsers_have_the_options_the_checks_look_for() -> None:
     assert {"--format", "--completion", "--manpage", "-j", "-0"} <= set(FLAGS["urlsift"])
     assert "--profile" in FLAGS["urlsift validate"]
+    assert {"--from", "--dataset", "--top", "-o", "--jobs", "--parts"} <= set(FLAGS["urlsift report"])
 
 
 @pytest.mark.parametrize("shell", manual.SHELLS)
@@ -68,7 +73,7 @@ def test_the_man_page_names_every_option_and_is_current() -> None:
 
 
 def test_help_ends_with_examples_and_cites_no_decision() -> None:
-    for arguments in (["--help"], ["validate", "--help"]):
+    for arguments in (["--help"], ["validate", "--help"], ["report", "--help"]):
         said = _run(*arguments)
         assert "\nexamples:\n  urlsift " in said
         assert "(D" not in said  # a decision's number means nothing to a user
@@ -101,6 +106,10 @@ def test_the_bash_completion_completes_options_choices_and_the_command() -> None
     assert _bash_complete(["urlsift", "--form"]) == ["--format"]
     assert _bash_complete(["urlsift", "--format", ""]) == ["text", "jsonl", "csv", "parquet"]
     assert _bash_complete(["urlsift", "validate", "--profile", "b"]) == ["both"]
+    assert _bash_complete(["urlsift", "report", "--fr"]) == ["--from"]
+    assert _bash_complete(["urlsift", "report", "--parts", "h"]) == ["headers"]
+    assert "corpora" in _bash_complete(["urlsift", "report", "corp"])
+    assert "report" in _bash_complete(["urlsift", "rep"])
     assert "validate" in _bash_complete(["urlsift", "val"])
     assert "corpora" in _bash_complete(["urlsift", "corp"])  # files too
 

@@ -158,6 +158,14 @@ LATER_STAGES = {
     "plan.py": {"cli", "output", "progress", "parquet", "dask", "workers", "library", "__init__", "execute"},
     "execute.py": {"cli", "output", "progress", "parquet", "dask", "library", "__init__"},
     "cli.py": {"__main__"},
+    # urlsift report (issue 33): a run executed into a Parquet dataset (report), summed up by DuckDB
+    # (report_data) and drawn (report_page); the command line plans it and calls it.
+    "report.py": {"cli", "output", "workers", "dask", "library", "__init__"}
+    | {"scanner", "rejoin", "extract", "validate", "results", "sources", "units"},
+    "report_data.py": {"cli", "output", "progress", "workers", "dask", "library", "__init__", "report"}
+    | {"report_page"}
+    | {"execute", "plan", "scanner", "rejoin", "extract", "results", "sources", "units", "batches"},
+    "report_page.py": STAGES - {"_version", "report_data"},
     # The man page and completions, made from the parsers cli.py hands it: it needs no stage.
     "manual.py": STAGES - {"_version"},
     # The grammar knows the records and itself only.
@@ -193,6 +201,8 @@ READS_FILES = {
     "sources/archives.py",  # and zip and tar members
     "sources/publicinbox.py",  # and public-inbox repositories (through git), and --state's file
     "cli.py",  # the command line: it points stdout at os.devnull once the reader has gone
+    "report.py",  # urlsift report: its page, and its dataset's run.json
+    "report_data.py",  # and reads the run.json back
 }
 
 
