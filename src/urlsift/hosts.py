@@ -83,7 +83,9 @@ def _written_host(url: str, scheme: str, parts: Mapping[str, Part]) -> str | Non
         to = parts.get("to", parts.get("address"))
         first = to[0] if isinstance(to, tuple) and to else to.split(",")[0] if isinstance(to, str) else ""
         if isinstance(first, str) and "@" in first:
-            return unquote(first.rpartition("@")[2]).strip() or None
+            # D38: the domain ends at "?": RFC 1738's address may hold one (an xchar), but what
+            # follows is RFC 6068's header fields ("?subject=..."), never a host's name.
+            return unquote(first.rpartition("@")[2].partition("?")[0]).strip() or None
         return None
     start = len(scheme) + 1
     if not url.startswith("//", start):

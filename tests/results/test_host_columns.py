@@ -21,8 +21,9 @@ from hypothesis import strategies as st
 import urlsift
 from urlsift.cli import main
 from urlsift.dates import timestamp
-from urlsift.hosts import surt
+from urlsift.hosts import host_columns, surt
 from urlsift.rows import FIELDS, Row
+from urlsift.validate import validate
 
 MESSAGE = (
     "From a@example.com Tue Jan 23 14:32:20 2024\n"
@@ -235,3 +236,11 @@ def test_an_ip_literal_has_no_domain_and_a_key_not_reversed(url: str, host: str,
         found for found in urlsift.scan(io.BytesIO(url.encode()), profile="modern") if isinstance(found, Row)
     ]
     assert [(row.host, row.registered_domain, row.surt) for row in rows] == [(host, None, key)]
+
+
+def test_a_strict_mailto_host_ends_at_its_query() -> None:
+    # RFC 1738's address takes "?" as an xchar, so the strict part holds the query too (D38).
+    verdict = validate("mailto:help@Lists.Ettus.com?subject=help")
+    assert verdict.valid and "?" in str(verdict.parts["address"])
+    host, host_unicode, domain, _ = host_columns(verdict.url, "mailto", verdict.parts)
+    assert (host, host_unicode, domain) == ("lists.ettus.com", "lists.ettus.com", "ettus.com")
