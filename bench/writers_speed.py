@@ -86,7 +86,7 @@ def measured(batch: Batch, fmt: Format, rounds: int) -> tuple[float, float, floa
     convert_time, _ = timed(lambda: native.rows(batch), rounds)
     rows = native.rows(batch)
     write_time, written = timed(lambda: native.write(rows, 0, len(batch)), rounds)
-    if not (isinstance(written, tuple) and written[0] == expected):
+    if not (isinstance(written, tuple) and isinstance(expected, str) and written[0] == expected.encode()):
         raise SystemExit(f"{fmt}: the writers differ")
     return python_time, convert_time + write_time, convert_time
 

@@ -12,6 +12,7 @@ pipe (``urlsift big.mbox | head``) ends quietly, with 0.
 from __future__ import annotations
 
 import argparse
+import codecs
 import contextlib
 import itertools
 import os
@@ -994,6 +995,11 @@ class _Output:
         self.out = out
         self.end = end
         self.name = name
+        # The bytes under a UTF-8 text stream that does not translate line ends, where the native
+        # writers' UTF-8 goes as it is (``write_bytes``); None: decoded and written as text.
+        buffer, encoding = getattr(out, "buffer", None), getattr(out, "encoding", None)
+        utf8 = isinstance(encoding, str) and codecs.lookup(encoding).name == "utf-8"
+        self.buffer: Any = buffer if utf8 and os.linesep == "\n" else None
 
     def write(self, text: str, ended: bool = False) -> int:
         """``text`` written, each line feed in it as ``end`` unless it is ``ended`` already."""
@@ -1004,6 +1010,22 @@ class _Output:
             text = text.replace("\n", self.end)
         try:
             return int(self.out.write(text))
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise _OutputError(f"{self.name}: {error.strerror or error}") from None
+
+    def write_bytes(self, data: bytes, ended: bool = False) -> None:
+        """UTF-8 ``data`` written as ``write`` writes text: to the stream's bytes when it has them
+        (its text written before them first), not decoded and encoded again."""
+        if self.buffer is None:
+            self.write(data.decode("utf-8"), ended)
+            return
+        if self.end != "\n" and not ended:
+            data = data.replace(b"\n", self.end.encode("utf-8"))
+        self.flush()
+        try:
+            self.buffer.write(data)
         except BrokenPipeError:
             raise
         except OSError as error:
@@ -1041,14 +1063,25 @@ _HELD_ROWS = 1000
 
 
 class _Held:
-    """What a writer wrote of a batch, until it is written out in one step (``_Printer.flush``)."""
+    """What a writer wrote of a batch, until it is written out in one step (``_Printer.flush``):
+    text, or the native writers' UTF-8 bytes."""
 
     def __init__(self) -> None:
         self.parts: list[str] = []
+        self.encoded: list[bytes] = []
 
     def write(self, text: str, /) -> int:
-        self.parts.append(text)
+        if self.encoded:  # (text after bytes: the CSV header comes before any, but order is kept)
+            self.encoded.append(text.encode("utf-8"))
+        else:
+            self.parts.append(text)
         return len(text)
+
+    def write_bytes(self, data: bytes) -> None:
+        if self.parts:
+            self.encoded.append("".join(self.parts).encode("utf-8"))
+            self.parts.clear()
+        self.encoded.append(data)
 
 
 class _Printer:
@@ -1138,7 +1171,7 @@ class _Printer:
             self.found = self.found or found
             self.printed += printed
             if text:
-                self.held.write(text)
+                self.held.write_bytes(text)
 
         return write
 
@@ -1191,6 +1224,10 @@ class _Printer:
             text = "".join(self.held.parts)
             self.held.parts.clear()
             self.out.write(text, self.ended)
+        if self.held.encoded:
+            data = b"".join(self.held.encoded)
+            self.held.encoded.clear()
+            self.out.write_bytes(data, self.ended)
 
     def _report(self, event: Report) -> None:
         if event.kind == "binary" and event.place == self.file and not self.named(event.place):

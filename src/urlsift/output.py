@@ -292,10 +292,10 @@ class BatchWriter:
         rows: Rows = self._native.Rows(batch.messages, batch.texts, batch.matches)
         return rows
 
-    def write(self, rows: Rows, start: int, stop: int) -> tuple[str, int, bool]:
-        """Rows ``start`` to ``stop``, written (those ``--schemes`` keeps); how many, and whether
-        one of them is a valid URL."""
-        written: tuple[str, int, bool] = self._writer.write(rows, start, stop)
+    def write(self, rows: Rows, start: int, stop: int) -> tuple[bytes, int, bool]:
+        """Rows ``start`` to ``stop``, written as UTF-8 (those ``--schemes`` keeps); how many, and
+        whether one of them is a valid URL."""
+        written: tuple[bytes, int, bool] = self._writer.write(rows, start, stop)
         return written
 
 

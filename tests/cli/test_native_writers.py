@@ -100,8 +100,8 @@ def native_written(
         schemes=None if schemes is None else sorted(schemes),
     )
     rows = _select.NATIVE.Rows(batch.messages, batch.texts, batch.matches)
-    written: tuple[str, int, bool] = made.write(rows, start, stop)
-    return written
+    text, printed, found = made.write(rows, start, stop)
+    return text.decode("utf-8"), printed, found
 
 
 @native

@@ -1,6 +1,6 @@
 //! The writers' binding: `urlsift._core.Rows` (a `batches.Batch`'s columns, converted once) and
-//! `urlsift._core.Writer`, whose `write` gives a run of its rows as text, jsonl or csv, written
-//! with the GIL released.
+//! `urlsift._core.Writer`, whose `write` gives a run of its rows as text, jsonl or csv (UTF-8
+//! bytes), written with the GIL released.
 //!
 //! A `str` that UTF-8 cannot hold (a lone surrogate, from `surrogateescape`) reaches the core as
 //! `surrogatepass` writes it, which the core's writers read as the Python ones do.
@@ -8,7 +8,7 @@
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 use urlsift_core::scan::Wrapper;
 use urlsift_core::write as core;
 
@@ -192,7 +192,7 @@ impl Writer {
         rows: &Bound<'py, Rows>,
         start: usize,
         stop: usize,
-    ) -> PyResult<(Bound<'py, PyString>, usize, bool)> {
+    ) -> PyResult<(Bound<'py, PyBytes>, usize, bool)> {
         let batch = &rows.get().inner;
         let style = &self.style;
         let (out, written) = py.detach(|| {
@@ -202,10 +202,12 @@ impl Writer {
                 (out, written)
             })
         })?;
-        // Every text is written with its lone surrogates escaped: the output is UTF-8.
-        let text =
-            std::str::from_utf8(&out).map_err(|error| InternalError::new_err(format!("write: {error}")))?;
-        Ok((PyString::new(py, text), written.rows, written.valid))
+        // Every text is written with its lone surrogates escaped: the output is UTF-8, handed on as
+        // bytes (the printer writes them to a UTF-8 stream's buffer as they are).
+        if let Err(error) = std::str::from_utf8(&out) {
+            return Err(InternalError::new_err(format!("write: {error}")));
+        }
+        Ok((PyBytes::new(py, &out), written.rows, written.valid))
     }
 }
 
