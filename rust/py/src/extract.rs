@@ -3,17 +3,19 @@
 //! as a tuple each candidate whose readings Python's judge must rank.
 //!
 //! The core works with the GIL released: the scan at once, the judging a batch of candidates at a
-//! time as the matches are taken, so that the Python objects made ahead stay few. A text with a lone surrogate (which UTF-8 cannot hold)
-//! gives None: `extract.py` runs Python's stages over the native scanner's candidates for it, so
-//! its readings are judged by Python's engine, exactly. A panic becomes `InternalError`.
+//! time as the matches are taken, so that the Python objects made ahead stay few. A text is read
+//! as units of one character each: an ASCII one in place, a Latin-1 one as its Latin-1 bytes,
+//! any other as its code points. A text with a lone surrogate (which UTF-8 cannot hold) gives
+//! None: `extract.py` runs Python's stages over the native scanner's candidates for it, so its
+//! readings are judged by Python's engine, exactly. A panic becomes `InternalError`.
 
 use std::collections::VecDeque;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 use urlsift_core::extract as core;
 use urlsift_core::rejoin::Reading;
-use urlsift_core::scan::{Candidate, Scanner, Span, Wrapper};
+use urlsift_core::scan::{Candidate, Scanner, Span, Unit, Wrapper};
 
 use crate::scan::guard;
 use crate::Grammar;
@@ -137,22 +139,24 @@ impl Extractor {
         let Ok(utf8) = text.to_str() else {
             return Ok(None);
         };
+        let units = Units::of(text, utf8)?;
         let scanner = &slf.get().inner.scanner;
-        let (chars, scanned) = slf.py().detach(|| {
-            guard("extract", || {
-                if utf8.is_ascii() {
-                    (None, scanner.scan(utf8.as_bytes(), start, stop, text_start))
-                } else {
-                    let chars: Vec<char> = utf8.chars().collect();
-                    let scanned = scanner.scan(&chars, start, stop, text_start);
-                    (Some(chars), scanned)
-                }
-            })
-        })?;
+        let py = slf.py();
+        let scanned = match &units {
+            Units::Ascii(_) => {
+                py.detach(|| guard("extract", || scanner.scan(utf8.as_bytes(), start, stop, text_start)))
+            }
+            Units::Latin1(bytes) => {
+                let bytes = bytes.as_bytes(py);
+                py.detach(|| guard("extract", || scanner.scan(bytes, start, stop, text_start)))
+            }
+            Units::Chars(chars) => {
+                py.detach(|| guard("extract", || scanner.scan(chars, start, stop, text_start)))
+            }
+        }?;
         let matches = Matches {
             extractor: slf.clone().unbind(),
-            text: text.clone().unbind(),
-            chars,
+            units,
             candidates: scanned.candidates,
             next: 0,
             lines: core::Lines { pos: lines.0, line: lines.1, line_start: lines.2 },
@@ -160,6 +164,37 @@ impl Extractor {
         };
         Ok(Some((matches, scanned.resume)))
     }
+}
+
+/// A text as the core's units, one a character: an ASCII `str` read in place, a Latin-1 one
+/// (every code point under 256) as its Latin-1 bytes, any other as its code points (4 bytes each).
+enum Units {
+    Ascii(Py<PyString>),
+    Latin1(Py<PyBytes>),
+    Chars(Vec<char>),
+}
+
+impl Units {
+    fn of(text: &Bound<'_, PyString>, utf8: &str) -> PyResult<Self> {
+        if utf8.is_ascii() {
+            return Ok(Units::Ascii(text.clone().unbind()));
+        }
+        if let Ok(bytes) = text.call_method1("encode", ("latin-1",)) {
+            return Ok(Units::Latin1(bytes.cast_into::<PyBytes>()?.unbind()));
+        }
+        Ok(Units::Chars(utf8.chars().collect()))
+    }
+}
+
+/// The matches of a batch of candidates, in order.
+fn judge<T: Unit>(
+    inner: &core::Extractor,
+    grammar: &urlsift_core::Grammar,
+    batch: &[Candidate],
+    units: &[T],
+    lines: &mut core::Lines,
+) -> Vec<core::Found> {
+    batch.iter().filter_map(|c| inner.candidate(grammar, units, c, lines)).collect()
 }
 
 /// How many candidates are judged at a time: the Python objects made ahead stay this few.
@@ -170,9 +205,7 @@ const BATCH: usize = 256;
 #[pyclass(module = "urlsift._core")]
 struct Matches {
     extractor: Py<Extractor>,
-    text: Py<PyString>,
-    /// The text's code points when it is not ASCII (an ASCII one is read in place).
-    chars: Option<Vec<char>>,
+    units: Units,
     candidates: Vec<Candidate>,
     next: usize,
     lines: core::Lines,
@@ -192,20 +225,17 @@ impl Matches {
             self.next = end;
             let extractor = self.extractor.get();
             let (inner, grammar, lines) = (&extractor.inner, &extractor.grammar.get().inner, &mut self.lines);
-            let text = self.text.bind(py);
-            let found: Vec<core::Found> = match &self.chars {
-                Some(chars) => py.detach(|| {
-                    guard("extract", || {
-                        batch.iter().filter_map(|c| inner.candidate(grammar, chars, c, lines)).collect()
-                    })
-                })?,
-                None => {
-                    let bytes = text.to_str()?.as_bytes();
-                    py.detach(|| {
-                        guard("extract", || {
-                            batch.iter().filter_map(|c| inner.candidate(grammar, bytes, c, lines)).collect()
-                        })
-                    })?
+            let found = match &self.units {
+                Units::Ascii(text) => {
+                    let bytes = text.bind(py).to_str()?.as_bytes();
+                    py.detach(|| guard("extract", || judge(inner, grammar, batch, bytes, lines)))?
+                }
+                Units::Latin1(bytes) => {
+                    let bytes = bytes.as_bytes(py);
+                    py.detach(|| guard("extract", || judge(inner, grammar, batch, bytes, lines)))?
+                }
+                Units::Chars(chars) => {
+                    py.detach(|| guard("extract", || judge(inner, grammar, batch, chars, lines)))?
                 }
             };
             for one in found {
