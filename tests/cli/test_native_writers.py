@@ -99,7 +99,7 @@ def native_written(
         end=end,
         schemes=None if schemes is None else sorted(schemes),
     )
-    rows = _select.NATIVE.Rows(batch.messages, batch.texts, batch.matches)
+    rows = _select.NATIVE.Rows(batch.messages, batch.texts, batch.matches, text_only=fmt == "text")
     text, printed, found = made.write(rows, start, stop)
     return text.decode("utf-8"), printed, found
 
