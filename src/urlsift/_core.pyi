@@ -41,7 +41,9 @@ class Match:
 class Rows:
     """A ``batches.Batch``'s rows (its messages, texts and matches), converted once for ``Writer``."""
 
-    def __init__(self, messages: object, texts: object, matches: object) -> None: ...
+    def __init__(
+        self, messages: object, texts: object, matches: object, *, text_only: bool = False
+    ) -> None: ...
     def __len__(self) -> int: ...
 
 @final

@@ -278,6 +278,7 @@ class BatchWriter:
         assert native is not None  # (``batch_writer`` decides)
         schemes = None if printing.schemes is None else sorted(printing.schemes)
         self._native = native
+        self._text_only = fmt == "text"  # the text format reads a few columns: only they are converted
         self._writer = native.Writer(
             fmt,
             canonical=printing.canonical,
@@ -289,7 +290,7 @@ class BatchWriter:
 
     def rows(self, batch: Batch) -> Rows:
         """``batch``'s rows, converted for the core."""
-        rows: Rows = self._native.Rows(batch.messages, batch.texts, batch.matches)
+        rows: Rows = self._native.Rows(batch.messages, batch.texts, batch.matches, text_only=self._text_only)
         return rows
 
     def write(self, rows: Rows, start: int, stop: int) -> tuple[bytes, int, bool]:

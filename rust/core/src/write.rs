@@ -25,6 +25,11 @@ impl Strings {
         Self::default()
     }
 
+    /// `length` nulls.
+    pub fn nulls(length: usize) -> Self {
+        Strings { bytes: Vec::new(), ends: vec![0; length], nulls: vec![true; length] }
+    }
+
     pub fn push(&mut self, text: Option<&[u8]>) {
         if let Some(text) = text {
             self.bytes.extend_from_slice(text);
@@ -62,6 +67,11 @@ pub struct Lists {
 impl Lists {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// `length` empty lists.
+    pub fn empties(length: usize) -> Self {
+        Lists { strings: Strings::new(), ends: vec![0; length] }
     }
 
     pub fn push<'a>(&mut self, items: impl IntoIterator<Item = &'a [u8]>) {

@@ -99,46 +99,71 @@ pub struct Rows {
 
 #[pymethods]
 impl Rows {
+    /// `text_only`: only the columns the text format reads (the others left null: no Python
+    /// object read for them).
     #[new]
+    #[pyo3(signature = (messages, texts, matches, *, text_only = false))]
     fn new(
         messages: &Bound<'_, PyAny>,
         texts: &Bound<'_, PyAny>,
         matches: &Bound<'_, PyAny>,
+        text_only: bool,
     ) -> PyResult<Self> {
-        let m = messages;
+        let (m, t, r) = (messages, texts, matches);
+        let (of_m, of_t, of_r) = (list(m, "source")?.len(), list(t, "part")?.len(), list(r, "url")?.len());
+        let text = |table, name, length| {
+            if text_only {
+                Ok(core::Strings::nulls(length))
+            } else {
+                strings(table, name)
+            }
+        };
+        let number = |table: &Bound<'_, PyAny>, name, length| {
+            if text_only {
+                Ok(vec![0; length])
+            } else {
+                numbers(table, name)
+            }
+        };
+        let maybe = |table: &Bound<'_, PyAny>, name, length| {
+            if text_only {
+                Ok(vec![None; length])
+            } else {
+                table.getattr(name)?.extract()
+            }
+        };
         let messages = core::Messages {
             source: strings(m, "source")?,
-            member: strings(m, "member")?,
-            message: m.getattr("message")?.extract()?,
-            offset: m.getattr("offset")?.extract()?,
-            message_id: strings(m, "message_id")?,
-            date: strings(m, "date")?,
-            newsgroups: strings(m, "newsgroups")?,
+            member: text(m, "member", of_m)?,
+            message: maybe(m, "message", of_m)?,
+            offset: maybe(m, "offset", of_m)?,
+            message_id: text(m, "message_id", of_m)?,
+            date: text(m, "date", of_m)?,
+            newsgroups: text(m, "newsgroups", of_m)?,
         };
-        let texts = core::Texts { message: indexes(texts, "message")?, part: strings(texts, "part")? };
-        let r = matches;
+        let texts = core::Texts { message: indexes(t, "message")?, part: text(t, "part", of_t)? };
         let matches = core::Matches {
             text: indexes(r, "text")?,
             url: strings(r, "url")?,
-            alternatives: alternatives(r)?,
+            alternatives: if text_only { core::Lists::empties(of_r) } else { alternatives(r)? },
             valid: r.getattr("valid")?.extract()?,
             scheme: strings(r, "scheme")?,
-            wrapper: wrappers(r)?,
-            line: numbers(r, "line")?,
-            column: numbers(r, "column")?,
-            start: numbers(r, "start")?,
-            end: numbers(r, "end")?,
-            quote_depth: numbers(r, "quote_depth")?,
+            wrapper: if text_only { vec![None; of_r] } else { wrappers(r)? },
+            line: number(r, "line", of_r)?,
+            column: number(r, "column", of_r)?,
+            start: number(r, "start", of_r)?,
+            end: number(r, "end", of_r)?,
+            quote_depth: number(r, "quote_depth", of_r)?,
             error: strings(r, "error")?,
             canonical: strings(r, "canonical")?,
-            count: r.getattr("count")?.extract()?,
-            context: strings(r, "context")?,
-            wayback: strings(r, "wayback")?,
-            host: strings(r, "host")?,
-            host_unicode: strings(r, "host_unicode")?,
-            registered_domain: strings(r, "registered_domain")?,
-            surt: strings(r, "surt")?,
-            date_header: strings(r, "date_header")?,
+            count: maybe(r, "count", of_r)?,
+            context: text(r, "context", of_r)?,
+            wayback: text(r, "wayback", of_r)?,
+            host: text(r, "host", of_r)?,
+            host_unicode: text(r, "host_unicode", of_r)?,
+            registered_domain: text(r, "registered_domain", of_r)?,
+            surt: text(r, "surt", of_r)?,
+            date_header: text(r, "date_header", of_r)?,
         };
         let inner = core::Batch { messages, texts, matches };
         inner.check().map_err(PyValueError::new_err)?;
