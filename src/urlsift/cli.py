@@ -1484,8 +1484,15 @@ def _run_report(arguments: list[str]) -> int:
     if args.dataset_in is not None:
         if args.paths or args.dataset is not None or args.files_from is not None:
             parser.error("--from reads a dataset written before: no PATH, --files-from or --dataset with it")
+        scan_only = _scan_options_given(parser, args)
+        if scan_only:
+            parser.error(
+                f"--from reads a dataset written before: {scan_only} says how to scan, not what to show"
+            )
+        _refuse_overwrite(parser, args.output, [args.dataset_in])
         page(args.dataset_in, title=args.title or _report_title([args.dataset_in]))
         return 0
+    _refuse_overwrite(parser, args.output, args.paths)
     if not args.paths and args.files_from is None:
         if not _stdin_readable():
             parser.error(
@@ -1505,6 +1512,31 @@ def _run_report(arguments: list[str]) -> int:
             lost = report.scan_to(directory, planned, command, size=size, progress=progress, schemes=printed)
         page(directory, title=args.title or _report_title(args.paths))
     return 2 if lost else 0
+
+
+def _scan_options_given(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str | None:
+    """The first of the scan's options (but --profile, which names the dataset's) given a value
+    other than its default: with --from there is no scan for it to steer."""
+    for group in parser._action_groups:
+        if group.title in _REPORT_GROUPS:
+            for action in group._group_actions:
+                if action.dest != "profile" and getattr(args, action.dest) != action.default:
+                    return "/".join(action.option_strings)
+    return None
+
+
+def _refuse_overwrite(parser: argparse.ArgumentParser, output: str, inputs: Sequence[str]) -> None:
+    """A usage error when the page would replace an input: a file named, a file in a folder
+    named, or the --from dataset."""
+    if output == "-" or not os.path.exists(output):
+        return
+    page = os.path.realpath(output)
+    for named in inputs:
+        if named == "-" or not os.path.exists(named):
+            continue
+        within = os.path.isdir(named) and page.startswith(os.path.join(os.path.realpath(named), ""))
+        if within or os.path.samefile(output, named):
+            parser.error(f"-o {output}: the page would replace what it is made of ({named})")
 
 
 def _report_title(named: Sequence[str]) -> str:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
 from .errors import MissingExtra
+from .escaping import escaped
 from .execute import execute
 from .plan import Plan
 from .progress import Progress
@@ -98,8 +99,8 @@ class _Dataset:
         name = os.path.join(directory, REPORTS_FOLDER, "part-00000.parquet")
         self.reports = pq.ParquetWriter(name, self.report_schema)
 
-    def add(self, batch: Batch) -> bool:
-        """The batch's rows and reports written; whether one of its reports lost input."""
+    def add(self, batch: Batch, say: _Said) -> bool:
+        """The batch's rows and reports written (and ``say``-d); whether one of its reports lost input."""
         if len(batch):
             table = batch.to_arrow()
             if self.kept is not None:  # (a row with no scheme is left out, as the scan leaves it)
@@ -108,6 +109,8 @@ class _Dataset:
         reports = batch.reports
         if not reports.place:
             return False
+        for _, place, kind, detail, lost_input, *_ in zip(*reports, strict=True):
+            say(place, kind, detail, lost_input)
         from .parquet import column
 
         kinds = self.report_schema.types
@@ -140,6 +143,34 @@ class _Dataset:
         self.reports.close()
 
 
+class _Said:
+    """The problems met, said on standard error as a scan says them (D37): each that lost input,
+    and a file's first warning of each kind, then how many more of that kind it had."""
+
+    def __init__(self, bar: Progress) -> None:
+        self.bar = bar
+        self.warned: dict[tuple[str, str], int] = {}
+
+    def __call__(self, place: str, kind: str, detail: str, lost_input: bool) -> None:
+        key = (place.rsplit("#", 1)[0], kind)
+        seen = self.warned.get(key, 0)
+        if not lost_input:
+            self.warned[key] = seen + 1
+            if seen:
+                return
+        self.bar.say(f"urlsift: {escaped(place)}: {kind}: {escaped(detail)}")
+
+    def file_done(self) -> None:
+        for (file, kind), count in self.warned.items():
+            if count > 1:
+                more = "warning" if count == 2 else "warnings"
+                self.bar.say(
+                    f"urlsift: {escaped(file)}: {kind}: {count - 1:,} more {more} of this kind in this file "
+                    "(on the page)"
+                )
+        self.warned.clear()
+
+
 def scan_to(
     directory: str,
     planned: Plan,
@@ -157,9 +188,11 @@ def scan_to(
     dataset = _Dataset(directory, schemes)
     try:
         with Progress(size, enabled=progress and sys.stderr.isatty()) as bar:
+            said = _Said(bar)
             for path, batches, file_tally in execute(planned, bar.watch):
                 for batch in bar.batches(batches, file_tally):
-                    lost = dataset.add(batch) or lost
+                    lost = dataset.add(batch, said) or lost
+                said.file_done()
                 total.add(file_tally)
                 bar.done(file_tally)
                 if planned.state is not None and path is not None and not file_tally.files_failed:

@@ -131,10 +131,11 @@ def figures(dataset: str, *, profile: str = STRICT.name, top: int = 20, memory: 
     try:
         with _temporary(connection):
             run, has_reports = _views(connection, dataset)
+            _check_dates(connection, dataset)
             if run is not None:
                 profile = run.profile
             return _figures(connection, profile, top, run, has_reports)
-    except (duckdb.InvalidInputException, duckdb.IOException, duckdb.ConversionException) as error:
+    except duckdb.Error as error:  # columns missing or of other types, files not Parquet or JSON
         said = str(error).strip().splitlines()
         raise NoDataset(f"{dataset}: not a dataset urlsift wrote ({said[0] if said else error})") from None
     finally:
@@ -220,6 +221,18 @@ def _views(connection: duckdb.DuckDBPyConnection, dataset: str) -> tuple[Run | N
             f"FROM read_parquet({_list(reports)})"
         )
     return run, bool(reports) or run is not None
+
+
+def _check_dates(connection: duckdb.DuckDBPyConnection, dataset: str) -> None:
+    """NoDataset when a date lies outside years 1 to 9999: no message's Date header gives one
+    (``dates`` drops them), and Python's datetime holds none."""
+    found = connection.execute(
+        "SELECT min(date) FROM found WHERE date IS NOT NULL AND NOT (year(date) BETWEEN 1 AND 9999)"
+    ).fetchone()
+    if found is not None and found[0] is not None:
+        raise NoDataset(
+            f"{dataset}: not a dataset urlsift wrote (a date outside years 1 to 9999: {found[0]})"
+        )
 
 
 def _list(paths: Sequence[str]) -> str:

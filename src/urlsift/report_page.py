@@ -226,6 +226,7 @@ class _Charts:
         key = f"chart{self.count}"
         style: dict[str, Any] = {
             "svg.fonttype": "none",
+            "text.parse_math": False,  # labels are what an archive holds: "$a$" is no formula
             "svg.hashsalt": key,
             "font.family": "DejaVu Sans",
             "font.size": 9,

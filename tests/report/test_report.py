@@ -396,3 +396,78 @@ def test_an_archive_with_no_url_makes_a_page_that_says_so(report: Run, tmp_path:
     assert totals(text)["files_read"] == 1
     assert "none in this dataset" in text
     assert "<figure" not in text
+
+
+def test_chart_labels_are_plain_text_not_math() -> None:
+    # A "$...$" in a label is what an archive holds: matplotlib's math text crashed on "$a__b$".
+    from urlsift.report_page import _Charts
+
+    def draw(figure: Any) -> None:
+        axes = figure.subplots()
+        axes.barh(["mailto:a@example.org?subject=$a__b$", "a$b$c"], [1, 2])
+
+    drawn = re.findall(r"<text[^>]*>([^<]*)</text>", _Charts().svg(draw, "labels"))
+    assert {"mailto:a@example.org?subject=$a__b$", "a$b$c"} <= set(drawn)
+
+
+def test_a_dataset_of_another_schema_or_impossible_dates_is_one_line(report: Run, tmp_path: Path) -> None:
+    other = tmp_path / "other.parquet"
+    pq.write_table(pa.table({"name": ["a"], "size": [1]}), other)
+    dates = tmp_path / "dates.jsonl"
+    dates.write_text(
+        json.dumps({"url": "http://a/", "valid": True, "date": "-0001-01-01T00:00:00Z"}) + "\n",
+        encoding="utf-8",
+    )
+    for dataset in (other, dates):
+        done = report("--from", str(dataset), "-o", str(tmp_path / "page.html"))
+        assert done.returncode == 2
+        assert done.stderr.startswith(f"urlsift: {dataset}: not a dataset urlsift wrote ("), done.stderr
+        assert done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "option", [["--host", "example.org"], ["--since-date", "2000"], ["--no-naked"], ["-j", "2"]]
+)
+def test_from_refuses_the_scans_options(made: Made, report: Run, tmp_path: Path, option: list[str]) -> None:
+    page = tmp_path / "page.html"
+    done = report("--from", str(made.dataset), *option, "-o", str(page))
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1].endswith("says how to scan, not what to show"), done.stderr
+    assert not page.exists()
+
+
+def test_the_page_never_replaces_an_input(report: Run, tmp_path: Path) -> None:
+    mbox = tmp_path / "in.mbox"
+    mbox.write_bytes((ROOT / "corpora/rfc/rfc1738.txt").read_bytes())
+    data = _two_rows(tmp_path / "rows.parquet", url=["http://a/", "http://b/"], scheme=["http"] * 2)
+    kept = data.read_bytes()
+    for arguments in (
+        [str(mbox), "-o", str(mbox)],
+        [str(tmp_path), "-o", str(mbox)],
+        ["--from", str(data), "-o", str(data)],
+        ["--from", str(tmp_path), "-o", str(data)],
+    ):
+        done = report("--no-progress", *arguments)
+        assert done.returncode == 2
+        assert "the page would replace what it is made of" in done.stderr.splitlines()[-1], done.stderr
+    assert mbox.read_bytes() == (ROOT / "corpora/rfc/rfc1738.txt").read_bytes()
+    assert data.read_bytes() == kept
+
+
+def test_the_problems_are_said_on_stderr_as_a_scan_says_them(report: Run, tmp_path: Path) -> None:
+    packed = gzip.compress((ROOT / "corpora/mail/r-devel-1997-May.mbox").read_bytes())
+    cut = tmp_path / "cut.mbox.gz"
+    cut.write_bytes(packed[: len(packed) // 3])
+    missing = tmp_path / "missing.mbox"
+    done = report("--no-progress", "-o", str(tmp_path / "page.html"), str(cut), str(missing))
+    scan = subprocess.run(
+        [sys.executable, "-m", "urlsift", str(cut), str(missing)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+    assert done.returncode == scan.returncode == 2
+    said = {line for line in scan.stderr.splitlines() if "more warning" not in line}
+    assert said
+    assert said <= set(done.stderr.splitlines()), done.stderr
