@@ -15,7 +15,7 @@ import html
 import io
 import re
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
 from ._version import __version__
@@ -34,6 +34,11 @@ NARROW, WIDE = 6.4, 10.0
 """A chart's width beside a table, and across the page (inches: its text comes out the same size)."""
 MAX_SPAN = 200
 """The most years the years' chart spans, empty ones included."""
+FIRST_YEAR = 1970
+"""No mail or news message is older: a Date header before it (year 1, the Unix epoch's 0 read as a
+year) is a wrong one, left out of the years' chart (not of its table)."""
+OUTLIERS = 0.001
+"""The share of dated URLs the years' chart may leave out at its two ends together, as outliers."""
 _NONE = "\N{EN DASH}"
 """A cell with no value."""
 _LABEL = 42
@@ -383,10 +388,10 @@ def _years(figures: Figures, charts: _Charts) -> str:
     table = figures.years
     if not table.rows:
         return _section("years", _p("No URL in this dataset has a dated message."))
-    first, last = table.rows[0][0], table.rows[-1][0]
-    held = {row[0]: row for row in table.rows}
-    # Every year of the span, those with none at 0; but a Date header that says year 1 or 9999
-    # would draw thousands of empty years: past a long span, only the years there are.
+    first, last = _charted_years(table.rows)
+    held = {row[0]: row for row in table.rows if first <= row[0] <= last}
+    # Every year of the span, those with none at 0; but where the outliers are not clipped (every
+    # year is one) a long span would draw thousands of empty years: then only the years there are.
     years = list(range(first, last + 1)) if last - first <= MAX_SPAN else sorted(held)
     urls = [held[year][1] if year in held else 0 for year in years]
     hosts = [held[year][3] if year in held else 0 for year in years]
@@ -401,11 +406,34 @@ def _years(figures: Figures, charts: _Charts) -> str:
         bottom.xaxis.get_major_locator().set_params(integer=True)
 
     chart = charts.svg(draw, "URLs (top) and distinct hosts (bottom) per year", height=3.6)
-    return _section(
-        "years",
-        _pair(chart, _table(table, "Per year", {"year": str})),
-        _p(f"{_n(figures.totals.dated)} of {_n(figures.totals.urls)} URLs are in dated messages."),
-    )
+    said = [f"{_n(figures.totals.dated)} of {_n(figures.totals.urls)} URLs are in dated messages."]
+    left = [row for row in table.rows if not first <= row[0] <= last]
+    if left:
+        named = ", ".join(str(row[0]) for row in left[:10]) + (", ..." if len(left) > 10 else "")
+        said.append(
+            f"The chart shows the years {first} to {last}: {_n(sum(row[1] for row in left))} URLs in "
+            f"messages dated outside them (years {named}; dates no message of an archive has, or few "
+            "enough to be outliers) are in the table only, and in no decade's list below."
+        )
+    return _section("years", _pair(chart, _table(table, "Per year", {"year": str})), _p(" ".join(said)))
+
+
+def _charted_years(rows: list[tuple[Any, ...]]) -> tuple[int, int]:
+    """The first and last year the years' chart shows, of ``rows`` (year, URLs, ...; by year): from
+    FIRST_YEAR to the next year, less the OUTLIERS at either end; all of them where none is left."""
+    plausible = [row for row in rows if FIRST_YEAR <= row[0] <= datetime.now(UTC).year + 1]
+    if not plausible:
+        return rows[0][0], rows[-1][0]
+    allowed = sum(row[1] for row in rows) * OUTLIERS / 2
+    ends = []
+    for ordered in (plausible, plausible[::-1]):
+        cut, index = 0, 0
+        while index < len(ordered) - 1 and cut + ordered[index][1] <= allowed:
+            cut, index = cut + ordered[index][1], index + 1
+        ends.append(ordered[index][0])
+    if ends[0] > ends[1]:  # (the outliers' share is of all rows: the plausible ones may be fewer)
+        return plausible[0][0], plausible[-1][0]
+    return ends[0], ends[1]
 
 
 def _charted(
@@ -445,8 +473,9 @@ def _hosts(figures: Figures, charts: _Charts) -> str:
             )
         )
     parts.append("<h3>Per decade</h3>")
-    parts.append(_decades(figures.decades, "registered domains"))
-    parts.append(_decades(figures.host_decades, "hosts"))
+    span = _charted_years(figures.years.rows) if figures.years.rows else (0, 0)
+    parts.append(_decades(figures.decades, "registered domains", span))
+    parts.append(_decades(figures.host_decades, "hosts", span))
     return _section(
         "hosts",
         _p(
@@ -458,12 +487,16 @@ def _hosts(figures: Figures, charts: _Charts) -> str:
     )
 
 
-def _decades(table: Table, what: str) -> str:
+def _decades(table: Table, what: str, span: tuple[int, int]) -> str:
+    """The top ``what`` of each decade of the years' chart (``span``: its first and last year)."""
     if not table.rows:
         return _p("No URL in this dataset has a dated message.")
     by: dict[int, list[tuple[str, int]]] = {}
     for decade, domain, urls in table.rows:
-        by.setdefault(decade, []).append((domain, urls))
+        if span[0] // 10 * 10 <= decade <= span[1]:
+            by.setdefault(decade, []).append((domain, urls))
+    if not by:
+        return _p(f"No URL in the years charted has {what}.")
     decades = sorted(by)
     depth = max(len(found) for found in by.values())
     head = "".join(f'<th scope="col">{decade}s</th>' for decade in decades)

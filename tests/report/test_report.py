@@ -471,3 +471,27 @@ def test_the_problems_are_said_on_stderr_as_a_scan_says_them(report: Run, tmp_pa
     said = {line for line in scan.stderr.splitlines() if "more warning" not in line}
     assert said
     assert said <= set(done.stderr.splitlines()), done.stderr
+
+
+def test_an_outlying_year_is_left_out_of_the_chart_and_said(report: Run, tmp_path: Path) -> None:
+    mbox = tmp_path / "outlier.mbox"
+    mbox.write_text(
+        "".join(
+            f"From a@example.org Thu Jan  1 00:00:00 1998\nDate: Thu, 1 Jan {year} 00:00:00 +0000\n\n"
+            f"<http://example.org/{year}>\n\n"
+            for year in (1998, 1998, 2001, 9998)
+        ),
+        encoding="utf-8",
+    )
+    page = tmp_path / "outlier.html"
+    done = report("--no-progress", "-o", str(page), str(mbox))
+    assert done.returncode == 0, done.stderr
+    text = page.read_text(encoding="utf-8")
+    assert [row[0] for row in tables(text)["Per year"]] == ["1998", "2001", "9998"]
+    chart = text[text.index('id="years"') :]
+    chart = chart[: chart.index("</svg>")]
+    ticks = [int(label) for label in re.findall(r"<text[^>]*>(\d+)</text>", chart)]
+    assert 1998 in ticks
+    assert max(ticks) <= 2001
+    assert "The chart shows the years 1998 to 2001: 1 URLs in messages dated outside them (years 9998" in text
+    assert "9990s" not in text  # nor in the decades' lists
