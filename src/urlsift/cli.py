@@ -1490,7 +1490,14 @@ def _run_report(arguments: list[str]) -> int:
                 f"--from reads a dataset written before: {scan_only} says how to scan, not what to show"
             )
         _refuse_overwrite(parser, args.output, [args.dataset_in])
-        page(args.dataset_in, title=args.title or _report_title([args.dataset_in]))
+        # D38's filters and --schemes are the dataset's columns: they choose its rows as a scan would.
+        kept = filters(
+            args.parts, args.hosts or (), args.since_date, args.until_date, args.max_quote_depth, COMMAND_LINE
+        )
+        schemes = None if args.schemes is None else args.schemes.printed()
+        page(
+            args.dataset_in, title=args.title or _report_title([args.dataset_in]), kept=kept, schemes=schemes
+        )
         return 0
     _refuse_overwrite(parser, args.output, args.paths)
     if not args.paths and args.files_from is None:
@@ -1514,13 +1521,20 @@ def _run_report(arguments: list[str]) -> int:
     return 2 if lost else 0
 
 
+_COLUMN_FILTERS = frozenset(
+    {"profile", "schemes", "parts", "hosts", "since_date", "until_date", "max_quote_depth"}
+)
+"""The scan's options that ``report --from`` applies to a dataset's columns (--profile names the
+profile that judged it)."""
+
+
 def _scan_options_given(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str | None:
-    """The first of the scan's options (but --profile, which names the dataset's) given a value
-    other than its default: with --from there is no scan for it to steer."""
+    """The first of the scan's options (but those of the columns) given a value other than its
+    default: with --from there is no scan for it to steer."""
     for group in parser._action_groups:
         if group.title in _REPORT_GROUPS:
             for action in group._group_actions:
-                if action.dest != "profile" and getattr(args, action.dest) != action.default:
+                if action.dest not in _COLUMN_FILTERS and getattr(args, action.dest) != action.default:
                     return "/".join(action.option_strings)
     return None
 

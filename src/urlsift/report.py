@@ -30,7 +30,7 @@ from .execute import execute
 from .plan import Plan
 from .progress import Progress
 from .report_data import REPORTS_FOLDER, Run
-from .rows import Tally
+from .rows import Filters, Tally
 
 if TYPE_CHECKING:
     import pyarrow
@@ -206,13 +206,25 @@ def scan_to(
 
 
 def write_page(
-    dataset: str, output: str, *, profile: str, top: int, memory: int, title: str, command: str
+    dataset: str,
+    output: str,
+    *,
+    profile: str,
+    top: int,
+    memory: int,
+    title: str,
+    command: str,
+    kept: Filters | None = None,
+    schemes: frozenset[str] | None = None,
 ) -> None:
-    """The page of ``dataset`` (``report_data.figures``) written to ``output``."""
+    """The page of ``dataset`` (``report_data.figures``, of the rows ``kept`` keeps of ``schemes``)
+    written to ``output``."""
     check_extras()
     from . import report_data, report_page  # (DuckDB and matplotlib: with the page only)
 
-    figures = report_data.figures(dataset, profile=profile, top=top, memory=memory)
+    figures = report_data.figures(
+        dataset, profile=profile, top=top, memory=memory, kept=kept, schemes=schemes
+    )
     page = report_page.page(figures, title=title, command=command)
     with open(output, "w", encoding="utf-8") as out:
         out.write(page)

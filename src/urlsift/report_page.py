@@ -411,11 +411,15 @@ def _years(figures: Figures, charts: _Charts) -> str:
     if left:
         named = ", ".join(str(row[0]) for row in left[:10]) + (", ..." if len(left) > 10 else "")
         said.append(
-            f"The chart shows the years {first} to {last}: {_n(sum(row[1] for row in left))} URLs in "
+            f"The chart shows the years {first} to {last}: {_urls(sum(row[1] for row in left))} in "
             f"messages dated outside them (years {named}; dates no message of an archive has, or few "
             "enough to be outliers) are in the table only, and in no decade's list below."
         )
     return _section("years", _pair(chart, _table(table, "Per year", {"year": str})), _p(" ".join(said)))
+
+
+def _urls(count: int) -> str:
+    return f"{count:,} URL" if count == 1 else f"{count:,} URLs"
 
 
 def _charted_years(rows: list[tuple[Any, ...]]) -> tuple[int, int]:

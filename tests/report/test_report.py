@@ -426,14 +426,41 @@ def test_a_dataset_of_another_schema_or_impossible_dates_is_one_line(report: Run
 
 
 @pytest.mark.parametrize(
-    "option", [["--host", "example.org"], ["--since-date", "2000"], ["--no-naked"], ["-j", "2"]]
+    "option", [["--no-naked"], ["-j", "2"], ["--input-format", "mbox"], ["--include", "*.x"]]
 )
-def test_from_refuses_the_scans_options(made: Made, report: Run, tmp_path: Path, option: list[str]) -> None:
+def test_from_refuses_the_scans_other_options(
+    made: Made, report: Run, tmp_path: Path, option: list[str]
+) -> None:
     page = tmp_path / "page.html"
     done = report("--from", str(made.dataset), *option, "-o", str(page))
     assert done.returncode == 2
     assert done.stderr.splitlines()[-1].endswith("says how to scan, not what to show"), done.stderr
     assert not page.exists()
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        ["--host", "stat.math.ethz.ch", "--host", "r-project.org"],
+        ["--since-date", "2000", "--until-date", "2020-06"],
+        ["--schemes", "ftp,mailto"],
+        ["--parts", "headers"],
+        ["--parts", "body"],
+        ["--max-quote-depth", "0"],
+    ],
+)
+def test_from_keeps_the_rows_a_scan_with_the_same_filters_keeps(
+    made: Made, report: Run, tmp_path: Path, option: list[str]
+) -> None:
+    text = _page(report, tmp_path / "page.html", "--from", str(made.dataset), *option)
+    scanned = [
+        json.loads(line)
+        for line in _scan("--format", "jsonl", "--invalid", *option, *CORPUS).stdout.splitlines()
+    ]
+    valid = sum(row["valid"] for row in scanned)
+    assert valid
+    assert (totals(text)["urls"], totals(text)["rejected"]) == (valid, len(scanned) - valid)
+    assert valid < totals(made.page.read_text(encoding="utf-8"))["urls"]  # (the filter filtered)
 
 
 def test_the_page_never_replaces_an_input(report: Run, tmp_path: Path) -> None:
@@ -493,5 +520,5 @@ def test_an_outlying_year_is_left_out_of_the_chart_and_said(report: Run, tmp_pat
     ticks = [int(label) for label in re.findall(r"<text[^>]*>(\d+)</text>", chart)]
     assert 1998 in ticks
     assert max(ticks) <= 2001
-    assert "The chart shows the years 1998 to 2001: 1 URLs in messages dated outside them (years 9998" in text
+    assert "The chart shows the years 1998 to 2001: 1 URL in messages dated outside them (years 9998" in text
     assert "9990s" not in text  # nor in the decades' lists
