@@ -649,7 +649,11 @@ def _report_parser() -> argparse.ArgumentParser:
                     shared._add_action(action)
     own = parser.add_argument_group("the report")
     own.add_argument(
-        "-o", "--output", metavar="FILE", required=True, help="the HTML page to write (replaced if it exists)"
+        "-o",
+        "--output",
+        metavar="FILE",
+        required=True,
+        help="the HTML page to write (replaced if it exists; - for standard output)",
     )
     own.add_argument(
         "--from",
@@ -657,7 +661,9 @@ def _report_parser() -> argparse.ArgumentParser:
         metavar="DATASET",
         help="make the page of a dataset written before instead of scanning: a folder of Parquet files "
         "(--format parquet --output DIR, or --dataset DIR), one Parquet file, or a JSON-lines file "
-        "(--format jsonl; with --invalid, so that rejected candidates are in it)",
+        "(--format jsonl; with --invalid, so that rejected candidates are in it); --host, --since-date, "
+        "--until-date, --schemes, --parts and --max-quote-depth choose its rows, the scan's other options "
+        "are refused",
     )
     own.add_argument(
         "--dataset",
@@ -670,7 +676,7 @@ def _report_parser() -> argparse.ArgumentParser:
         type=_top,
         default=report.TOP,
         metavar="N",
-        help=f"N entries in each list (default {report.TOP})",
+        help=f"N entries in each list (default {report.TOP}, at most {report.MAX_TOP:,})",
     )
     own.add_argument("--title", metavar="TEXT", help="the page's title (default: what was read)")
     own.add_argument(
@@ -940,8 +946,8 @@ def _count(text: str) -> int:
 
 def _top(text: str) -> int:
     number = _count(text)
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"not a length of a list: {text!r} (1 or more)")
+    if not 1 <= number <= report.MAX_TOP:
+        raise argparse.ArgumentTypeError(f"not a length of a list: {text!r} (1 to {report.MAX_TOP:,})")
     return number
 
 
@@ -1484,6 +1490,8 @@ def _run_report(arguments: list[str]) -> int:
     if args.dataset_in is not None:
         if args.paths or args.dataset is not None or args.files_from is not None:
             parser.error("--from reads a dataset written before: no PATH, --files-from or --dataset with it")
+        if args.dataset_in == "-":
+            parser.error("--from reads a dataset written before: a file or folder, not standard input")
         scan_only = _scan_options_given(parser, args)
         if scan_only:
             parser.error(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -40,6 +41,8 @@ if TYPE_CHECKING:
 
 TOP = 20
 """``--top``'s default: the length of every list on the page."""
+MAX_TOP = 1000
+"""``--top``'s most: past it the page is a row dump, not a summary."""
 MEMORY = 500 * 10**6
 """``--memory``'s default: what DuckDB may hold before it spills to disk; the rest of the process
 (Python, matplotlib, a batch of the scan) stays under 300 MB beside it."""
@@ -55,10 +58,29 @@ def check_extras() -> None:
 
 
 @contextlib.contextmanager
+def _terminated_as_interrupted() -> Iterator[None]:
+    """SIGTERM (kill, a job's timeout) raises KeyboardInterrupt, as Ctrl-C does, so that the
+    temporary dataset is removed on the way out."""
+
+    def interrupt(number: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        before = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # (not the main thread: a library's caller keeps its own handlers)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+@contextlib.contextmanager
 def dataset_folder(kept: str | None) -> Iterator[str]:
     """``--dataset DIR`` (new or empty), or a temporary folder removed at the end."""
     if kept is None:
-        with tempfile.TemporaryDirectory(prefix="urlsift-report-") as directory:
+        with _terminated_as_interrupted(), tempfile.TemporaryDirectory(prefix="urlsift-report-") as directory:
             yield directory
         return
     if os.path.isdir(kept) and os.listdir(kept):
@@ -226,5 +248,9 @@ def write_page(
         dataset, profile=profile, top=top, memory=memory, kept=kept, schemes=schemes
     )
     page = report_page.page(figures, title=title, command=command)
+    if output == "-":
+        sys.stdout.write(page)
+        sys.stdout.flush()
+        return
     with open(output, "w", encoding="utf-8") as out:
         out.write(page)

@@ -119,6 +119,9 @@ def page(figures: Figures, *, title: str, command: str) -> str:
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        # Nothing but the page itself: no script, no request, whatever an archive's text slips in.
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src '
+        "'unsafe-inline'; img-src data:\">\n"
         f'<meta name="generator" content="urlsift {html.escape(__version__)}">\n'
         f"<title>{html.escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n"
         f"<header><h1>{html.escape(title)}</h1>\n"
@@ -336,7 +339,8 @@ def _about(figures: Figures) -> str:
             "no date (plain files, undated messages) are counted in the totals but not per year. "
             "<em>Headers</em> are URLs in mail or news headers (<code>List-Archive</code>, "
             "<code>Archived-At</code> ...), often written by the list server itself; <em>bodies</em> are "
-            "what people wrote. <em>Quote depth</em> is how many <code>&gt;</code> marks the line had: "
+            "the messages' text, what people wrote and what a list server appends (its footer). "
+            "<em>Quote depth</em> is how many <code>&gt;</code> marks the line had: "
             "0 is new text, 1 or more a URL quoted again in a reply."
         ),
         _p(
@@ -612,7 +616,7 @@ def _cited(figures: Figures) -> str:
         ),
         _table(
             table,
-            f"The {len(table.rows)} most cited URLs",
+            f"The {len(table.rows):,} most cited URLs" if table.rows else "The most cited URLs",
             {"wayback": lambda url: _link(url, "Wayback") if url else _NONE},
         ),
     )

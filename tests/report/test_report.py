@@ -522,3 +522,50 @@ def test_an_outlying_year_is_left_out_of_the_chart_and_said(report: Run, tmp_pat
     assert max(ticks) <= 2001
     assert "The chart shows the years 1998 to 2001: 1 URL in messages dated outside them (years 9998" in text
     assert "9990s" not in text  # nor in the decades' lists
+
+
+def test_the_page_to_standard_output_and_bounds_of_the_arguments(report: Run, tmp_path: Path) -> None:
+    done = report("--no-progress", "-o", "-", "corpora/rfc/rfc1738.txt")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("<!DOCTYPE html>")
+    assert totals(done.stdout)["urls"]
+    for arguments, said in (
+        (["--top", "1001"], "(1 to 1,000)"),
+        (["--from", "-"], "not standard input"),
+    ):
+        done = report(*arguments, "-o", str(tmp_path / "page.html"))
+        assert done.returncode == 2
+        assert said in done.stderr.splitlines()[-1], done.stderr
+
+
+def test_sigterm_removes_the_temporary_dataset_as_ctrl_c_does(tmp_path: Path) -> None:
+    import os
+    import signal
+    import time
+
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    command = [
+        sys.executable,
+        "-m",
+        "urlsift",
+        "report",
+        "--no-progress",
+        "-o",
+        str(tmp_path / "p.html"),
+        "-",
+    ]
+    with subprocess.Popen(
+        command, stdin=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env
+    ) as running:
+        assert running.stdin is not None
+        running.stdin.write(b"http://example.org/\n")  # (and the pipe held open: the scan waits)
+        running.stdin.flush()
+        deadline = time.monotonic() + 60
+        while not list(tmp_path.glob("urlsift-report-*")) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert list(tmp_path.glob("urlsift-report-*"))
+        running.send_signal(signal.SIGTERM)
+        running.wait(timeout=60)
+    assert running.returncode != 0
+    assert not list(tmp_path.glob("urlsift-report-*"))
+    assert not (tmp_path / "p.html").exists()
