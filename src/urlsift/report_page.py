@@ -126,7 +126,7 @@ def page(figures: Figures, *, title: str, command: str) -> str:
         f"<title>{html.escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n"
         f"<header><h1>{html.escape(title)}</h1>\n"
         f"<p>{_n(figures.totals.urls)} URLs found, {_n(figures.totals.rejected)} candidates rejected, "
-        f"judged by the {html.escape(figures.profile)} profile.</p></header>\n"
+        f"judged by the {html.escape(figures.profile)} profile{_unrecorded(figures)}.</p></header>\n"
         f'<nav aria-label="Contents"><h2 id="contents">Contents</h2><ol>{contents}</ol></nav>\n'
         "<main>\n" + "\n".join(body) + "\n</main>\n</body>\n</html>\n"
     )
@@ -633,6 +633,13 @@ def _problems(figures: Figures, charts: _Charts) -> str:
         "<h3>By input</h3>",
         _table(figures.report_files, "The inputs with the most problems"),
     )
+
+
+def _unrecorded(figures: Figures) -> str:
+    """What the page says of a dataset that records no run (``run.json``): its profile is --profile's."""
+    if figures.run_command is not None:
+        return ""
+    return " (as --profile says: the dataset does not record which profile scanned it)"
 
 
 def _command(command: str) -> str:

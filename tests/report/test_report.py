@@ -569,3 +569,19 @@ def test_sigterm_removes_the_temporary_dataset_as_ctrl_c_does(tmp_path: Path) ->
     assert running.returncode != 0
     assert not list(tmp_path.glob("urlsift-report-*"))
     assert not (tmp_path / "p.html").exists()
+
+
+def test_a_dataset_inside_a_scanned_folder_is_refused(report: Run, tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("http://example.org/\n", encoding="utf-8")
+    done = report(
+        "--no-progress", "--dataset", str(tmp_path / "ds"), "-o", str(tmp_path / "p.html"), str(tmp_path)
+    )
+    assert done.returncode == 2
+    assert "it would be scanned as it is written" in done.stderr.splitlines()[-1], done.stderr
+    assert not (tmp_path / "ds").exists()
+
+
+def test_a_dataset_with_no_record_says_its_profile_is_the_options(report: Run, tmp_path: Path) -> None:
+    data = _two_rows(tmp_path / "rows.parquet", url=["http://a/", "http://b/"], scheme=["http"] * 2)
+    text = _page(report, tmp_path / "p.html", "--from", str(data))
+    assert "judged by the strict profile (as --profile says: the dataset does not record which" in text
