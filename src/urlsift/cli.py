@@ -1530,12 +1530,19 @@ def _run_report(arguments: list[str]) -> int:
     size = None if args.files_from is not None else _total_size(args.paths)
     with report.dataset_folder(args.dataset) as directory:
         with _paths(args) as paths:
-            planned = planned_run(paths, options, args)
+            named = _Named(paths)
+            planned = planned_run(named, options, args)
+            if args.jobs > _cores() and args.scheduler is None:  # (what a scan says of it)
+                print(
+                    f"urlsift: -j {args.jobs}: more processes than the {_cores()} cores here", file=sys.stderr
+                )
             for note in planned.notes:
                 print(f"urlsift: {note}", file=sys.stderr)
             printed = None if args.schemes is None else args.schemes.printed()
             progress = not args.no_progress
-            lost = report.scan_to(directory, planned, command, size=size, progress=progress, schemes=printed)
+            lost = report.scan_to(
+                directory, planned, command, size=size, progress=progress, schemes=printed, named=named
+            )
         page(directory, title=args.title or _report_title(args.paths))
     return 2 if lost else 0
 

@@ -19,7 +19,7 @@ import os
 import signal
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -131,8 +131,9 @@ class _Dataset:
         reports = batch.reports
         if not reports.place:
             return False
+        lost = False
         for _, place, kind, detail, lost_input, *_ in zip(*reports, strict=True):
-            say(place, kind, detail, lost_input)
+            lost = say(place, kind, detail, lost_input) or lost
         from .parquet import column
 
         kinds = self.report_schema.types
@@ -142,7 +143,7 @@ class _Dataset:
             schema=self.report_schema,
         )
         self.reports.write_table(table)
-        return any(reports.lost_input)
+        return lost
 
     def _rows(self, table: pyarrow.Table) -> None:
         if self.rows is None:
@@ -167,20 +168,26 @@ class _Dataset:
 
 class _Said:
     """The problems met, said on standard error as a scan says them (D37): each that lost input,
-    and a file's first warning of each kind, then how many more of that kind it had."""
+    and a file's first warning of each kind, then how many more of that kind it had; a binary
+    file met in a folder (not ``named``) is skipped unsaid, as ripgrep skips it, and is no failure."""
 
-    def __init__(self, bar: Progress) -> None:
-        self.bar = bar
+    def __init__(self, bar: Progress, named: Callable[[str], bool]) -> None:
+        self.bar, self.named = bar, named
+        self.file: str | None = None
         self.warned: dict[tuple[str, str], int] = {}
 
-    def __call__(self, place: str, kind: str, detail: str, lost_input: bool) -> None:
+    def __call__(self, place: str, kind: str, detail: str, lost_input: bool) -> bool:
+        """Whether it lost input, as the exit status counts it."""
+        if kind == "binary" and place == self.file and not self.named(place):
+            return False
         key = (place.rsplit("#", 1)[0], kind)
         seen = self.warned.get(key, 0)
         if not lost_input:
             self.warned[key] = seen + 1
             if seen:
-                return
+                return False
         self.bar.say(f"urlsift: {escaped(place)}: {kind}: {escaped(detail)}")
+        return lost_input
 
     def file_done(self) -> None:
         for (file, kind), count in self.warned.items():
@@ -201,17 +208,20 @@ def scan_to(
     size: int | None,
     progress: bool,
     schemes: frozenset[str] | None = None,
+    named: Callable[[str], bool] = lambda path: True,
 ) -> bool:
     """The run of ``planned`` written to ``directory`` (rows, reports, ``run.json``), with a
     progress bar on a terminal (``size``: the bytes to read, when known), keeping the rows of
-    ``schemes`` only (None: all); whether some input could not be read."""
+    ``schemes`` only (None: all); whether some input could not be read (``named``: whether a
+    file was named, not met in a folder)."""
     total = Tally()
     lost = False
     dataset = _Dataset(directory, schemes)
     try:
         with Progress(size, enabled=progress and sys.stderr.isatty()) as bar:
-            said = _Said(bar)
+            said = _Said(bar, named)
             for path, batches, file_tally in execute(planned, bar.watch):
+                said.file = path
                 for batch in bar.batches(batches, file_tally):
                     lost = dataset.add(batch, said) or lost
                 said.file_done()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
 import subprocess
 import sys
@@ -585,3 +586,20 @@ def test_a_dataset_with_no_record_says_its_profile_is_the_options(report: Run, t
     data = _two_rows(tmp_path / "rows.parquet", url=["http://a/", "http://b/"], scheme=["http"] * 2)
     text = _page(report, tmp_path / "p.html", "--from", str(data))
     assert "judged by the strict profile (as --profile says: the dataset does not record which" in text
+
+
+def test_a_binary_file_met_in_a_folder_is_skipped_unsaid_as_a_scan_skips_it(
+    report: Run, tmp_path: Path
+) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.txt").write_text("http://example.org/\n", encoding="utf-8")
+    (folder / "b.bin").write_bytes(b"http://example.org/\0\1\2")
+    done = report("--no-progress", "-j", "999", "-o", str(tmp_path / "p.html"), str(folder))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        f"urlsift: -j 999: more processes than the {os.cpu_count()} cores here"
+    ]
+    done = report("--no-progress", "-o", str(tmp_path / "p.html"), str(folder / "b.bin"))
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"urlsift: {folder / 'b.bin'}: binary: ")
