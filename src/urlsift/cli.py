@@ -1509,12 +1509,12 @@ def _run_report(arguments: list[str]) -> int:
         return 0
     _refuse_overwrite(parser, args.output, args.paths)
     if args.dataset is not None:
-        kept = os.path.join(os.path.realpath(args.dataset), "")
+        folder = os.path.join(os.path.realpath(args.dataset), "")
         for named in args.paths:
             if (
                 named != "-"
                 and os.path.isdir(named)
-                and kept.startswith(os.path.join(os.path.realpath(named), ""))
+                and folder.startswith(os.path.join(os.path.realpath(named), ""))
             ):
                 parser.error(
                     f"--dataset {args.dataset}: inside {named}, it would be scanned as it is written"
