@@ -649,7 +649,11 @@ def _report_parser() -> argparse.ArgumentParser:
                     shared._add_action(action)
     own = parser.add_argument_group("the report")
     own.add_argument(
-        "-o", "--output", metavar="FILE", required=True, help="the HTML page to write (replaced if it exists)"
+        "-o",
+        "--output",
+        metavar="FILE",
+        required=True,
+        help="the HTML page to write (replaced if it exists; - for standard output)",
     )
     own.add_argument(
         "--from",
@@ -657,7 +661,9 @@ def _report_parser() -> argparse.ArgumentParser:
         metavar="DATASET",
         help="make the page of a dataset written before instead of scanning: a folder of Parquet files "
         "(--format parquet --output DIR, or --dataset DIR), one Parquet file, or a JSON-lines file "
-        "(--format jsonl; with --invalid, so that rejected candidates are in it)",
+        "(--format jsonl; with --invalid, so that rejected candidates are in it); --host, --since-date, "
+        "--until-date, --schemes, --parts and --max-quote-depth choose its rows, the scan's other options "
+        "are refused",
     )
     own.add_argument(
         "--dataset",
@@ -670,7 +676,7 @@ def _report_parser() -> argparse.ArgumentParser:
         type=_top,
         default=report.TOP,
         metavar="N",
-        help=f"N entries in each list (default {report.TOP})",
+        help=f"N entries in each list (default {report.TOP}, at most {report.MAX_TOP:,})",
     )
     own.add_argument("--title", metavar="TEXT", help="the page's title (default: what was read)")
     own.add_argument(
@@ -940,8 +946,8 @@ def _count(text: str) -> int:
 
 def _top(text: str) -> int:
     number = _count(text)
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"not a length of a list: {text!r} (1 or more)")
+    if not 1 <= number <= report.MAX_TOP:
+        raise argparse.ArgumentTypeError(f"not a length of a list: {text!r} (1 to {report.MAX_TOP:,})")
     return number
 
 
@@ -1484,8 +1490,35 @@ def _run_report(arguments: list[str]) -> int:
     if args.dataset_in is not None:
         if args.paths or args.dataset is not None or args.files_from is not None:
             parser.error("--from reads a dataset written before: no PATH, --files-from or --dataset with it")
-        page(args.dataset_in, title=args.title or _report_title([args.dataset_in]))
+        if args.dataset_in == "-":
+            parser.error("--from reads a dataset written before: a file or folder, not standard input")
+        scan_only = _scan_options_given(parser, args)
+        if scan_only:
+            parser.error(
+                f"--from reads a dataset written before: {scan_only} says how to scan, not what to show"
+            )
+        _refuse_overwrite(parser, args.output, [args.dataset_in])
+        # D38's filters and --schemes are the dataset's columns: they choose its rows as a scan would.
+        kept = filters(
+            args.parts, args.hosts or (), args.since_date, args.until_date, args.max_quote_depth, COMMAND_LINE
+        )
+        schemes = None if args.schemes is None else args.schemes.printed()
+        page(
+            args.dataset_in, title=args.title or _report_title([args.dataset_in]), kept=kept, schemes=schemes
+        )
         return 0
+    _refuse_overwrite(parser, args.output, args.paths)
+    if args.dataset is not None:
+        folder = os.path.join(os.path.realpath(args.dataset), "")
+        for named in args.paths:
+            if (
+                named != "-"
+                and os.path.isdir(named)
+                and folder.startswith(os.path.join(os.path.realpath(named), ""))
+            ):
+                parser.error(
+                    f"--dataset {args.dataset}: inside {named}, it would be scanned as it is written"
+                )
     if not args.paths and args.files_from is None:
         if not _stdin_readable():
             parser.error(
@@ -1497,14 +1530,53 @@ def _run_report(arguments: list[str]) -> int:
     size = None if args.files_from is not None else _total_size(args.paths)
     with report.dataset_folder(args.dataset) as directory:
         with _paths(args) as paths:
-            planned = planned_run(paths, options, args)
+            named = _Named(paths)
+            planned = planned_run(named, options, args)
+            if args.jobs > _cores() and args.scheduler is None:  # (what a scan says of it)
+                print(
+                    f"urlsift: -j {args.jobs}: more processes than the {_cores()} cores here", file=sys.stderr
+                )
             for note in planned.notes:
                 print(f"urlsift: {note}", file=sys.stderr)
             printed = None if args.schemes is None else args.schemes.printed()
             progress = not args.no_progress
-            lost = report.scan_to(directory, planned, command, size=size, progress=progress, schemes=printed)
+            lost = report.scan_to(
+                directory, planned, command, size=size, progress=progress, schemes=printed, named=named
+            )
         page(directory, title=args.title or _report_title(args.paths))
     return 2 if lost else 0
+
+
+_COLUMN_FILTERS = frozenset(
+    {"profile", "schemes", "parts", "hosts", "since_date", "until_date", "max_quote_depth"}
+)
+"""The scan's options that ``report --from`` applies to a dataset's columns (--profile names the
+profile that judged it)."""
+
+
+def _scan_options_given(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str | None:
+    """The first of the scan's options (but those of the columns) given a value other than its
+    default: with --from there is no scan for it to steer."""
+    for group in parser._action_groups:
+        if group.title in _REPORT_GROUPS:
+            for action in group._group_actions:
+                if action.dest not in _COLUMN_FILTERS and getattr(args, action.dest) != action.default:
+                    return "/".join(action.option_strings)
+    return None
+
+
+def _refuse_overwrite(parser: argparse.ArgumentParser, output: str, inputs: Sequence[str]) -> None:
+    """A usage error when the page would replace an input: a file named, a file in a folder
+    named, or the --from dataset."""
+    if output == "-" or not os.path.exists(output):
+        return
+    page = os.path.realpath(output)
+    for named in inputs:
+        if named == "-" or not os.path.exists(named):
+            continue
+        within = os.path.isdir(named) and page.startswith(os.path.join(os.path.realpath(named), ""))
+        if within or os.path.samefile(output, named):
+            parser.error(f"-o {output}: the page would replace what it is made of ({named})")
 
 
 def _report_title(named: Sequence[str]) -> str:

@@ -16,20 +16,22 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
 from .errors import MissingExtra
+from .escaping import escaped
 from .execute import execute
 from .plan import Plan
 from .progress import Progress
 from .report_data import REPORTS_FOLDER, Run
-from .rows import Tally
+from .rows import Filters, Tally
 
 if TYPE_CHECKING:
     import pyarrow
@@ -39,6 +41,8 @@ if TYPE_CHECKING:
 
 TOP = 20
 """``--top``'s default: the length of every list on the page."""
+MAX_TOP = 1000
+"""``--top``'s most: past it the page is a row dump, not a summary."""
 MEMORY = 500 * 10**6
 """``--memory``'s default: what DuckDB may hold before it spills to disk; the rest of the process
 (Python, matplotlib, a batch of the scan) stays under 300 MB beside it."""
@@ -54,10 +58,29 @@ def check_extras() -> None:
 
 
 @contextlib.contextmanager
+def _terminated_as_interrupted() -> Iterator[None]:
+    """SIGTERM (kill, a job's timeout) raises KeyboardInterrupt, as Ctrl-C does, so that the
+    temporary dataset is removed on the way out."""
+
+    def interrupt(number: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        before = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # (not the main thread: a library's caller keeps its own handlers)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+@contextlib.contextmanager
 def dataset_folder(kept: str | None) -> Iterator[str]:
     """``--dataset DIR`` (new or empty), or a temporary folder removed at the end."""
     if kept is None:
-        with tempfile.TemporaryDirectory(prefix="urlsift-report-") as directory:
+        with _terminated_as_interrupted(), tempfile.TemporaryDirectory(prefix="urlsift-report-") as directory:
             yield directory
         return
     if os.path.isdir(kept) and os.listdir(kept):
@@ -98,8 +121,8 @@ class _Dataset:
         name = os.path.join(directory, REPORTS_FOLDER, "part-00000.parquet")
         self.reports = pq.ParquetWriter(name, self.report_schema)
 
-    def add(self, batch: Batch) -> bool:
-        """The batch's rows and reports written; whether one of its reports lost input."""
+    def add(self, batch: Batch, say: _Said) -> bool:
+        """The batch's rows and reports written (and ``say``-d); whether one of its reports lost input."""
         if len(batch):
             table = batch.to_arrow()
             if self.kept is not None:  # (a row with no scheme is left out, as the scan leaves it)
@@ -108,6 +131,9 @@ class _Dataset:
         reports = batch.reports
         if not reports.place:
             return False
+        lost = False
+        for _, place, kind, detail, lost_input, *_ in zip(*reports, strict=True):
+            lost = say(place, kind, detail, lost_input) or lost
         from .parquet import column
 
         kinds = self.report_schema.types
@@ -117,7 +143,7 @@ class _Dataset:
             schema=self.report_schema,
         )
         self.reports.write_table(table)
-        return any(reports.lost_input)
+        return lost
 
     def _rows(self, table: pyarrow.Table) -> None:
         if self.rows is None:
@@ -140,6 +166,40 @@ class _Dataset:
         self.reports.close()
 
 
+class _Said:
+    """The problems met, said on standard error as a scan says them (D37): each that lost input,
+    and a file's first warning of each kind, then how many more of that kind it had; a binary
+    file met in a folder (not ``named``) is skipped unsaid, as ripgrep skips it, and is no failure."""
+
+    def __init__(self, bar: Progress, named: Callable[[str], bool]) -> None:
+        self.bar, self.named = bar, named
+        self.file: str | None = None
+        self.warned: dict[tuple[str, str], int] = {}
+
+    def __call__(self, place: str, kind: str, detail: str, lost_input: bool) -> bool:
+        """Whether it lost input, as the exit status counts it."""
+        if kind == "binary" and place == self.file and not self.named(place):
+            return False
+        key = (place.rsplit("#", 1)[0], kind)
+        seen = self.warned.get(key, 0)
+        if not lost_input:
+            self.warned[key] = seen + 1
+            if seen:
+                return False
+        self.bar.say(f"urlsift: {escaped(place)}: {kind}: {escaped(detail)}")
+        return lost_input
+
+    def file_done(self) -> None:
+        for (file, kind), count in self.warned.items():
+            if count > 1:
+                more = "warning" if count == 2 else "warnings"
+                self.bar.say(
+                    f"urlsift: {escaped(file)}: {kind}: {count - 1:,} more {more} of this kind in this file "
+                    "(on the page)"
+                )
+        self.warned.clear()
+
+
 def scan_to(
     directory: str,
     planned: Plan,
@@ -148,18 +208,23 @@ def scan_to(
     size: int | None,
     progress: bool,
     schemes: frozenset[str] | None = None,
+    named: Callable[[str], bool] = lambda path: True,
 ) -> bool:
     """The run of ``planned`` written to ``directory`` (rows, reports, ``run.json``), with a
     progress bar on a terminal (``size``: the bytes to read, when known), keeping the rows of
-    ``schemes`` only (None: all); whether some input could not be read."""
+    ``schemes`` only (None: all); whether some input could not be read (``named``: whether a
+    file was named, not met in a folder)."""
     total = Tally()
     lost = False
     dataset = _Dataset(directory, schemes)
     try:
         with Progress(size, enabled=progress and sys.stderr.isatty()) as bar:
+            said = _Said(bar, named)
             for path, batches, file_tally in execute(planned, bar.watch):
+                said.file = path
                 for batch in bar.batches(batches, file_tally):
-                    lost = dataset.add(batch) or lost
+                    lost = dataset.add(batch, said) or lost
+                said.file_done()
                 total.add(file_tally)
                 bar.done(file_tally)
                 if planned.state is not None and path is not None and not file_tally.files_failed:
@@ -173,13 +238,29 @@ def scan_to(
 
 
 def write_page(
-    dataset: str, output: str, *, profile: str, top: int, memory: int, title: str, command: str
+    dataset: str,
+    output: str,
+    *,
+    profile: str,
+    top: int,
+    memory: int,
+    title: str,
+    command: str,
+    kept: Filters | None = None,
+    schemes: frozenset[str] | None = None,
 ) -> None:
-    """The page of ``dataset`` (``report_data.figures``) written to ``output``."""
+    """The page of ``dataset`` (``report_data.figures``, of the rows ``kept`` keeps of ``schemes``)
+    written to ``output``."""
     check_extras()
     from . import report_data, report_page  # (DuckDB and matplotlib: with the page only)
 
-    figures = report_data.figures(dataset, profile=profile, top=top, memory=memory)
+    figures = report_data.figures(
+        dataset, profile=profile, top=top, memory=memory, kept=kept, schemes=schemes
+    )
     page = report_page.page(figures, title=title, command=command)
+    if output == "-":
+        sys.stdout.write(page)
+        sys.stdout.flush()
+        return
     with open(output, "w", encoding="utf-8") as out:
         out.write(page)

@@ -14,13 +14,14 @@ import json
 import os
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from .dates import WAYBACK
 from .errors import Error
 from .grammar import STRICT
 from .hosts import ARCHIVED
+from .rows import Filters
 from .validate import validate
 
 if TYPE_CHECKING:
@@ -122,19 +123,29 @@ class Figures:
     notes: list[str] = field(default_factory=list)
 
 
-def figures(dataset: str, *, profile: str = STRICT.name, top: int = 20, memory: int = 500 * 10**6) -> Figures:
+def figures(
+    dataset: str,
+    *,
+    profile: str = STRICT.name,
+    top: int = 20,
+    memory: int = 500 * 10**6,
+    kept: Filters | None = None,
+    schemes: frozenset[str] | None = None,
+) -> Figures:
     """The figures of ``dataset`` (a folder of Parquet files, one Parquet file or a JSON-lines
-    file), whose rows were judged by ``profile``; each list ``top`` long."""
+    file), whose rows were judged by ``profile``; each list ``top`` long; of its rows, those
+    ``kept`` keeps (D38, on the columns) of ``schemes`` (None: all)."""
     import duckdb
 
     connection = duckdb.connect(config={"memory_limit": f"{max(memory // 10**6, 50)}MB"})
     try:
         with _temporary(connection):
-            run, has_reports = _views(connection, dataset)
+            run, has_reports = _views(connection, dataset, _kept(kept, schemes))
+            _check_dates(connection, dataset)
             if run is not None:
                 profile = run.profile
             return _figures(connection, profile, top, run, has_reports)
-    except (duckdb.InvalidInputException, duckdb.IOException, duckdb.ConversionException) as error:
+    except duckdb.Error as error:  # columns missing or of other types, files not Parquet or JSON
         said = str(error).strip().splitlines()
         raise NoDataset(f"{dataset}: not a dataset urlsift wrote ({said[0] if said else error})") from None
     finally:
@@ -184,9 +195,38 @@ _JSON_COLUMNS = {
 }
 
 
-def _views(connection: duckdb.DuckDBPyConnection, dataset: str) -> tuple[Run | None, bool]:
-    """The views ``found`` (the rows, typed as the Parquet output types them) and ``reports``;
-    the run's record and whether there are reports, where the dataset has them."""
+def _kept(kept: Filters | None, schemes: frozenset[str] | None) -> str:
+    """The SQL condition of the rows a scan with these filters (``rows.Filters``) and ``--schemes``
+    would have kept, over a dataset's columns; "true" with none."""
+    said = []
+    if schemes is not None:  # (a row with no scheme is left out, as a scan's --schemes leaves it)
+        said.append(f"scheme IN ({', '.join(_literal(scheme) for scheme in sorted(schemes))})")
+    if kept is not None:
+        if kept.parts != "all":
+            said.append("in_header" if kept.parts == "headers" else "NOT in_header")
+        if kept.hosts:
+            hosts = " OR ".join(
+                f"host = {_literal(host)} OR ends_with(host, {_literal('.' + host)})" for host in kept.hosts
+            )
+            said.append(f"coalesce({hosts}, false)")
+        for bound, sign in ((kept.since, ">="), (kept.until, "<")):
+            if bound is not None:  # (the dates are UTC, with no zone, as parquet.SCHEMA has them)
+                naive = bound.astimezone(UTC).replace(tzinfo=None) if bound.tzinfo else bound
+                said.append(f"coalesce(date {sign} TIMESTAMP '{naive.isoformat(sep=' ')}', false)")
+        if kept.max_quote_depth is not None:
+            said.append(f"coalesce(quote_depth <= {int(kept.max_quote_depth)}, true)")
+    return " AND ".join(f"({condition})" for condition in said) or "true"
+
+
+def _literal(text: str) -> str:
+    return f"'{_quoted(text)}'"
+
+
+def _views(
+    connection: duckdb.DuckDBPyConnection, dataset: str, kept: str = "true"
+) -> tuple[Run | None, bool]:
+    """The views ``found`` (the rows ``kept`` keeps, typed as the Parquet output types them) and
+    ``reports``; the run's record and whether there are reports, where the dataset has them."""
     run: Run | None = None
     reports: list[str] = []
     if os.path.isdir(dataset):
@@ -210,9 +250,9 @@ def _views(connection: duckdb.DuckDBPyConnection, dataset: str) -> tuple[Run | N
         )
     # in_header: a header's URL (the part column names the header; a MIME part is "N type").
     connection.execute(
-        f"CREATE VIEW found AS SELECT {_PARQUET_COLUMNS}, "
+        f"CREATE VIEW found AS SELECT * FROM (SELECT {_PARQUET_COLUMNS}, "
         "coalesce(part IS NOT NULL AND NOT regexp_matches(part, '^[0-9]+ '), false) AS in_header "
-        f"FROM {rows}"
+        f"FROM {rows}) WHERE {kept}"
     )
     if reports:
         connection.execute(
@@ -220,6 +260,18 @@ def _views(connection: duckdb.DuckDBPyConnection, dataset: str) -> tuple[Run | N
             f"FROM read_parquet({_list(reports)})"
         )
     return run, bool(reports) or run is not None
+
+
+def _check_dates(connection: duckdb.DuckDBPyConnection, dataset: str) -> None:
+    """NoDataset when a date lies outside years 1 to 9999: no message's Date header gives one
+    (``dates`` drops them), and Python's datetime holds none."""
+    found = connection.execute(
+        "SELECT min(date) FROM found WHERE date IS NOT NULL AND NOT (year(date) BETWEEN 1 AND 9999)"
+    ).fetchone()
+    if found is not None and found[0] is not None:
+        raise NoDataset(
+            f"{dataset}: not a dataset urlsift wrote (a date outside years 1 to 9999: {found[0]})"
+        )
 
 
 def _list(paths: Sequence[str]) -> str:

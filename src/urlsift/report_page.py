@@ -15,7 +15,7 @@ import html
 import io
 import re
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
 from ._version import __version__
@@ -34,6 +34,11 @@ NARROW, WIDE = 6.4, 10.0
 """A chart's width beside a table, and across the page (inches: its text comes out the same size)."""
 MAX_SPAN = 200
 """The most years the years' chart spans, empty ones included."""
+FIRST_YEAR = 1970
+"""No mail or news message is older: a Date header before it (year 1, the Unix epoch's 0 read as a
+year) is a wrong one, left out of the years' chart (not of its table)."""
+OUTLIERS = 0.001
+"""The share of dated URLs the years' chart may leave out at its two ends together, as outliers."""
 _NONE = "\N{EN DASH}"
 """A cell with no value."""
 _LABEL = 42
@@ -114,11 +119,14 @@ def page(figures: Figures, *, title: str, command: str) -> str:
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        # Nothing but the page itself: no script, no request, whatever an archive's text slips in.
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src '
+        "'unsafe-inline'; img-src data:\">\n"
         f'<meta name="generator" content="urlsift {html.escape(__version__)}">\n'
         f"<title>{html.escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n"
         f"<header><h1>{html.escape(title)}</h1>\n"
         f"<p>{_n(figures.totals.urls)} URLs found, {_n(figures.totals.rejected)} candidates rejected, "
-        f"judged by the {html.escape(figures.profile)} profile.</p></header>\n"
+        f"judged by the {html.escape(figures.profile)} profile{_unrecorded(figures)}.</p></header>\n"
         f'<nav aria-label="Contents"><h2 id="contents">Contents</h2><ol>{contents}</ol></nav>\n'
         "<main>\n" + "\n".join(body) + "\n</main>\n</body>\n</html>\n"
     )
@@ -226,6 +234,7 @@ class _Charts:
         key = f"chart{self.count}"
         style: dict[str, Any] = {
             "svg.fonttype": "none",
+            "text.parse_math": False,  # labels are what an archive holds: "$a$" is no formula
             "svg.hashsalt": key,
             "font.family": "DejaVu Sans",
             "font.size": 9,
@@ -330,7 +339,8 @@ def _about(figures: Figures) -> str:
             "no date (plain files, undated messages) are counted in the totals but not per year. "
             "<em>Headers</em> are URLs in mail or news headers (<code>List-Archive</code>, "
             "<code>Archived-At</code> ...), often written by the list server itself; <em>bodies</em> are "
-            "what people wrote. <em>Quote depth</em> is how many <code>&gt;</code> marks the line had: "
+            "the messages' text, what people wrote and what a list server appends (its footer). "
+            "<em>Quote depth</em> is how many <code>&gt;</code> marks the line had: "
             "0 is new text, 1 or more a URL quoted again in a reply."
         ),
         _p(
@@ -382,10 +392,10 @@ def _years(figures: Figures, charts: _Charts) -> str:
     table = figures.years
     if not table.rows:
         return _section("years", _p("No URL in this dataset has a dated message."))
-    first, last = table.rows[0][0], table.rows[-1][0]
-    held = {row[0]: row for row in table.rows}
-    # Every year of the span, those with none at 0; but a Date header that says year 1 or 9999
-    # would draw thousands of empty years: past a long span, only the years there are.
+    first, last = _charted_years(table.rows)
+    held = {row[0]: row for row in table.rows if first <= row[0] <= last}
+    # Every year of the span, those with none at 0; but where the outliers are not clipped (every
+    # year is one) a long span would draw thousands of empty years: then only the years there are.
     years = list(range(first, last + 1)) if last - first <= MAX_SPAN else sorted(held)
     urls = [held[year][1] if year in held else 0 for year in years]
     hosts = [held[year][3] if year in held else 0 for year in years]
@@ -400,11 +410,38 @@ def _years(figures: Figures, charts: _Charts) -> str:
         bottom.xaxis.get_major_locator().set_params(integer=True)
 
     chart = charts.svg(draw, "URLs (top) and distinct hosts (bottom) per year", height=3.6)
-    return _section(
-        "years",
-        _pair(chart, _table(table, "Per year", {"year": str})),
-        _p(f"{_n(figures.totals.dated)} of {_n(figures.totals.urls)} URLs are in dated messages."),
-    )
+    said = [f"{_n(figures.totals.dated)} of {_n(figures.totals.urls)} URLs are in dated messages."]
+    left = [row for row in table.rows if not first <= row[0] <= last]
+    if left:
+        named = ", ".join(str(row[0]) for row in left[:10]) + (", ..." if len(left) > 10 else "")
+        said.append(
+            f"The chart shows the years {first} to {last}: {_urls(sum(row[1] for row in left))} in "
+            f"messages dated outside them (years {named}; dates no message of an archive has, or few "
+            "enough to be outliers) are in the table only, and in no decade's list below."
+        )
+    return _section("years", _pair(chart, _table(table, "Per year", {"year": str})), _p(" ".join(said)))
+
+
+def _urls(count: int) -> str:
+    return f"{count:,} URL" if count == 1 else f"{count:,} URLs"
+
+
+def _charted_years(rows: list[tuple[Any, ...]]) -> tuple[int, int]:
+    """The first and last year the years' chart shows, of ``rows`` (year, URLs, ...; by year): from
+    FIRST_YEAR to the next year, less the OUTLIERS at either end; all of them where none is left."""
+    plausible = [row for row in rows if FIRST_YEAR <= row[0] <= datetime.now(UTC).year + 1]
+    if not plausible:
+        return rows[0][0], rows[-1][0]
+    allowed = sum(row[1] for row in rows) * OUTLIERS / 2
+    ends = []
+    for ordered in (plausible, plausible[::-1]):
+        cut, index = 0, 0
+        while index < len(ordered) - 1 and cut + ordered[index][1] <= allowed:
+            cut, index = cut + ordered[index][1], index + 1
+        ends.append(ordered[index][0])
+    if ends[0] > ends[1]:  # (the outliers' share is of all rows: the plausible ones may be fewer)
+        return plausible[0][0], plausible[-1][0]
+    return ends[0], ends[1]
 
 
 def _charted(
@@ -444,8 +481,9 @@ def _hosts(figures: Figures, charts: _Charts) -> str:
             )
         )
     parts.append("<h3>Per decade</h3>")
-    parts.append(_decades(figures.decades, "registered domains"))
-    parts.append(_decades(figures.host_decades, "hosts"))
+    span = _charted_years(figures.years.rows) if figures.years.rows else (0, 0)
+    parts.append(_decades(figures.decades, "registered domains", span))
+    parts.append(_decades(figures.host_decades, "hosts", span))
     return _section(
         "hosts",
         _p(
@@ -457,12 +495,16 @@ def _hosts(figures: Figures, charts: _Charts) -> str:
     )
 
 
-def _decades(table: Table, what: str) -> str:
+def _decades(table: Table, what: str, span: tuple[int, int]) -> str:
+    """The top ``what`` of each decade of the years' chart (``span``: its first and last year)."""
     if not table.rows:
         return _p("No URL in this dataset has a dated message.")
     by: dict[int, list[tuple[str, int]]] = {}
     for decade, domain, urls in table.rows:
-        by.setdefault(decade, []).append((domain, urls))
+        if span[0] // 10 * 10 <= decade <= span[1]:
+            by.setdefault(decade, []).append((domain, urls))
+    if not by:
+        return _p(f"No URL in the years charted has {what}.")
     decades = sorted(by)
     depth = max(len(found) for found in by.values())
     head = "".join(f'<th scope="col">{decade}s</th>' for decade in decades)
@@ -574,7 +616,7 @@ def _cited(figures: Figures) -> str:
         ),
         _table(
             table,
-            f"The {len(table.rows)} most cited URLs",
+            f"The {len(table.rows):,} most cited URLs" if table.rows else "The most cited URLs",
             {"wayback": lambda url: _link(url, "Wayback") if url else _NONE},
         ),
     )
@@ -591,6 +633,13 @@ def _problems(figures: Figures, charts: _Charts) -> str:
         "<h3>By input</h3>",
         _table(figures.report_files, "The inputs with the most problems"),
     )
+
+
+def _unrecorded(figures: Figures) -> str:
+    """What the page says of a dataset that records no run (``run.json``): its profile is --profile's."""
+    if figures.run_command is not None:
+        return ""
+    return " (as --profile says: the dataset does not record which profile scanned it)"
 
 
 def _command(command: str) -> str:

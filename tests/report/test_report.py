@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
 import subprocess
 import sys
@@ -396,3 +397,209 @@ def test_an_archive_with_no_url_makes_a_page_that_says_so(report: Run, tmp_path:
     assert totals(text)["files_read"] == 1
     assert "none in this dataset" in text
     assert "<figure" not in text
+
+
+def test_chart_labels_are_plain_text_not_math() -> None:
+    # A "$...$" in a label is what an archive holds: matplotlib's math text crashed on "$a__b$".
+    from urlsift.report_page import _Charts
+
+    def draw(figure: Any) -> None:
+        axes = figure.subplots()
+        axes.barh(["mailto:a@example.org?subject=$a__b$", "a$b$c"], [1, 2])
+
+    drawn = re.findall(r"<text[^>]*>([^<]*)</text>", _Charts().svg(draw, "labels"))
+    assert {"mailto:a@example.org?subject=$a__b$", "a$b$c"} <= set(drawn)
+
+
+def test_a_dataset_of_another_schema_or_impossible_dates_is_one_line(report: Run, tmp_path: Path) -> None:
+    other = tmp_path / "other.parquet"
+    pq.write_table(pa.table({"name": ["a"], "size": [1]}), other)
+    dates = tmp_path / "dates.jsonl"
+    dates.write_text(
+        json.dumps({"url": "http://a/", "valid": True, "date": "-0001-01-01T00:00:00Z"}) + "\n",
+        encoding="utf-8",
+    )
+    for dataset in (other, dates):
+        done = report("--from", str(dataset), "-o", str(tmp_path / "page.html"))
+        assert done.returncode == 2
+        assert done.stderr.startswith(f"urlsift: {dataset}: not a dataset urlsift wrote ("), done.stderr
+        assert done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "option", [["--no-naked"], ["-j", "2"], ["--input-format", "mbox"], ["--include", "*.x"]]
+)
+def test_from_refuses_the_scans_other_options(
+    made: Made, report: Run, tmp_path: Path, option: list[str]
+) -> None:
+    page = tmp_path / "page.html"
+    done = report("--from", str(made.dataset), *option, "-o", str(page))
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1].endswith("says how to scan, not what to show"), done.stderr
+    assert not page.exists()
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        ["--host", "stat.math.ethz.ch", "--host", "r-project.org"],
+        ["--since-date", "2000", "--until-date", "2020-06"],
+        ["--schemes", "ftp,mailto"],
+        ["--parts", "headers"],
+        ["--parts", "body"],
+        ["--max-quote-depth", "0"],
+    ],
+)
+def test_from_keeps_the_rows_a_scan_with_the_same_filters_keeps(
+    made: Made, report: Run, tmp_path: Path, option: list[str]
+) -> None:
+    text = _page(report, tmp_path / "page.html", "--from", str(made.dataset), *option)
+    scanned = [
+        json.loads(line)
+        for line in _scan("--format", "jsonl", "--invalid", *option, *CORPUS).stdout.splitlines()
+    ]
+    valid = sum(row["valid"] for row in scanned)
+    assert valid
+    assert (totals(text)["urls"], totals(text)["rejected"]) == (valid, len(scanned) - valid)
+    assert valid < totals(made.page.read_text(encoding="utf-8"))["urls"]  # (the filter filtered)
+
+
+def test_the_page_never_replaces_an_input(report: Run, tmp_path: Path) -> None:
+    mbox = tmp_path / "in.mbox"
+    mbox.write_bytes((ROOT / "corpora/rfc/rfc1738.txt").read_bytes())
+    data = _two_rows(tmp_path / "rows.parquet", url=["http://a/", "http://b/"], scheme=["http"] * 2)
+    kept = data.read_bytes()
+    for arguments in (
+        [str(mbox), "-o", str(mbox)],
+        [str(tmp_path), "-o", str(mbox)],
+        ["--from", str(data), "-o", str(data)],
+        ["--from", str(tmp_path), "-o", str(data)],
+    ):
+        done = report("--no-progress", *arguments)
+        assert done.returncode == 2
+        assert "the page would replace what it is made of" in done.stderr.splitlines()[-1], done.stderr
+    assert mbox.read_bytes() == (ROOT / "corpora/rfc/rfc1738.txt").read_bytes()
+    assert data.read_bytes() == kept
+
+
+def test_the_problems_are_said_on_stderr_as_a_scan_says_them(report: Run, tmp_path: Path) -> None:
+    packed = gzip.compress((ROOT / "corpora/mail/r-devel-1997-May.mbox").read_bytes())
+    cut = tmp_path / "cut.mbox.gz"
+    cut.write_bytes(packed[: len(packed) // 3])
+    missing = tmp_path / "missing.mbox"
+    done = report("--no-progress", "-o", str(tmp_path / "page.html"), str(cut), str(missing))
+    scan = subprocess.run(
+        [sys.executable, "-m", "urlsift", str(cut), str(missing)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+    assert done.returncode == scan.returncode == 2
+    said = {line for line in scan.stderr.splitlines() if "more warning" not in line}
+    assert said
+    assert said <= set(done.stderr.splitlines()), done.stderr
+
+
+def test_an_outlying_year_is_left_out_of_the_chart_and_said(report: Run, tmp_path: Path) -> None:
+    mbox = tmp_path / "outlier.mbox"
+    mbox.write_text(
+        "".join(
+            f"From a@example.org Thu Jan  1 00:00:00 1998\nDate: Thu, 1 Jan {year} 00:00:00 +0000\n\n"
+            f"<http://example.org/{year}>\n\n"
+            for year in (1998, 1998, 2001, 9998)
+        ),
+        encoding="utf-8",
+    )
+    page = tmp_path / "outlier.html"
+    done = report("--no-progress", "-o", str(page), str(mbox))
+    assert done.returncode == 0, done.stderr
+    text = page.read_text(encoding="utf-8")
+    assert [row[0] for row in tables(text)["Per year"]] == ["1998", "2001", "9998"]
+    chart = text[text.index('id="years"') :]
+    chart = chart[: chart.index("</svg>")]
+    ticks = [int(label) for label in re.findall(r"<text[^>]*>(\d+)</text>", chart)]
+    assert 1998 in ticks
+    assert max(ticks) <= 2001
+    assert "The chart shows the years 1998 to 2001: 1 URL in messages dated outside them (years 9998" in text
+    assert "9990s" not in text  # nor in the decades' lists
+
+
+def test_the_page_to_standard_output_and_bounds_of_the_arguments(report: Run, tmp_path: Path) -> None:
+    done = report("--no-progress", "-o", "-", "corpora/rfc/rfc1738.txt")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("<!DOCTYPE html>")
+    assert totals(done.stdout)["urls"]
+    for arguments, said in (
+        (["--top", "1001"], "(1 to 1,000)"),
+        (["--from", "-"], "not standard input"),
+    ):
+        done = report(*arguments, "-o", str(tmp_path / "page.html"))
+        assert done.returncode == 2
+        assert said in done.stderr.splitlines()[-1], done.stderr
+
+
+def test_sigterm_removes_the_temporary_dataset_as_ctrl_c_does(tmp_path: Path) -> None:
+    import os
+    import signal
+    import time
+
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    command = [
+        sys.executable,
+        "-m",
+        "urlsift",
+        "report",
+        "--no-progress",
+        "-o",
+        str(tmp_path / "p.html"),
+        "-",
+    ]
+    with subprocess.Popen(
+        command, stdin=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env
+    ) as running:
+        assert running.stdin is not None
+        running.stdin.write(b"http://example.org/\n")  # (and the pipe held open: the scan waits)
+        running.stdin.flush()
+        deadline = time.monotonic() + 60
+        while not list(tmp_path.glob("urlsift-report-*")) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert list(tmp_path.glob("urlsift-report-*"))
+        running.send_signal(signal.SIGTERM)
+        running.wait(timeout=60)
+    assert running.returncode != 0
+    assert not list(tmp_path.glob("urlsift-report-*"))
+    assert not (tmp_path / "p.html").exists()
+
+
+def test_a_dataset_inside_a_scanned_folder_is_refused(report: Run, tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("http://example.org/\n", encoding="utf-8")
+    done = report(
+        "--no-progress", "--dataset", str(tmp_path / "ds"), "-o", str(tmp_path / "p.html"), str(tmp_path)
+    )
+    assert done.returncode == 2
+    assert "it would be scanned as it is written" in done.stderr.splitlines()[-1], done.stderr
+    assert not (tmp_path / "ds").exists()
+
+
+def test_a_dataset_with_no_record_says_its_profile_is_the_options(report: Run, tmp_path: Path) -> None:
+    data = _two_rows(tmp_path / "rows.parquet", url=["http://a/", "http://b/"], scheme=["http"] * 2)
+    text = _page(report, tmp_path / "p.html", "--from", str(data))
+    assert "judged by the strict profile (as --profile says: the dataset does not record which" in text
+
+
+def test_a_binary_file_met_in_a_folder_is_skipped_unsaid_as_a_scan_skips_it(
+    report: Run, tmp_path: Path
+) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.txt").write_text("http://example.org/\n", encoding="utf-8")
+    (folder / "b.bin").write_bytes(b"http://example.org/\0\1\2")
+    done = report("--no-progress", "-j", "999", "-o", str(tmp_path / "p.html"), str(folder))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        f"urlsift: -j 999: more processes than the {os.cpu_count()} cores here"
+    ]
+    done = report("--no-progress", "-o", str(tmp_path / "p.html"), str(folder / "b.bin"))
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"urlsift: {folder / 'b.bin'}: binary: ")
