@@ -3,9 +3,9 @@ one, which stays complete as its oracle. The one place that decides.
 
 ``URLSIFT_CORE=python`` or ``rust``; unset (or empty), the Python one for now: the native core
 is loaded when it imports (so that tests and benchmarks can run both), but it becomes the default
-only once the whole native path beats the Python one and keeps every memory budget (issue 31:
-`validate` on it is still slower: docs/architecture.md). ``URLSIFT_CORE=rust`` with no native core
-is an error: whoever asks for it must get it.
+only once the whole native path beats the Python one and keeps every memory budget (issue 31,
+docs/architecture.md). ``URLSIFT_CORE=rust`` with no native core is an error: whoever asks for it
+must get it.
 """
 
 from __future__ import annotations

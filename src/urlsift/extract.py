@@ -95,8 +95,7 @@ class Extraction:
         if native is not None:
             found = self._extractor(native).extract(text, start, stop, base == 0, self._lines.state())
         if found is not None:
-            items, progress.resume = found
-            matches = self._counted(_native_matches(self.judge, items, self.invalid), items)
+            matches = self._counted(_native_matches(self.judge, found, self.invalid), found, progress)
         else:
             candidates = self.scanner.scan(text, start, stop, text_start=base == 0, progress=progress)
             matches = _matches(text, self.judge, candidates, self.invalid, self._lines)
@@ -109,13 +108,15 @@ class Extraction:
         if native is not None:
             found = self._extractor(native).extract(text)
             if found is not None:
-                return _native_matches(self.judge, found[0], self.invalid)
+                return _native_matches(self.judge, found, self.invalid)
         return _matches(text, self.judge, self.scanner.scan(text), self.invalid, Lines(text))
 
-    def _counted(self, matches: Iterator[Match], items: Any) -> Iterator[Match]:
-        """``matches``, then the line count taken on from where the native extractor left it."""
+    def _counted(self, matches: Iterator[Match], items: Any, progress: ScanProgress) -> Iterator[Match]:
+        """``matches``, then the line count taken on from where the native extractor left it, and
+        where the next window's scan must start (known once its candidates are all scanned)."""
         yield from matches
         self._lines.restore(items.lines)
+        progress.resume = items.resume
 
     def _extractor(self, native: ModuleType) -> Any:
         """The native core's extractor (issue 31): the scanner's options, and how this profile

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from . import _select
 from ._model import Caveat, Problem, Verdict, www_url
-from .grammar import STRICT, Profile, SchemeSyntax, get_profile
+from .grammar import STRICT, Profile, get_profile
 from .grammar._bnf import furthest_failure
-from .grammar._profile import RegexMatch
 
 _NO_PARTS: MappingProxyType[str, None] = MappingProxyType({})
 
@@ -30,16 +28,11 @@ def validate(url: str, profile: Profile | str = STRICT) -> Verdict:
         return Verdict(url, False, None, _NO_PARTS, colon, (), judge.name)
     scheme = url[:colon].lower()
     syntax = judge.syntax(scheme)
-    native = judge.native if _select.CORE == "rust" else None
-    match: RegexMatch | None
-    name = syntax.rule.name
-    if native is None or name not in judge.native_rules:  # export.POSSESSIVE_ONLY
-        match = syntax.pattern.fullmatch(url, colon + 1, endpos)
-    else:  # issue 31: the native core's fullmatch; what reads the match stays Python
-        try:
-            match = native.fullmatch_at(name, url, colon + 1, endpos)
-        except UnicodeEncodeError:  # a lone surrogate has no UTF-8: the Python pattern judges it
-            match = syntax.pattern.fullmatch(url, colon + 1, endpos)
+    # Issue 31: the Python pattern under either core. For one URL, the native fullmatch and its
+    # match object (each group read back from Python) cost more than `re`'s fullmatch saves
+    # (bench/validate_speed.py); the native extractor judges in the core, and
+    # tests/grammar/test_export.py holds the core's productions to the patterns' language.
+    match = syntax.pattern.fullmatch(url, colon + 1, endpos)
     if match is None:
         failure = furthest_failure(syntax.rule, url, colon + 1, endpos)
         if failure is None:
@@ -48,12 +41,7 @@ def validate(url: str, profile: Profile | str = STRICT) -> Verdict:
         return Verdict(url, False, scheme, _NO_PARTS, problem, (), judge.name)
     fragment: str | None = None
     if hash_at >= 0:
-        fragment_match: RegexMatch | None
-        if native is None:
-            fragment_match = judge.fragment.pattern.fullmatch(url, hash_at + 1)
-        else:
-            fragment_match = _native_fullmatch(judge, judge.fragment, url, hash_at + 1, len(url))
-        if fragment_match is None:
+        if judge.fragment.pattern.fullmatch(url, hash_at + 1) is None:
             failure = furthest_failure(judge.fragment.rule, url, hash_at + 1, len(url))
             if failure is None:
                 raise RuntimeError(f"the pattern and the walk disagree on {url!r}")
@@ -64,20 +52,6 @@ def validate(url: str, profile: Profile | str = STRICT) -> Verdict:
     found.parts["fragment"] = fragment
     caveats = judge.caveats(url, scheme, syntax, found)
     return Verdict(url, True, scheme, MappingProxyType(found.parts), None, caveats, judge.name)
-
-
-def _native_fullmatch(
-    judge: Profile, syntax: SchemeSyntax, url: str, pos: int, endpos: int
-) -> RegexMatch | None:
-    """The native core's fullmatch of ``syntax`` (issue 31); the failure's explanation, the parts'
-    reading and the caveats stay Python's, on the match it returns."""
-    name = syntax.rule.name
-    if judge.native is None or name not in judge.native_rules:  # export.POSSESSIVE_ONLY
-        return syntax.pattern.fullmatch(url, pos, endpos)
-    try:
-        return judge.native.fullmatch_at(name, url, pos, endpos)
-    except UnicodeEncodeError:  # a lone surrogate has no UTF-8: the Python pattern judges it
-        return syntax.pattern.fullmatch(url, pos, endpos)
 
 
 def validate_www(reference: str, profile: Profile | str = STRICT) -> Verdict:

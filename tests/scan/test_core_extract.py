@@ -156,7 +156,7 @@ def native_items(text: str, **options: Any) -> list[Any] | None:
     )  # fmt: skip
     assert _select.NATIVE is not None
     found = extraction._extractor(_select.NATIVE).extract(text)
-    return None if found is None else list(found[0])
+    return None if found is None else list(found)
 
 
 @native
@@ -179,10 +179,26 @@ def test_a_reading_the_core_cannot_judge_is_left_to_python(profile: str) -> None
 
 
 @native
-def test_a_text_with_a_lone_surrogate_goes_through_pythons_stages() -> None:
-    text = "<URL:http://h.example/\udcff> http://h.example/a"
+@pytest.mark.parametrize(
+    "other", ["", "\xe9", "\u4e2d", "\U0001f600"], ids=["ascii", "latin-1", "bmp", "astral"]
+)
+def test_a_text_with_a_lone_surrogate_goes_through_pythons_stages(other: str) -> None:
+    # In each kind of units: a lone surrogate makes a Latin-1 text UTF-16 units, and a character
+    # beyond the BMP makes it code points.
+    text = f"{other} <URL:http://h.example/\udcff> http://h.example/a {other}"
     assert native_items(text) is None
-    assert native_items(text.replace("\udcff", "x")) is not None
+    clean = native_items(text.replace("\udcff", "x"))
+    assert clean is not None
+    assert [item[0] for item in clean] == ["http://h.example/x", "http://h.example/a"]
+    assert_same(text)
+
+
+@native
+def test_the_two_halves_of_a_surrogate_pair_are_two_lone_surrogates() -> None:
+    # Two characters of a str (as UTF-16 units they look like the pair of one beyond the BMP).
+    text = "<URL:http://h.example/\ud83d\ude00> http://h.example/a"
+    assert native_items(text) is None
+    assert native_items(text.replace("\ud83d\ude00", "\U0001f600")) is not None
     assert_same(text)
 
 

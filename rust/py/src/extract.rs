@@ -2,22 +2,23 @@
 //! as `Match`es, each verdict made by `extract.py`'s factory (one worked out when first read), and
 //! as a tuple each candidate whose readings Python's judge must rank.
 //!
-//! The core works with the GIL released: the scan at once, the judging a batch of candidates at a
-//! time as the matches are taken, so that the Python objects made ahead stay few. A text is read
-//! as units of one character each: an ASCII one in place, a Latin-1 one as its Latin-1 bytes,
-//! any other as its code points. A text with a lone surrogate (which UTF-8 cannot hold) gives
-//! None: `extract.py` runs Python's stages over the native scanner's candidates for it, so its
-//! readings are judged by Python's engine, exactly. A panic becomes `InternalError`.
+//! The core works with the GIL released, scanning and judging a batch of candidates at a time as
+//! the matches are taken, so that the candidates and Python objects made ahead stay few. A text
+//! is read as the scanner's units (`scan::Units`, one a character: ASCII in place, Latin-1 bytes,
+//! UTF-16 units of the BMP, else code points). A text with a lone surrogate (which no `String`
+//! can hold) gives None: `extract.py` runs Python's stages over the native scanner's candidates
+//! for it, so its readings are judged by Python's engine, exactly. A panic becomes
+//! `InternalError`.
 
 use std::collections::VecDeque;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
+use pyo3::types::{PyList, PyString, PyTuple};
 use urlsift_core::extract as core;
 use urlsift_core::rejoin::Reading;
-use urlsift_core::scan::{Candidate, Scanner, Span, Unit, Wrapper};
+use urlsift_core::scan::{Scan, Scanner, Span, Unit, Wrapper};
 
-use crate::scan::guard;
+use crate::scan::{UnitSlice, Units};
 use crate::Grammar;
 
 /// (scheme rule's pattern, (scheme, production) pairs, generic production, fragment production,
@@ -124,9 +125,9 @@ impl Extractor {
         })
     }
 
-    /// The matches whose trigger lies in `text[start:stop]`, as an iterator that judges the
-    /// candidates a batch at a time, and the window's resume position; None for a text with a lone
-    /// surrogate. `lines`: `_lines.Lines`' position, line and line start before them.
+    /// The matches whose trigger lies in `text[start:stop]`, as an iterator that scans and judges
+    /// the candidates a batch at a time; None for a text with a lone surrogate. `lines`:
+    /// `_lines.Lines`' position, line and line start before them.
     #[pyo3(signature = (text, start = 0, stop = None, text_start = true, lines = (0, 1, 0)))]
     fn extract(
         slf: &Bound<'_, Self>,
@@ -135,69 +136,43 @@ impl Extractor {
         stop: Option<usize>,
         text_start: bool,
         lines: (usize, i64, i64),
-    ) -> PyResult<Option<(Matches, usize)>> {
-        let Ok(utf8) = text.to_str() else {
+    ) -> PyResult<Option<Matches>> {
+        let units = Units::of(text)?;
+        if units.lone_surrogate() {
+            // The units hold it as a character (the candidates are exact), but a reading made of
+            // them would drop it: Python's stages judge this text's candidates.
             return Ok(None);
-        };
-        let units = Units::of(text, utf8)?;
+        }
         let scanner = &slf.get().inner.scanner;
-        let py = slf.py();
-        let scanned = match &units {
-            Units::Ascii(_) => {
-                py.detach(|| guard("extract", || scanner.scan(utf8.as_bytes(), start, stop, text_start)))
-            }
-            Units::Latin1(bytes) => {
-                let bytes = bytes.as_bytes(py);
-                py.detach(|| guard("extract", || scanner.scan(bytes, start, stop, text_start)))
-            }
-            Units::Chars(chars) => {
-                py.detach(|| guard("extract", || scanner.scan(chars, start, stop, text_start)))
-            }
-        }?;
-        let matches = Matches {
+        let scan = units.with(slf.py(), "extract", |units| match units {
+            UnitSlice::Bytes(bytes) => scanner.start(bytes, start, stop, text_start),
+            UnitSlice::Utf16(units) => scanner.start(units, start, stop, text_start),
+            UnitSlice::Chars(chars) => scanner.start(chars, start, stop, text_start),
+        })?;
+        Ok(Some(Matches {
             extractor: slf.clone().unbind(),
             units,
-            candidates: scanned.candidates,
-            next: 0,
+            scan,
             lines: core::Lines { pos: lines.0, line: lines.1, line_start: lines.2 },
             pending: VecDeque::new(),
-        };
-        Ok(Some((matches, scanned.resume)))
+        }))
     }
 }
 
-/// A text as the core's units, one a character: an ASCII `str` read in place, a Latin-1 one
-/// (every code point under 256) as its Latin-1 bytes, any other as its code points (4 bytes each).
-enum Units {
-    Ascii(Py<PyString>),
-    Latin1(Py<PyBytes>),
-    Chars(Vec<char>),
-}
-
-impl Units {
-    fn of(text: &Bound<'_, PyString>, utf8: &str) -> PyResult<Self> {
-        if utf8.is_ascii() {
-            return Ok(Units::Ascii(text.clone().unbind()));
-        }
-        if let Ok(bytes) = text.call_method1("encode", ("latin-1",)) {
-            return Ok(Units::Latin1(bytes.cast_into::<PyBytes>()?.unbind()));
-        }
-        Ok(Units::Chars(utf8.chars().collect()))
-    }
-}
-
-/// The matches of a batch of candidates, in order.
+/// The matches of the next (at most `BATCH`) candidates of `scan`, in order.
 fn judge<T: Unit>(
     inner: &core::Extractor,
     grammar: &urlsift_core::Grammar,
-    batch: &[Candidate],
+    scan: &mut Scan,
     units: &[T],
     lines: &mut core::Lines,
 ) -> Vec<core::Found> {
-    batch.iter().filter_map(|c| inner.candidate(grammar, units, c, lines)).collect()
+    let candidates = std::iter::from_fn(|| inner.scanner.next(scan, units)).take(BATCH);
+    candidates.filter_map(|c| inner.candidate(grammar, units, &c, lines)).collect()
 }
 
-/// How many candidates are judged at a time: the Python objects made ahead stay this few.
+/// How many candidates are scanned and judged at a time: the candidates and the Python objects
+/// made ahead stay this few, however many a text has.
 const BATCH: usize = 256;
 
 /// A text's matches (`Extractor.extract`'s iterator): `Match`es, and the tuples of the candidates
@@ -206,8 +181,7 @@ const BATCH: usize = 256;
 struct Matches {
     extractor: Py<Extractor>,
     units: Units,
-    candidates: Vec<Candidate>,
-    next: usize,
+    scan: Scan,
     lines: core::Lines,
     pending: VecDeque<Py<PyAny>>,
 }
@@ -219,36 +193,32 @@ impl Matches {
     }
 
     fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
-        while self.pending.is_empty() && self.next < self.candidates.len() {
-            let end = (self.next + BATCH).min(self.candidates.len());
-            let batch = self.candidates.get(self.next..end).unwrap_or_default();
-            self.next = end;
-            let extractor = self.extractor.get();
-            let (inner, grammar, lines) = (&extractor.inner, &extractor.grammar.get().inner, &mut self.lines);
-            let found = match &self.units {
-                Units::Ascii(text) => {
-                    let bytes = text.bind(py).to_str()?.as_bytes();
-                    py.detach(|| guard("extract", || judge(inner, grammar, batch, bytes, lines)))?
-                }
-                Units::Latin1(bytes) => {
-                    let bytes = bytes.as_bytes(py);
-                    py.detach(|| guard("extract", || judge(inner, grammar, batch, bytes, lines)))?
-                }
-                Units::Chars(chars) => {
-                    py.detach(|| guard("extract", || judge(inner, grammar, batch, chars, lines)))?
-                }
-            };
+        let Matches { extractor, units, scan, lines, pending } = self;
+        let extractor = extractor.get();
+        let (inner, grammar) = (&extractor.inner, &extractor.grammar.get().inner);
+        while pending.is_empty() && !scan.done() {
+            let found = units.with(py, "extract", |units| match units {
+                UnitSlice::Bytes(bytes) => judge(inner, grammar, scan, bytes, lines),
+                UnitSlice::Utf16(units) => judge(inner, grammar, scan, units, lines),
+                UnitSlice::Chars(chars) => judge(inner, grammar, scan, chars, lines),
+            })?;
             for one in found {
-                self.pending.push_back(extractor.item(py, one)?.unbind());
+                pending.push_back(extractor.item(py, one)?.unbind());
             }
         }
-        Ok(self.pending.pop_front())
+        Ok(pending.pop_front())
     }
 
     /// The line counter's state (position, line, line start) after the matches given so far.
     #[getter]
     fn lines(&self) -> (usize, i64, i64) {
         (self.lines.pos, self.lines.line, self.lines.line_start)
+    }
+
+    /// Where the next window's scan must start (`ScanProgress.resume`); None until exhausted.
+    #[getter]
+    fn resume(&self) -> Option<usize> {
+        (self.scan.done() && self.pending.is_empty()).then(|| self.scan.resume())
     }
 }
 

@@ -50,27 +50,33 @@ fn wide_units(text: &Bound<'_, PyString>) -> PyResult<Units> {
         let encoded = slice.call_method1("encode", ("utf-16-le", "surrogatepass"))?.cast_into::<PyBytes>()?;
         let encoded = encoded.as_bytes();
         if encoded.len() != 2 * (end - at) {
-            return code_points(text).map(Units::Chars); // a character beyond the BMP: two units
+            // A character beyond the BMP: two units.
+            return code_points(text).map(|(chars, lone)| Units::Chars(chars, lone));
         }
         utf16.extend(encoded.chunks_exact(2).map(|unit| unit.try_into().map_or(0xFFFD, u16::from_le_bytes)));
     }
     Ok(Units::Utf16(utf16))
 }
 
-/// The code points of a `str`, decoded a slice at a time (as UTF-32); a lone surrogate as U+FFFD.
-fn code_points(text: &Bound<'_, PyString>) -> PyResult<Vec<char>> {
+/// The code points of a `str`, decoded a slice at a time (as UTF-32), a lone surrogate as U+FFFD,
+/// and whether it had one.
+fn code_points(text: &Bound<'_, PyString>) -> PyResult<(Vec<char>, bool)> {
     let length = text.len()?;
     let mut chars = Vec::with_capacity(length);
+    let mut lone = false;
     for at in (0..length).step_by(DECODE_SLICE) {
         let end = (at + DECODE_SLICE).min(length);
         let slice = text.get_item(PySlice::new(text.py(), at as isize, end as isize, 1))?;
         let encoded = slice.call_method1("encode", ("utf-32-le", "surrogatepass"))?.cast_into::<PyBytes>()?;
         chars.extend(encoded.as_bytes().chunks_exact(4).map(|unit| {
             let code = unit.try_into().map_or(0xFFFD, u32::from_le_bytes);
-            char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER)
+            char::from_u32(code).unwrap_or_else(|| {
+                lone = true; // a surrogate: no `char` holds one
+                char::REPLACEMENT_CHARACTER
+            })
         }));
     }
-    Ok(chars)
+    Ok((chars, lone))
 }
 
 /// The scanner of one option set (`scanner.Scanner` builds one and hands its scans here).
@@ -115,7 +121,7 @@ impl Scanner {
         let py = slf.py();
         let units = Units::of(text)?;
         let this = slf.get();
-        let scan = units.with(py, |units| match units {
+        let scan = units.with(py, "scan", |units| match units {
             UnitSlice::Bytes(bytes) => this.inner.start(bytes, start, stop, text_start),
             UnitSlice::Utf16(units) => this.inner.start(units, start, stop, text_start),
             UnitSlice::Chars(chars) => this.inner.start(chars, start, stop, text_start),
@@ -160,22 +166,23 @@ const STEP: usize = 256;
 
 /// The text as the core's units, one a character, made once per text: an ASCII `str` is read in
 /// place; a Latin-1 one (every code point under 256) as its Latin-1 bytes; one of the BMP as its
-/// UTF-16 units; any other as its code points.
-enum Units {
+/// UTF-16 units; any other as its code points. The scanner's and the extractor's (`extract.rs`).
+pub(crate) enum Units {
     Ascii(Py<PyString>),
     Latin1(Py<PyBytes>),
     Utf16(Vec<u16>),
-    Chars(Vec<char>),
+    /// The code points, and whether the text has a lone surrogate (each one U+FFFD here).
+    Chars(Vec<char>, bool),
 }
 
-enum UnitSlice<'a> {
+pub(crate) enum UnitSlice<'a> {
     Bytes(&'a [u8]),
     Utf16(&'a [u16]),
     Chars(&'a [char]),
 }
 
 impl Units {
-    fn of(text: &Bound<'_, PyString>) -> PyResult<Self> {
+    pub(crate) fn of(text: &Bound<'_, PyString>) -> PyResult<Self> {
         // `str.isascii` reads a flag of the string: constant time.
         if text.call_method0("isascii")?.is_truthy()? {
             return Ok(Units::Ascii(text.clone().unbind()));
@@ -186,15 +193,33 @@ impl Units {
         wide_units(text)
     }
 
-    /// Runs `work` on the units, the GIL released, a panic in it becoming `InternalError`.
-    fn with<R: Send>(&self, py: Python<'_>, work: impl FnOnce(UnitSlice<'_>) -> R + Send) -> PyResult<R> {
+    /// Whether the text has a lone surrogate (a `surrogateescape` text's), which the units keep
+    /// as a character of no class (the scanner's candidates are exact) but no `String` can hold.
+    /// Any surrogate among UTF-16 units is one of the `str`'s own: a character beyond the BMP
+    /// makes the text code points.
+    pub(crate) fn lone_surrogate(&self) -> bool {
+        match self {
+            Units::Ascii(_) | Units::Latin1(_) => false,
+            Units::Utf16(units) => units.iter().any(|unit| (0xD800..0xE000).contains(unit)),
+            Units::Chars(_, lone) => *lone,
+        }
+    }
+
+    /// Runs `work` on the units, the GIL released, a panic in it becoming `InternalError` (`what`
+    /// names the stage).
+    pub(crate) fn with<R: Send>(
+        &self,
+        py: Python<'_>,
+        what: &str,
+        work: impl FnOnce(UnitSlice<'_>) -> R + Send,
+    ) -> PyResult<R> {
         let units = match self {
             Units::Ascii(text) => UnitSlice::Bytes(text.to_str(py)?.as_bytes()),
             Units::Latin1(bytes) => UnitSlice::Bytes(bytes.as_bytes(py)),
             Units::Utf16(units) => UnitSlice::Utf16(units),
-            Units::Chars(chars) => UnitSlice::Chars(chars),
+            Units::Chars(chars, _) => UnitSlice::Chars(chars),
         };
-        py.detach(|| guard("scan", || work(units)))
+        py.detach(|| guard(what, || work(units)))
     }
 }
 
@@ -219,7 +244,7 @@ impl Candidates {
         if self.ready.is_empty() && !self.scan.done() {
             let Candidates { scanner, units, scan, ready, .. } = self;
             let inner = &scanner.get().inner;
-            units.with(py, |units| {
+            units.with(py, "scan", |units| {
                 while ready.len() < STEP {
                     let next = match units {
                         UnitSlice::Bytes(bytes) => inner.next(scan, bytes),
