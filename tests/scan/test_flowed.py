@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from pictures import check_consistent, render
 from strategies import profile_urls
@@ -150,6 +150,10 @@ def test_a_url_broken_by_a_flowed_client_comes_back(
 ) -> None:
     profile, url = pair
     body = _flow(url, delsp, cuts, depth)
+    # RFC 3676 4.3: a line "-- " is the signature separator, never flowed, so no client cuts a
+    # URL there ("a--b" cut after "a" and after "--").
+    reach = depth + 1 if depth else 0
+    assume(all(line[reach:] != "-- " for line in body.split("\n")))
     path = tmp_path / "m.eml"
     path.write_bytes(_message(body, delsp))
     assert url in _urls(path, "--profile", profile), body
