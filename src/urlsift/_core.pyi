@@ -62,3 +62,16 @@ class Writer:
         schemes: list[str] | None = None,
     ) -> None: ...
     def write(self, rows: Rows, start: int, stop: int) -> tuple[bytes, int, bool]: ...
+
+@final
+class MboxSplitter:
+    """sources/mbox.py's splitting of an mbox (issue 32): fed its blocks in order, then finished;
+    each gives the messages it completed as ``RawMessage`` fields (number, offset, data, size,
+    complete, pipermail)."""
+
+    def __init__(self, limit: int, start: int = 0) -> None: ...
+    def feed(self, block: bytes, /) -> list[tuple[int, int, bytes, int, bool, bool]]: ...
+    def finish(self) -> list[tuple[int, int, bytes, int, bool, bool]]: ...
+
+def next_separator(block: bytes, first: int, endpos: int, /) -> int | None:
+    """sources/split.py's ``_separator_in``: the first separator at or after ``first``."""

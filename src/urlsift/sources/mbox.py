@@ -12,13 +12,19 @@ the quoted lines too).
 
 A message longer than ``limit`` bytes is not held: its first ``HEAD_BYTES`` are kept (for its
 Message-ID) and the rest counted, so one 500 MB message cannot fill memory.
+
+Under the native core (issue 32) the same splitting runs in rust/core/src/mbox.rs, fed the same
+blocks; this module stays its reference and oracle.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from types import ModuleType
 from typing import IO, NamedTuple
+
+from .. import _select
 
 _SENDER = re.compile(rb"\S+")
 _TIME = re.compile(rb"\d\d:\d\d")
@@ -141,6 +147,23 @@ def messages(file: IO[bytes], limit: int = 1 << 62, start: int = 0) -> Iterator[
     """The messages of the mbox ``file``, in order; what comes before the first separator is not
     a message and is skipped. Messages over ``limit`` bytes are given cut (see RawMessage).
     ``start``: the offset of ``file``'s first byte in a larger file the offsets are given in."""
+    native = _select.native()
+    if native is not None:
+        return _native_messages(native, file, limit, start)
+    return _messages(file, limit, start)
+
+
+def _native_messages(native: ModuleType, file: IO[bytes], limit: int, start: int) -> Iterator[RawMessage]:
+    """The same, split by the native core: the blocks read here, the messages made there, given
+    back a batch (a block's) at a time."""
+    splitter = native.MboxSplitter(limit, start)
+    while block := file.read(BLOCK_BYTES):
+        yield from map(RawMessage._make, splitter.feed(block))
+    yield from map(RawMessage._make, splitter.finish())
+
+
+def _messages(file: IO[bytes], limit: int, start: int) -> Iterator[RawMessage]:
+    """The same, in Python: the oracle of the native splitter."""
     current: _Message | None = None
     index = 0
     position = start  # file offset of data[0]

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import IO
 
+from .. import _select
 from .mbox import MAX_SEPARATOR_BYTES, RawMessage, is_separator, messages
 
 _SEARCH_BYTES = 1 << 16
@@ -63,14 +64,25 @@ def _next_separator(file: IO[bytes], at: int, length: int) -> int | None:
         # Matches that start in the first _SEARCH_BYTES are looked at here (they end within 16
         # bytes after), with the whole of their line; the next block starts where this one stops.
         block = file.read(_SEARCH_BYTES + 16 + MAX_SEPARATOR_BYTES)
-        for m in _AFTER_EMPTY_LINE.finditer(block, 0, _SEARCH_BYTES + 16):
-            line_start = m.end() - len(b"From ")
-            if position + line_start < at:
-                continue
-            line_end = block.find(b"\n", line_start, line_start + MAX_SEPARATOR_BYTES)
-            if line_end >= 0 and is_separator(block[line_start:line_end]):
-                return position + line_start
+        native = _select.native()
+        search = _separator_in if native is None else native.next_separator  # issue 32
+        found: int | None = search(block, max(0, at - position), _SEARCH_BYTES + 16)
+        if found is not None:
+            return position + found
         position += _SEARCH_BYTES
+    return None
+
+
+def _separator_in(block: bytes, first: int, endpos: int) -> int | None:
+    """Where in ``block`` the first separator line at or after ``first`` starts, among the matches
+    of an empty line and ``From `` that end by ``endpos``; None when there is none."""
+    for m in _AFTER_EMPTY_LINE.finditer(block, 0, endpos):
+        line_start = m.end() - len(b"From ")
+        if line_start < first:
+            continue
+        line_end = block.find(b"\n", line_start, line_start + MAX_SEPARATOR_BYTES)
+        if line_end >= 0 and is_separator(block[line_start:line_end]):
+            return line_start
     return None
 
 

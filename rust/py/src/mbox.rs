@@ -1,0 +1,85 @@
+//! The mbox splitter's binding: `urlsift._core.MboxSplitter`, fed the blocks Python reads, giving
+//! back the messages each completes as `RawMessage` fields, a batch at a time; and the cut finder
+//! of sources/split.py, `next_separator`. The GIL is released while the core searches.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyBytes, PyList, PyTuple};
+use urlsift_core::mbox as core;
+
+use crate::scan::guard;
+
+/// A splitter of one input; `finish` ends it.
+#[pyclass(module = "urlsift._core")]
+struct MboxSplitter {
+    inner: Option<core::Splitter>,
+}
+
+/// Each message as the tuple `RawMessage._make` takes: number, offset, data, size, complete,
+/// pipermail.
+fn batch<'py>(py: Python<'py>, found: Vec<core::RawMessage>) -> PyResult<Bound<'py, PyList>> {
+    let rows = found.into_iter().map(|message| {
+        PyTuple::new(
+            py,
+            [
+                message.number.into_pyobject(py)?.into_any(),
+                message.offset.into_pyobject(py)?.into_any(),
+                PyBytes::new(py, &message.data).into_any(),
+                message.size.into_pyobject(py)?.into_any(),
+                PyBool::new(py, message.complete).to_owned().into_any(),
+                PyBool::new(py, message.pipermail).to_owned().into_any(),
+            ],
+        )
+    });
+    PyList::new(py, rows.collect::<PyResult<Vec<_>>>()?)
+}
+
+#[pymethods]
+impl MboxSplitter {
+    /// `limit`: the largest message held whole (--max-message); `start`: the offset of the first
+    /// byte fed in the file the offsets are given in.
+    #[new]
+    #[pyo3(signature = (limit, start = 0))]
+    fn new(limit: u64, start: u64) -> Self {
+        MboxSplitter { inner: Some(core::Splitter::new(limit, start)) }
+    }
+
+    /// The messages completed by the next block of the input.
+    fn feed<'py>(&mut self, py: Python<'py>, block: &[u8]) -> PyResult<Bound<'py, PyList>> {
+        let splitter = self.inner.as_mut().ok_or_else(|| PyValueError::new_err("the input has ended"))?;
+        let found = py.detach(|| {
+            guard("mbox", || {
+                let mut out = Vec::new();
+                splitter.feed(block, &mut out);
+                out
+            })
+        })?;
+        batch(py, found)
+    }
+
+    /// The input has ended: its last message (if any).
+    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let splitter = self.inner.take().ok_or_else(|| PyValueError::new_err("the input has ended"))?;
+        let found = py.detach(|| {
+            guard("mbox", || {
+                let mut out = Vec::new();
+                splitter.finish(&mut out);
+                out
+            })
+        })?;
+        batch(py, found)
+    }
+}
+
+/// The offset in `block` of the first separator line at or after `first` that follows an empty
+/// line whose `\n\r?\nFrom ` ends by `endpos` (sources/split.py's `_next_separator`, one block).
+#[pyfunction]
+fn next_separator(py: Python<'_>, block: &[u8], first: usize, endpos: usize) -> PyResult<Option<usize>> {
+    py.detach(|| guard("mbox", || core::next_separator(block, first, endpos)))
+}
+
+pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_class::<MboxSplitter>()?;
+    module.add_function(wrap_pyfunction!(next_separator, module)?)?;
+    Ok(())
+}
