@@ -18,6 +18,8 @@ import pytest
 from urlsift.cli import main
 from urlsift.sources.mbox import BLOCK_BYTES, HEAD_BYTES, messages
 
+pytestmark = pytest.mark.usefixtures("core")  # issue 32: each test on both cores
+
 SEPARATOR = b"From someone@example.org Thu Jan  1 00:00:00 1970\n"
 NEXT = SEPARATOR + b"Subject: next\n\n<URL:http://next.example/>\n"
 TAIL = b"<URL:http://tail.example/>\n"

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import urlsift
+from urlsift import _select
 from urlsift._model import Provenance
 from urlsift.cli import main
 from urlsift.sources import sniff
@@ -23,7 +24,9 @@ PIPERMAIL = CORPORA / "mail" / "r-devel-2000-May.mbox"
 
 
 @pytest.mark.parametrize(("path", "count"), [(HARD_CASES, 33), (PIPERMAIL, 396)])
-def test_every_message_of_a_real_mbox_is_found_at_its_offset(path: Path, count: int) -> None:
+def test_every_message_of_a_real_mbox_is_found_at_its_offset(
+    core: _select.Core, path: Path, count: int
+) -> None:
     data = path.read_bytes()
     found = list(messages(io.BytesIO(data)))
     assert [message.number for message in found] == list(range(count))
@@ -35,7 +38,7 @@ def test_every_message_of_a_real_mbox_is_found_at_its_offset(path: Path, count: 
     assert all(message.complete for message in found)
 
 
-def test_separators_quoting_and_false_from_lines() -> None:
+def test_separators_quoting_and_false_from_lines(core: _select.Core) -> None:
     mbox = (
         b"From someone at example.org  Mon May  5 12:34:56 1997\n"
         b"Subject: one\n\nbody\n>From the start\n>>From here\n\n"

@@ -18,6 +18,8 @@ from urlsift.cli import main
 from urlsift.sources.mbox import BLOCK_BYTES, RawMessage, messages
 from urlsift.sources.split import cuts, range_messages
 
+pytestmark = pytest.mark.usefixtures("core")  # issue 32: each test on both cores
+
 SEPARATOR = b"From someone@example.com Thu Jan  1 00:00:00 1970"
 
 # Lines of a message body: URLs, empty lines, "From " lines that are no separators (no date, or

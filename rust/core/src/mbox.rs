@@ -214,8 +214,11 @@ impl Splitter {
         if block.is_empty() {
             return;
         }
+        // What is left of the blocks before holds no line feed (it is the line they were cut in):
+        // only the new block is searched, so that small blocks cost no more than large ones.
+        let held = self.data.len();
         self.data.extend_from_slice(block);
-        let mut end = memrchr(b'\n', &self.data).map_or(0, |at| at + 1); // whole lines
+        let mut end = memrchr(b'\n', block).map_or(0, |at| held + at + 1); // whole lines
         if end == 0 {
             if self.data.len() <= MAX_SEPARATOR_BYTES {
                 return;
