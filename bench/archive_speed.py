@@ -10,7 +10,9 @@ r-devel-2000-May of the repository's corpora/.
 The CLI runs in this process, ``--format jsonl`` written to /dev/null; the bare loop gets the
 messages already split (it does less than the CLI, which also reads and splits the file). Each
 figure is the best of N rounds, the two interleaved so a slow spell of the machine hits both.
-``--jobs`` also times ``-j 1`` and ``-j 2`` on copies of the mbox (the files are the unit of work).
+Under ``URLSIFT_CORE=rust`` the command line also runs with the Python oracle's mbox splitter
+(``sources/mbox.py``) in place of the native one (issue 32): the figures before and after it, in
+one run. ``--jobs`` also times ``-j 1`` and ``-j 2`` on copies of the mbox (the files are the unit of work).
 """
 
 from __future__ import annotations
@@ -24,14 +26,18 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import IO
+from unittest import mock
 
 from _corpora import REPO, SHARED
 
+from urlsift import _select
 from urlsift.cli import main
 from urlsift.extract import _judge
 from urlsift.matches import _HEADER_MATCHES
+from urlsift.sources import mbox
 from urlsift.sources.mbox import messages
 
 DEFAULT = REPO / "mail" / "r-devel-2000-May.mbox"
@@ -89,12 +95,27 @@ def main_bench() -> None:
         for message in split:
             email.message_from_bytes(message)
 
-    times = best(args.rounds, {"bare": bare, "cli": cli(args.mbox)})
+    runs = {"bare": bare, "cli": cli(args.mbox)}
+    if _select.CORE == "rust":
+        native_cli = runs["cli"]
+
+        def oracle(native: object, file: IO[bytes], limit: int, start: int) -> Iterator[mbox.RawMessage]:
+            return mbox._messages(file, limit, start)
+
+        def python_split() -> None:
+            with mock.patch.object(mbox, "_native_messages", oracle):
+                native_cli()
+
+        runs["python split"] = python_split
+    times = best(args.rounds, runs)
     print(f"{Path(args.mbox).name}: {megabytes:.1f} MB, {len(split)} messages, best of {args.rounds}")
     print(f"  bare email.message_from_bytes loop  {megabytes / times['bare']:6.1f} MB/s")
     print(f"  urlsift --format jsonl              {megabytes / times['cli']:6.1f} MB/s")
     target = "1.5, issue 22" if Path(args.mbox).name == SHARED_DEFAULT.name else "1.0 for small messages"
     print(f"  ratio                               {times['bare'] / times['cli']:6.2f}  (target >= {target})")
+    if "python split" in times:
+        print(f"  the same, Python mbox splitter       {megabytes / times['python split']:6.1f} MB/s")
+        print(f"  ratio                               {times['bare'] / times['python split']:6.2f}")
     if args.jobs:
         with tempfile.TemporaryDirectory() as folder:
             copies = []

@@ -21,6 +21,9 @@ cleared as a fresh process has them) and the bare ``email.message_from_bytes`` l
 - output: the jsonl writer over the rows (``Printing.selected`` first, as the printer does);
 - other: what the command line costs beyond the sum (events, printer, reports).
 
+Under ``URLSIFT_CORE=rust`` the split is the native splitter's (issue 32); the Python oracle's is
+timed beside it, in the same run.
+
 Then a floor: what no design of these stages can go below without a faster reader or scanner:
 ``read_path`` as it is, plus ``extract`` over the texts it gives joined into ONE string (the
 scanner at its own speed, with no cost per message or per text; a header value with a ``<`` that
@@ -44,7 +47,7 @@ from typing import Any
 
 from _corpora import SHARED
 
-from urlsift import results
+from urlsift import _select, results
 from urlsift._model import MessageText, Provenance
 from urlsift.cli import main
 from urlsift.extract import _judge, extract
@@ -171,6 +174,14 @@ def stages(path: Path, rounds: int) -> None:
         "output": output,
         "joined": lambda: [None for _ in extract(joined, invalid=True)],
     }
+    if _select.CORE == "rust":
+
+        def split_python() -> None:
+            with _select.using("python"):
+                for _ in messages(io.BytesIO(data)):
+                    pass
+
+        runs["split_python"] = split_python
     t = best(rounds, runs)
     shown = {
         "split": t["split"],
@@ -196,6 +207,11 @@ def stages(path: Path, rounds: int) -> None:
     print(f"  {'cli':12} {per_message:10.1f} {per_row:8.1f}  {megabytes / t['cli']:.1f} MB/s")
     print(f"  {'bare loop':12} {t['bare'] / n * 1e6:10.1f} {'':8}  {megabytes / t['bare']:.1f} MB/s")
     print(f"  ratio (bare / cli) {t['bare'] / t['cli']:.2f}")
+    if "split_python" in t:
+        print(
+            f"  split: native {t['split'] / n * 1e6:.1f} us/message, Python oracle"
+            f" {t['split_python'] / n * 1e6:.1f} ({t['split_python'] / t['split']:.1f}x)"
+        )
     floor = t["read_path"] + t["joined"] + t["output"]
     target = 1.5 if path.name == "blinux-list.mbox" else 1.0
     print(

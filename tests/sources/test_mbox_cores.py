@@ -109,7 +109,9 @@ lines = st.sampled_from(
         b"From a 12:34 1999 \x0b",
         b"From a12:34 1999",
         b"From x 1999 12:34",
-        b"From " + b"y" * MAX_SEPARATOR_BYTES + b" 12:34 1999",
+        b"From a at b\t12:34 1999",
+        b"From " + b"y" * (MAX_SEPARATOR_BYTES - 17) + b" 12:34 1999",  # the longest there is
+        b"From " + b"y" * (MAX_SEPARATOR_BYTES - 16) + b" 12:34 1999",  # one byte too long
         b"From here",
         b">From " + SEPARATOR[5:],
         b">>From x",
