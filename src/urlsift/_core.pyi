@@ -3,6 +3,7 @@ mypy; ``urlsift._select`` decides whether it is used."""
 
 from collections.abc import Mapping
 from typing import Any, final, overload
+from typing import Literal
 
 __version__: str
 BUILD_PROFILE: str
@@ -62,3 +63,23 @@ class Writer:
         schemes: list[str] | None = None,
     ) -> None: ...
     def write(self, rows: Rows, start: int, stop: int) -> tuple[bytes, int, bool]: ...
+
+def read_message(
+    data: bytes, /
+) -> (
+    tuple[
+        list[str],
+        list[str],
+        str | None,
+        str | None,
+        str | None,
+        list[str],
+        list[str],
+        dict[int, bool],
+        list[tuple[Literal["malformed", "undecodable-bytes"], str, str]],
+    ]
+    | str
+):
+    """``sources.mime.read`` by the core (rust/py/src/mime.rs): header names and values (RFC 2047
+    words as written), Message-ID, Date, Newsgroups, part names and texts, flowed {part: DelSp=yes},
+    defects (kind, part, detail); or why the Python reader must read the message."""

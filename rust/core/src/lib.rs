@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 pub mod extract;
+pub mod mime;
 pub mod rejoin;
 pub mod scan;
 mod scan_tables;
