@@ -2,8 +2,7 @@
 mypy; ``urlsift._select`` decides whether it is used."""
 
 from collections.abc import Mapping
-from typing import Any, final, overload
-from typing import Literal
+from typing import Any, Literal, final, overload
 
 __version__: str
 BUILD_PROFILE: str
