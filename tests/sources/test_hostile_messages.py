@@ -116,7 +116,7 @@ BAD_DECODING = [
 ]
 
 
-def test_decode_errors_of_every_kind_are_reports_of_their_message(tmp_path: Path) -> None:
+def test_decode_errors_of_every_kind_are_reports_of_their_message(tmp_path: Path, core: str) -> None:
     path = tmp_path / "bad-decoding.mbox"
     path.write_bytes(_mbox(*BAD_DECODING))
     run = _cli(tmp_path, str(path))
@@ -134,7 +134,7 @@ def test_decode_errors_of_every_kind_are_reports_of_their_message(tmp_path: Path
     assert split.out == run.out
 
 
-def test_a_text_codec_that_is_no_text_encoding_is_refused() -> None:
+def test_a_text_codec_that_is_no_text_encoding_is_refused(core: str) -> None:
     found = mime.read(
         b"Content-Type: text/plain; charset=base64\n\naHR0cDovL3guZXhhbXBsZS8=\n", Provenance("m")
     )
@@ -143,7 +143,7 @@ def test_a_text_codec_that_is_no_text_encoding_is_refused() -> None:
 
 
 @pytest.mark.parametrize("charset", ["punycode", "PunyCode", "idna"])
-def test_a_domain_label_codec_as_charset_is_refused_not_decoded(charset: str) -> None:
+def test_a_domain_label_codec_as_charset_is_refused_not_decoded(charset: str, core: str) -> None:
     """punycode decodes in quadratic time (a 2 MB part hung the run) and encodes domain labels,
     not text: the part reads as UTF-8, reported, like any codec that is no text encoding."""
     body = b"http://x.example/ " + b"a-" * 100 + b"\n"
@@ -166,7 +166,7 @@ def test_an_html_part_of_unclosed_tags_ends_and_the_next_message_is_read(tmp_pat
     assert run.code == 0
 
 
-def test_a_tag_left_open_at_the_end_of_a_page_is_kept_as_text() -> None:
+def test_a_tag_left_open_at_the_end_of_a_page_is_kept_as_text(core: str) -> None:
     found = mime.read(
         b'Content-Type: text/html\n\n<b>x</b><a href="http://open.example/ and more', Provenance("m")
     )
@@ -218,7 +218,9 @@ def test_nested_multiparts_are_not_copied_at_every_level(tmp_path: Path, core: s
     assert run.peak_mb < 150, run.peak_mb
 
 
-def test_multiparts_nested_past_the_limit_are_reported_and_the_next_message_read(tmp_path: Path) -> None:
+def test_multiparts_nested_past_the_limit_are_reported_and_the_next_message_read(
+    tmp_path: Path, core: str
+) -> None:
     path = tmp_path / "deep.mbox"
     path.write_bytes(_mbox(nested_multiparts(mime.MAX_DEPTH + 36, b"http://too-deep.example/\n"), AFTER))
     run = _cli(tmp_path, str(path))
@@ -351,7 +353,7 @@ def test_a_mutated_message_changes_nothing_before_or_after_it(pair: tuple[bytes,
 
 
 @pytest.mark.parametrize("charset", ["hex", "rot13", "idna", "undefined", "zlib", "\x00"])
-def test_every_charset_gives_text_or_a_report(charset: str) -> None:
+def test_every_charset_gives_text_or_a_report(charset: str, core: str) -> None:
     data = f"Content-Type: text/plain; charset={charset}\n\nhttp://x.example/ \xff\n".encode("latin-1")
     found = mime.read(data, Provenance("m"))
     assert "http://x.example/" in found.texts[0]

@@ -50,13 +50,13 @@ def test_html_of_unclosed_tags_is_read_in_linear_time() -> None:
 
 
 @growth.timing
-def test_nested_multiparts_are_read_in_linear_time() -> None:
+def test_nested_multiparts_are_read_in_linear_time(core: str) -> None:
     messages_ = [nested_multiparts(60, b"lorem ipsum dolor sit amet\n" * (200 * size)) for size in SIZES]
     growth.assert_linear(lambda data: mime.read(data, Provenance("m")), messages_, "nested 60 deep")
 
 
 @growth.timing
-def test_many_parts_are_read_in_linear_time() -> None:
+def test_many_parts_are_read_in_linear_time(core: str) -> None:
     part = b"--b\nContent-Type: text/plain\n\nhttp://x.example/\n"
     messages_ = [
         b"Content-Type: multipart/mixed; boundary=b\n\n" + part * (100 * size) + b"--b--\n" for size in SIZES
@@ -65,7 +65,7 @@ def test_many_parts_are_read_in_linear_time() -> None:
 
 
 @growth.timing
-def test_parts_of_as_many_content_types_are_read_in_linear_time() -> None:
+def test_parts_of_as_many_content_types_are_read_in_linear_time(core: str) -> None:
     # Each part's value new to the cache of parsed values (and every other one too long to be kept).
     pad = "p" * mime.MAX_CACHED_TYPE
     messages_ = [

@@ -84,7 +84,7 @@ MESSAGE = (
 )
 
 
-def test_a_message_gives_its_headers_and_decoded_text_parts() -> None:
+def test_a_message_gives_its_headers_and_decoded_text_parts(core: str) -> None:
     found = read(MESSAGE, Provenance("m.eml", message=0, offset=0))
     urls = {part: urlsift.extract_urls(text) for part, text in zip(found.parts, found.texts, strict=True)}
     assert urls["Subject"] == []  # decoded to "see http://subject.example/é": not strict RFC 1738

@@ -8,6 +8,7 @@
 
 pub mod extract;
 pub mod mbox;
+pub mod mime;
 pub mod rejoin;
 pub mod scan;
 mod scan_tables;

@@ -4,6 +4,7 @@
 
 mod extract;
 mod mbox;
+mod mime;
 mod scan;
 mod write;
 
@@ -210,5 +211,6 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
 
     extract::register(module)?;
     mbox::register(module)?;
+    mime::register(module)?;
     Ok(())
 }

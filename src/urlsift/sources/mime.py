@@ -31,6 +31,7 @@ from itertools import repeat
 from operator import itemgetter
 from typing import NamedTuple
 
+from .. import _select
 from .._model import Defect, DefectKind, MessageText, Provenance
 from ..flowed import is_flowed
 from . import page as _page
@@ -101,6 +102,13 @@ RESOLVED = "resolved"
 def read(data: bytes, where: Provenance, pipermail: bool = False) -> MessageText:
     """The headers and text parts of the message ``data``, named, and its defects; ``pipermail``:
     it comes from a pipermail archive (D32, ``MessageText.pipermail``)."""
+    native = _select.native()
+    if native is not None:
+        # The core reads it, or says why not (another charset, HTML, RFC 2231, a header block of
+        # the stdlib's odd case: the one place that decides, rust/core/src/mime.rs); read here then.
+        found = native.read_message(data)
+        if not isinstance(found, str):
+            return _from_core(found, where, pipermail)
     message = _entity(data)
     # No colon, no URL (an RFC 2047 word may hide one: "=3A"), but for a host name with no scheme
     # ("Organization: www.example.org"), which the modern profile finds; tested first, as most
@@ -111,23 +119,76 @@ def read(data: bytes, where: Provenance, pipermail: bool = False) -> MessageText
         if (":" in value or "=?" in value or "www." in value.lower()) and key not in TRACE_HEADERS:
             names.append(name)
             texts.append(value.lstrip(" \t").rstrip("\r"))
-    problems: list[tuple[str, str]] = []
-    if any("=?" in value for value in texts):
-        decoded = [_header_decoded(value) if "=?" in value else (value, None) for value in texts]
-        problems = [
-            (name, problem) for name, (_, problem) in zip(names, decoded, strict=True) if problem is not None
-        ]
-        kept = [
-            (name, value)
-            for name, (value, _) in zip(names, decoded, strict=True)
-            if ":" in value or "www." in value.lower()
-        ]
-        names = [name for name, _ in kept]
-        texts = [value for _, value in kept]
+    names, texts, problems = _scanned_headers(names, texts)
     found = MessageText(_identified(message, where), texts, names, len(texts), [], {}, pipermail)
     for name, problem in problems:  # the header is still scanned, as written
         _defect(found, "malformed", name, problem)
     _walk(message, found, [0], "text/plain", 0)
+    return found
+
+
+def _scanned_headers(
+    names: list[str], texts: list[str]
+) -> tuple[list[str], list[str], list[tuple[str, str]]]:
+    """The headers to scan with their RFC 2047 words decoded (those left with no colon and no
+    "www." dropped), and each header whose words could not be decoded, with why."""
+    if not any("=?" in value for value in texts):
+        return names, texts, []
+    decoded = [_header_decoded(value) if "=?" in value else (value, None) for value in texts]
+    problems = [
+        (name, problem) for name, (_, problem) in zip(names, decoded, strict=True) if problem is not None
+    ]
+    kept = [
+        (name, value)
+        for name, (value, _) in zip(names, decoded, strict=True)
+        if ":" in value or "www." in value.lower()
+    ]
+    return [name for name, _ in kept], [value for _, value in kept], problems
+
+
+_CoreMessage = tuple[
+    list[str],
+    list[str],
+    "str | None",
+    "str | None",
+    "str | None",
+    list[str],
+    list[str],
+    dict[int, bool],
+    list[tuple[DefectKind, str, str]],
+]
+"""What ``_core.read_message`` gives for a message it read (rust/py/src/mime.rs)."""
+
+
+def _from_core(read_: _CoreMessage, where: Provenance, pipermail: bool) -> MessageText:
+    """The ``MessageText`` of a message the core read: its RFC 2047 words decoded here, by
+    Python's codecs, as ``read`` decodes them."""
+    names, values, message_id, date, newsgroups, parts, texts, flowed, defects = read_
+    names, values, problems = _scanned_headers(names, values)
+    headers = len(values)
+    provenance = Provenance(
+        where[0],
+        where[1],
+        where[2],
+        where[3],
+        _header_text(message_id),
+        _header_text(date),
+        _header_text(newsgroups),
+        where[7],
+    )
+    found = MessageText(
+        provenance,
+        values + texts,
+        names + parts,
+        headers,
+        [],
+        {index + headers: delsp for index, delsp in flowed.items()},  # D31
+        pipermail,
+    )
+    for name, problem in problems:
+        _defect(found, "malformed", name, problem)
+    for kind, part, detail in defects:
+        _defect(found, kind, part, detail)
     return found
 
 

@@ -1,0 +1,514 @@
+//! One message's bytes -> the texts to scan: `sources/mime.py`'s `read`, natively, for the
+//! messages it can read exactly as that reader does (which stays the reference and the oracle).
+//!
+//! The header block is cut into headers as `mime._entity`'s common case cuts it (a line that is no
+//! folded one starts a header; each is cut at its first colon); the headers that may hold a URL are
+//! picked as `mime.read` picks them. The MIME structure is walked in `Message.walk()` order, parts
+//! numbered as it numbers them, with `MAX_DEPTH`; text parts are undone from quoted-printable and
+//! base64 as `binascii` undoes them (`transfer`), then decoded from UTF-8, US-ASCII or Latin-1,
+//! undecodable bytes replaced and counted as Python's codecs replace them.
+//!
+//! Whatever else a message holds (another charset, a `text/html` part, an RFC 2231 parameter, a
+//! header block the common case does not cut, a non-ASCII Content-Type) is not guessed at: `read`
+//! says why it did not read the message (`Fallback`), and the caller reads it with the Python reader
+//! (one place decides: `read`'s checks). RFC 2047 words are left as written: the caller decodes the
+//! values that hold one (`mime._header_decoded`, Python's codecs for every charset).
+
+mod transfer;
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use memchr::{memchr, memchr_iter, memmem};
+use regex::Regex;
+
+pub use transfer::{base64, quoted_printable, Base64};
+
+/// Multiparts nested deeper than this are not entered (`mime.MAX_DEPTH`).
+pub const MAX_DEPTH: usize = 64;
+
+/// Headers not scanned (`mime.TRACE_HEADERS`: trace lines and signatures).
+pub const TRACE_HEADERS: [&str; 7] = [
+    "received",
+    "x-received",
+    "dkim-signature",
+    "x-google-dkim-signature",
+    "domainkey-signature",
+    "arc-seal",
+    "arc-message-signature",
+];
+
+/// Why a message is left to the Python reader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Fallback {
+    /// A header block with a line that is no header (the stdlib's MissingHeaderBodySeparatorDefect).
+    HeaderBlock,
+    /// A Content-Type with a non-ASCII character (Python's Unicode case and blanks).
+    NonAsciiType,
+    /// An RFC 2231 parameter (`name*=`): `email.utils`' decoding.
+    Rfc2231,
+    /// A text part whose charset is none of UTF-8, US-ASCII and Latin-1.
+    Charset,
+    /// A `text/html` part (`sources/page.py`).
+    Html,
+}
+
+impl Fallback {
+    /// One word for it (the binding gives it to Python, which counts them).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Fallback::HeaderBlock => "header-block",
+            Fallback::NonAsciiType => "non-ascii-type",
+            Fallback::Rfc2231 => "rfc2231",
+            Fallback::Charset => "charset",
+            Fallback::Html => "html",
+        }
+    }
+}
+
+/// A defect of the message, as `mime._defect` adds it: its kind, the part it is about, what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Defect {
+    pub kind: &'static str,
+    pub part: String,
+    pub detail: String,
+}
+
+/// A message read: what `MessageText` is made of, but for the RFC 2047 words left as written.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Message {
+    /// The headers to scan, in order: name, and value as `mime.read` keeps it (blanks after the
+    /// colon and carriage returns at its end taken off; encoded words as written).
+    pub headers: Vec<(String, String)>,
+    /// Message-ID, Date and Newsgroups as `_Entity.get` gives them (encoded words as written).
+    pub message_id: Option<String>,
+    pub date: Option<String>,
+    pub newsgroups: Option<String>,
+    /// The text parts decoded, each with its name ("2 text/plain").
+    pub parts: Vec<(String, String)>,
+    /// D31: the parts (indices into `parts`) that are format=flowed, with whether `DelSp=yes`.
+    pub flowed: Vec<(usize, bool)>,
+    pub defects: Vec<Defect>,
+}
+
+/// The message `data` read, or why the Python reader must read it.
+pub fn read(data: &[u8]) -> Result<Message, Fallback> {
+    let message = Entity::new(data, 0, data.len())?;
+    let mut found = Message::default();
+    for (name, value) in message.headers() {
+        // No colon, no URL, but for an encoded word and a "www." host with no scheme (mime.read).
+        let kept = value.contains(':') || value.contains("=?") || contains_www(value);
+        if kept && !TRACE_HEADERS.iter().any(|trace| name.eq_ignore_ascii_case(trace)) {
+            found.headers.push((name.to_owned(), trimmed(value).to_owned()));
+        }
+    }
+    found.message_id = message.get("message-id").map(str::to_owned);
+    found.date = message.get("date").map(str::to_owned);
+    found.newsgroups = message.get("newsgroups").map(str::to_owned);
+    let mut counter = 0;
+    walk(&message, &mut found, &mut counter, "text/plain", 0)?;
+    Ok(found)
+}
+
+/// `"www." in value.lower()`: no character but `W` lowers to `w`, none but `.` to `.`.
+fn contains_www(value: &str) -> bool {
+    value.as_bytes().windows(4).any(|four| four.eq_ignore_ascii_case(b"www."))
+}
+
+/// `value.lstrip(" \t").rstrip("\r")`, as `_Entity.get` and `read` take a value.
+fn trimmed(value: &str) -> &str {
+    value.trim_start_matches([' ', '\t']).trim_end_matches('\r')
+}
+
+/// Python's `str.isspace`: Unicode's White_Space and the four information separators.
+fn is_py_space(c: char) -> bool {
+    c.is_whitespace() || ('\x1c'..='\x1f').contains(&c)
+}
+
+/// A message or a MIME part: its header block decoded, its headers as ranges of it, and where its
+/// body lies in the message's bytes.
+struct Entity<'a> {
+    data: &'a [u8],
+    head: Cow<'a, str>,
+    /// Each header's name and value (from after its colon) in `head`.
+    ranges: Vec<((usize, usize), (usize, usize))>,
+    start: usize,
+    end: usize,
+}
+
+impl<'a> Entity<'a> {
+    /// `mime._entity` of `data[start..end]`, its common case (every line of the header block a
+    /// header, or a folded line of one); else `Fallback::HeaderBlock`.
+    fn new(data: &'a [u8], start: usize, end: usize) -> Result<Self, Fallback> {
+        let within = &data[start..end];
+        if within.starts_with(b"\n") || within.starts_with(b"\r\n") {
+            let body = start + memchr(b'\n', within).map_or(0, |at| at + 1);
+            return Ok(Entity { data, head: Cow::Borrowed(""), ranges: Vec::new(), start: body, end });
+        }
+        let (head_end, body_start) = blank_line(data, start, end).unwrap_or((end, end));
+        let head = String::from_utf8_lossy(&data[start..head_end]);
+        let mut ranges = Vec::new();
+        let bytes = head.as_bytes();
+        let mut chunk = 0;
+        while chunk < bytes.len() {
+            // A header ends at a line feed that no blank follows (mime._HEADER_START).
+            let mut stop = bytes.len();
+            for at in memchr_iter(b'\n', &bytes[chunk..]) {
+                let at = chunk + at;
+                if !matches!(bytes.get(at + 1), Some(b' ' | b'\t')) {
+                    stop = at;
+                    break;
+                }
+            }
+            let colon = memchr(b':', &bytes[chunk..stop]).ok_or(Fallback::HeaderBlock)? + chunk;
+            // RFC 5322 2.2: a name is printable ASCII but the space (and the colon).
+            if colon == chunk || !bytes[chunk..colon].iter().all(|b| (b'!'..=b'~').contains(b)) {
+                return Err(Fallback::HeaderBlock);
+            }
+            ranges.push(((chunk, colon), (colon + 1, stop)));
+            chunk = stop + 1;
+        }
+        Ok(Entity { data, head, ranges, start: body_start, end })
+    }
+
+    fn headers(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.ranges.iter().map(|&((ns, ne), (vs, ve))| (&self.head[ns..ne], &self.head[vs..ve]))
+    }
+
+    /// The first header called `name` (lower case), as `_Entity.get` gives it.
+    fn get(&self, name: &str) -> Option<&str> {
+        self.headers().find(|(key, _)| key.eq_ignore_ascii_case(name)).map(|(_, value)| trimmed(value))
+    }
+
+    fn body(&self) -> &'a [u8] {
+        &self.data[self.start..self.end]
+    }
+}
+
+/// `mime._blank_line`: the first "\n\n", or "\n\r\n" that no "\n" follows, from the line feed
+/// before it to its end (searches bounded by `end`).
+fn blank_line(data: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
+    let within = &data[..end];
+    for at in memchr_iter(b'\n', &within[start..]) {
+        let at = start + at;
+        match (within.get(at + 1), within.get(at + 2), within.get(at + 3)) {
+            (Some(b'\n'), _, _) => return Some((at + 1, at + 2)),
+            (Some(b'\r'), Some(b'\n'), next) if next != Some(&b'\n') => return Some((at + 1, at + 3)),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The charsets read natively (`mime._read_type` has put US-ASCII as UTF-8 already).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Charset {
+    Utf8,
+    Latin1,
+}
+
+/// A few of Python's names for its two codecs, as a Content-Type writes them, lower case.
+fn charset(name: &str) -> Option<Charset> {
+    match name {
+        "utf-8" | "utf8" | "utf_8" => Some(Charset::Utf8),
+        "iso-8859-1" | "iso8859-1" | "iso_8859-1" | "latin-1" | "latin1" => Some(Charset::Latin1),
+        _ => None,
+    }
+}
+
+/// A Content-Type value read (`mime._Type`).
+struct Type {
+    kind: String,
+    params: HashMap<String, String>,
+    /// Lower case, US-ASCII read as UTF-8 (its name kept: it is the one reported).
+    charset: String,
+    /// D31: None for all but flowed text/plain, else whether `DelSp=yes`.
+    delsp: Option<bool>,
+}
+
+/// Python's `str.strip()` of an ASCII value.
+fn py_strip(value: &str) -> &str {
+    value.trim_matches(is_py_space)
+}
+
+fn parameter() -> &'static Regex {
+    static PARAMETER: OnceLock<Regex> = OnceLock::new();
+    // mime._PARAMETER, `\s` spelled as Python reads it in ASCII text.
+    PARAMETER.get_or_init(|| {
+        let s = r"[\t\n\x0B\x0C\r\x1C-\x1F ]";
+        let pattern = format!(r#";{s}*([^\t\n\x0B\x0C\r\x1C-\x1F =;]+){s}*={s}*("(?:\\.|[^"\\])*"?|[^;]*)"#);
+        Regex::new(&pattern).expect("a fixed pattern")
+    })
+}
+
+/// `mime._read_type`, for an ASCII value with no RFC 2231 parameter.
+fn read_type(value: &str) -> Result<Type, Fallback> {
+    if !value.is_ascii() {
+        return Err(Fallback::NonAsciiType);
+    }
+    let (kind, rest) = value.split_once(';').unwrap_or((value, ""));
+    let mut kind: String = kind.chars().filter(|&c| !is_py_space(c)).collect();
+    kind.make_ascii_lowercase();
+    if kind.bytes().filter(|&b| b == b'/').count() != 1 {
+        kind = "text/plain".to_owned(); // as the stdlib (RFC 2045: an invalid type is text/plain)
+    }
+    let mut params = HashMap::new();
+    let rest = format!(";{rest}");
+    for found in parameter().captures_iter(&rest) {
+        let name = found[1].to_ascii_lowercase();
+        if name.contains('*') {
+            return Err(Fallback::Rfc2231);
+        }
+        params.insert(name, unquote(py_strip(&found[2])));
+    }
+    let mut charset = params.get("charset").map_or("utf-8", |c| py_strip(c)).to_ascii_lowercase();
+    if charset.is_empty() || charset == "us-ascii" || charset == "ascii" {
+        charset = "utf-8".to_owned(); // undeclared 8-bit text is most often UTF-8
+    }
+    let delsp = (kind == "text/plain").then(|| flowed(&params)).flatten();
+    Ok(Type { kind, params, charset, delsp })
+}
+
+/// `flowed.is_flowed`: None when not flowed, else whether `DelSp=yes` (D31).
+fn flowed(params: &HashMap<String, String>) -> Option<bool> {
+    let said =
+        |name: &str, word: &str| params.get(name).is_some_and(|v| py_strip(v).eq_ignore_ascii_case(word));
+    said("format", "flowed").then(|| said("delsp", "yes"))
+}
+
+/// `mime._unquote`.
+fn unquote(raw: &str) -> String {
+    let Some(inner) = raw.strip_prefix('"') else {
+        return raw.to_owned();
+    };
+    let inner = inner.strip_suffix('"').unwrap_or(inner);
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        // A quoted pair: `\\(.)`, where `.` is no line feed.
+        if c == '\\' {
+            match chars.clone().next() {
+                Some(next) if next != '\n' => {
+                    out.push(next);
+                    chars.next();
+                }
+                _ => out.push(c),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn defect(found: &mut Message, kind: &'static str, part: &str, detail: impl Into<String>) {
+    found.defects.push(Defect { kind, part: part.to_owned(), detail: detail.into() });
+}
+
+/// `mime._walk`: `entity`'s text and the parts inside it, numbered as `Message.walk()` numbers them.
+fn walk(
+    entity: &Entity<'_>,
+    found: &mut Message,
+    counter: &mut usize,
+    default: &str,
+    depth: usize,
+) -> Result<(), Fallback> {
+    let index = *counter;
+    *counter += 1;
+    let content = read_type(entity.get("content-type").unwrap_or(default))?;
+    let kind = content.kind.as_str();
+    let part = format!("{index} {kind}");
+    if kind.starts_with("multipart/") {
+        if depth >= MAX_DEPTH {
+            let detail = format!("parts nested deeper than {MAX_DEPTH} levels; not read");
+            defect(found, "malformed", &part, detail);
+            return Ok(());
+        }
+        let boundary = content.params.get("boundary").map_or("", String::as_str);
+        if boundary.is_empty() {
+            defect(found, "malformed", &part, "NoBoundaryInMultipartDefect");
+            return text_part(entity, found, part, &content);
+        }
+        let inner = if kind == "multipart/digest" { "message/rfc822" } else { "text/plain" };
+        let (parts, problem) = split(entity, boundary.as_bytes());
+        if let Some(problem) = problem {
+            defect(found, "malformed", &part, problem);
+            if parts.is_empty() {
+                text_part(entity, found, part, &content)?; // as the stdlib: the body as text
+            }
+        }
+        for (start, end) in parts {
+            walk(&Entity::new(entity.data, start, end)?, found, counter, inner, depth + 1)?;
+        }
+    } else if kind == "message/rfc822" {
+        if depth < MAX_DEPTH {
+            let inner = Entity::new(entity.data, entity.start, entity.end)?;
+            walk(&inner, found, counter, "text/plain", depth + 1)?;
+        }
+    } else if kind.starts_with("text/") {
+        text_part(entity, found, part, &content)?;
+    }
+    Ok(())
+}
+
+/// `mime._split`: where the parts of a multipart body lie (start, end), and what was wrong with its
+/// boundaries (RFC 2046 5.1.1: the line break before a boundary line belongs to the boundary).
+fn split(entity: &Entity<'_>, boundary: &[u8]) -> (Vec<(usize, usize)>, Option<&'static str>) {
+    let (data, first, last) = (entity.data, entity.start, entity.end);
+    let mut delimiter = b"--".to_vec();
+    delimiter.extend_from_slice(boundary);
+    let mut parts = Vec::new();
+    let mut start: Option<usize> = None;
+    let finder = memmem::Finder::new(&delimiter);
+    let mut from = first;
+    while let Some(found) = finder.find(&data[from..last]) {
+        let at = from + found;
+        from = at + 1;
+        if at != first && data[at - 1] != b'\n' {
+            continue;
+        }
+        let mut end = at + delimiter.len();
+        let closing = data[end.min(last)..last].starts_with(b"--");
+        if closing {
+            end += 2;
+        }
+        while end < last && matches!(data[end], b' ' | b'\t') {
+            end += 1;
+        }
+        if !(end >= last || data[end] == b'\n' || data[end..last].starts_with(b"\r\n")) {
+            continue;
+        }
+        let after = memchr(b'\n', &data[end.min(last)..last]).map_or(last, |n| end + n + 1).min(last);
+        if let Some(start) = start {
+            let mut stop = at;
+            if stop >= first + 2 && &data[stop - 2..stop] == b"\r\n" {
+                stop -= 2;
+            } else if stop > first && data[stop - 1] == b'\n' {
+                stop -= 1;
+            }
+            parts.push((start, start.max(stop)));
+        }
+        if closing {
+            return (parts, None);
+        }
+        start = Some(after);
+    }
+    match start {
+        None => (Vec::new(), Some("StartBoundaryNotFoundDefect")),
+        Some(start) => {
+            parts.push((start, last));
+            (parts, Some("CloseBoundaryNotFoundDefect"))
+        }
+    }
+}
+
+/// `mime._text_part`: the part undone from its transfer encoding and decoded from its charset.
+fn text_part(entity: &Entity<'_>, found: &mut Message, part: String, content: &Type) -> Result<(), Fallback> {
+    if content.kind == "text/html" {
+        return Err(Fallback::Html);
+    }
+    let charset = charset(&content.charset).ok_or(Fallback::Charset)?;
+    let encoding = py_strip(entity.get("content-transfer-encoding").unwrap_or(""));
+    let body = entity.body();
+    let payload: Cow<'_, [u8]> = if encoding.eq_ignore_ascii_case("quoted-printable") {
+        Cow::Owned(quoted_printable(body))
+    } else if encoding.eq_ignore_ascii_case("base64") {
+        let (decoded, problem) = match base64(body) {
+            Base64::Whole(decoded) => (decoded, None),
+            Base64::Unpadded(decoded) => (decoded, Some("InvalidBase64PaddingDefect")),
+            Base64::BadLength => (Vec::new(), Some("InvalidBase64LengthDefect")),
+        };
+        if let Some(problem) = problem {
+            defect(found, "malformed", &part, problem);
+        }
+        Cow::Owned(decoded)
+    } else {
+        Cow::Borrowed(body)
+    };
+    let text = match charset {
+        Charset::Utf8 => String::from_utf8_lossy(&payload).into_owned(),
+        Charset::Latin1 => payload.iter().map(|&b| char::from(b)).collect(),
+    };
+    // U+FFFD the payload did not hold (mime._text_part counts them so).
+    let replaced =
+        text.matches('\u{fffd}').count().saturating_sub(memmem::find_iter(&payload, "\u{fffd}").count());
+    if replaced > 0 {
+        let sequences = if replaced == 1 { "sequence" } else { "sequences" };
+        let detail = format!("{replaced} undecodable byte {sequences} ({})", content.charset);
+        defect(found, "undecodable-bytes", &part, detail);
+    }
+    if let Some(delsp) = content.delsp {
+        found.flowed.push((found.parts.len(), delsp)); // D31: unflowed before scanning
+    }
+    found.parts.push((part, text));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(message: &Message) -> Vec<&str> {
+        message.parts.iter().map(|(name, _)| name.as_str()).collect()
+    }
+
+    #[test]
+    fn headers_are_picked_as_the_python_reader_picks_them() {
+        let data = b"Received: from a (http://a.example/)\nSubject: www.x\nX-A: plain\nList-Post: <mailto:l@a>\r\n\nbody\n";
+        let found = read(data).unwrap();
+        assert_eq!(
+            found.headers,
+            vec![("Subject".into(), "www.x".into()), ("List-Post".into(), "<mailto:l@a>".into())]
+        );
+        assert_eq!(found.parts, vec![("0 text/plain".into(), "body\n".into())]);
+    }
+
+    #[test]
+    fn multiparts_are_numbered_in_walk_order() {
+        let data = b"Content-Type: multipart/mixed; boundary=\"b\"\n\npre\n--b\nContent-Type: text/plain; format=flowed\n\none \n--b\nContent-Type: image/png\n\nxx\n--b\n\ntwo\n--b--\n";
+        let found = read(data).unwrap();
+        assert_eq!(names(&found), ["1 text/plain", "3 text/plain"]);
+        assert_eq!(found.parts[0].1, "one ");
+        assert_eq!(found.flowed, vec![(0, false)]);
+        assert!(found.defects.is_empty());
+    }
+
+    #[test]
+    fn what_is_not_read_natively_says_why() {
+        assert_eq!(read(b"Content-Type: text/html\n\n<p>"), Err(Fallback::Html));
+        assert_eq!(read(b"Content-Type: text/plain; charset=koi8-r\n\nx"), Err(Fallback::Charset));
+        assert_eq!(read(b"Content-Type: text/plain; title*=us-ascii''x\n\nx"), Err(Fallback::Rfc2231));
+        assert_eq!(read(b"Subject: a\nno header\n\nx"), Err(Fallback::HeaderBlock));
+        assert_eq!(
+            read(b"Content-Type: text/plain; charset=latin-1\n\ncaf\xe9").unwrap().parts[0].1,
+            "caf\u{e9}"
+        );
+    }
+
+    #[test]
+    fn undecodable_bytes_are_counted() {
+        let found = read(b"Content-Type: text/plain; charset=\"UTF8\"\n\na\xff\xfeb\xef\xbf\xbd").unwrap();
+        assert_eq!(
+            found.defects,
+            vec![Defect {
+                kind: "undecodable-bytes",
+                part: "0 text/plain".into(),
+                detail: "2 undecodable byte sequences (utf8)".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn nesting_stops_at_the_budget() {
+        let mut data = Vec::new();
+        for level in 0..MAX_DEPTH + 3 {
+            data.extend_from_slice(
+                format!("Content-Type: multipart/mixed; boundary=b{level}\n\n--b{level}\n").as_bytes(),
+            );
+        }
+        let found = read(&data).unwrap();
+        let deep = found.defects.iter().find(|d| d.detail.contains("deeper")).unwrap();
+        assert_eq!(deep.part, format!("{MAX_DEPTH} multipart/mixed"));
+    }
+}

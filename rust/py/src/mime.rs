@@ -1,0 +1,40 @@
+//! The message reader's binding: `urlsift._core.read_message`, `sources/mime.py`'s `read` done by
+//! the core (GIL released while it reads), or the word for why the Python reader must read it.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use urlsift_core::mime as core;
+
+use crate::scan::guard;
+
+/// (header names, their values, Message-ID, Date, Newsgroups, part names, their texts, flowed
+/// {part index: DelSp=yes}, defects as (kind, part, detail)); or a str, the fallback's reason.
+#[pyfunction]
+fn read_message<'py>(py: Python<'py>, data: Bound<'py, PyBytes>) -> PyResult<Bound<'py, PyAny>> {
+    let bytes = data.as_bytes();
+    let read = py.detach(|| guard("read_message", || core::read(bytes)))?;
+    let found = match read {
+        Ok(found) => found,
+        Err(why) => return Ok(PyString::new(py, why.as_str()).into_any()),
+    };
+    let names = PyList::new(py, found.headers.iter().map(|(name, _)| name))?;
+    let values = PyList::new(py, found.headers.iter().map(|(_, value)| value))?;
+    let parts = PyList::new(py, found.parts.iter().map(|(part, _)| part))?;
+    let texts = PyList::new(py, found.parts.iter().map(|(_, text)| text))?;
+    let flowed = PyDict::new(py);
+    for (index, delsp) in found.flowed {
+        flowed.set_item(index, delsp)?;
+    }
+    let defects = PyList::empty(py);
+    for defect in &found.defects {
+        defects.append((defect.kind, &defect.part, &defect.detail))?;
+    }
+    let fields =
+        (names, values, found.message_id, found.date, found.newsgroups, parts, texts, flowed, defects);
+    Ok(fields.into_pyobject(py)?.into_any())
+}
+
+pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(read_message, module)?)?;
+    Ok(())
+}

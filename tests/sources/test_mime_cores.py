@@ -1,0 +1,287 @@
+"""The message reader of the core (rust/core/src/mime.rs) against sources/mime.py, its oracle
+(issue 32): every message of the corpora and the hostile inputs, and generated ones (folded
+headers, encoded words, nested multiparts, damaged quoted-printable and base64, every byte in each
+native charset, CRLF), give the same ``MessageText`` from both readers; what the core does not read
+it hands back, and the Python reader reads it (``mime.read``)."""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+import subprocess
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from mutations import SEEDS, mutate
+from scan import test_core_scan as core_scan
+from sources.test_hostile_messages import BAD_DECODING, nested_multiparts
+
+from urlsift import _select
+from urlsift._model import MessageText, Provenance
+from urlsift.sources import mime
+from urlsift.sources.mbox import messages
+
+pytestmark = pytest.mark.skipif(_select.NATIVE is None, reason="the native core is not built")
+
+ROOT = Path(__file__).parents[2]
+SHARED = ROOT.parent / "shared" / "corpora"  # beside the checkout, where it is there
+WHERE = Provenance("m", None, 3, 10)
+MAIL_FILES = sorted(
+    path
+    for root in (SHARED, ROOT / "corpora")
+    for path in (*root.glob("mail/**/*"), *root.glob("news/**/*"))
+    if path.is_file() and path.name != "SOURCES.md"
+)
+
+
+def _read(core: _select.Core, data: bytes) -> MessageText:
+    with _select.using(core):
+        return mime.read(data, WHERE, pipermail=True)
+
+
+def _by_core(data: bytes) -> str | None:
+    """Why the core left ``data`` to the Python reader; None when it read it."""
+    assert _select.NATIVE is not None
+    found = _select.NATIVE.read_message(data)
+    return found if isinstance(found, str) else None
+
+
+def _assert_same(data: bytes) -> None:
+    assert _read("rust", data) == _read("python", data), data[:300]
+
+
+def _file_messages(path: Path) -> list[bytes]:
+    data = path.read_bytes()
+    if path.suffix == ".mbox":
+        return [message.data for message in messages(io.BytesIO(data))]
+    return [data]  # a news article, a spool file: one message
+
+
+def test_the_corpora_include_mail_and_news() -> None:
+    assert any(path.suffix == ".mbox" for path in MAIL_FILES)
+    assert any(path.suffix != ".mbox" for path in MAIL_FILES)
+
+
+@pytest.mark.parametrize("path", MAIL_FILES, ids=lambda path: f"{path.parent.name}/{path.name}")
+def test_every_message_of_the_corpora_reads_the_same_by_both_cores(path: Path) -> None:
+    for data in _file_messages(path):
+        _assert_same(data)
+
+
+def test_most_messages_of_the_corpora_are_read_by_the_core() -> None:
+    """The Python reader is the exception (HTML parts, charsets beyond the three native ones)."""
+    why = Counter(_by_core(data) for path in MAIL_FILES for data in _file_messages(path))
+    read = why.pop(None)
+    assert read > 9 * sum(why.values()), why
+
+
+@pytest.mark.parametrize("data", [*BAD_DECODING, *SEEDS], ids=range(len(BAD_DECODING) + len(SEEDS)))
+def test_hostile_and_seed_messages_read_the_same_by_both_cores(data: bytes) -> None:
+    _assert_same(data)
+
+
+@pytest.mark.parametrize("depth", [1, mime.MAX_DEPTH - 1, mime.MAX_DEPTH, mime.MAX_DEPTH + 36])
+def test_nesting_around_the_limit_reads_the_same_by_both_cores(depth: int) -> None:
+    data = nested_multiparts(depth, b"http://deep.example/\n")
+    assert _by_core(data) is None
+    _assert_same(data)
+    deep = [d for d in _read("rust", data).defects if "deeper" in d.detail]
+    assert len(deep) == (depth > mime.MAX_DEPTH)
+
+
+def test_what_the_core_leaves_to_python_it_names() -> None:
+    assert _by_core(b"Content-Type: text/html\n\n<a href='http://a.example/'>") == "html"
+    assert _by_core(b"Content-Type: text/plain; charset=koi8-r\n\n\xc1") == "charset"
+    assert _by_core(b"Content-Type: text/plain; name*=utf-8''x\n\nx") == "rfc2231"
+    assert _by_core(b"Subject: x\nnot a header\n\nbody") == "header-block"
+    assert _by_core("Content-Type: text/plain; x=\u00e9\n\nx".encode()) == "non-ascii-type"
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.composite(lambda draw: mutate(draw, draw(st.sampled_from(SEEDS))))())
+def test_mutated_messages_read_the_same_by_both_cores(data: bytes) -> None:
+    _assert_same(data)
+
+
+# Generated messages: each piece a choice among the cases the reader tells apart.
+_WORDS = [
+    "see",
+    "http://a.example/x",
+    ":",
+    "www.",
+    "WwW.b.example",
+    "=?utf-8?q?http=3A//q.example/?=",
+    "=?iso-8859-1?b?aHR0cDovL2IuZXhhbXBsZS/p?=",
+    "=?x-unknown?q?a?=",
+    "=?utf-8?b?a?=",
+    "=?",
+    "?=",
+    "caf\u00e9",
+    "\ufffd",
+    " ",
+    "\t",
+]
+_FOLDS = [b"\n ", b"\r\n\t", b"\n\t"]
+_NAMES = [
+    "Subject",
+    "List-Archive",
+    "Received",
+    "X-Url",
+    "Message-ID",
+    "Date",
+    "Newsgroups",
+    "DKIM-Signature",
+]
+_CHARSETS = [None, "utf-8", "UTF-8", "utf8", '"us-ascii"', "ascii", "iso-8859-1", "Latin1", "latin-1", ""]
+_ENCODINGS = [None, "7bit", "8bit", "quoted-printable", "Quoted-Printable ", "base64", " BASE64"]
+_QP_PIECES = [
+    b"=",
+    b"=3D",
+    b"=3a",
+    b"=\n",
+    b"=\r\n",
+    b"=\r",
+    b"==",
+    b"=G1",
+    b"=A",
+    b"\n",
+    b"\r\n",
+    b"a",
+    b" ",
+]
+
+
+@st.composite
+def _header(draw: st.DrawFn, newline: bytes) -> bytes:
+    name = draw(st.sampled_from(_NAMES)).encode()
+    words = draw(st.lists(st.sampled_from(_WORDS), max_size=6))
+    value = b""
+    for word in words:
+        value += draw(st.sampled_from(_FOLDS)) if draw(st.booleans()) and value else b""
+        value += word.encode(draw(st.sampled_from(["utf-8", "latin-1"])), "replace")
+    return name + b":" + draw(st.sampled_from([b" ", b"", b"\t "])) + value + newline
+
+
+@st.composite
+def _body(draw: st.DrawFn, encoding: str | None) -> bytes:
+    raw = draw(st.binary(max_size=40)) if draw(st.booleans()) else bytes(range(256))
+    how = (encoding or "").strip().lower()
+    if how == "base64":
+        encoded = base64.encodebytes(raw)
+        cut = draw(st.integers(0, len(encoded)))
+        damage = draw(st.sampled_from([b"", b"=", b"==", b"!", b"-_", b"A", b"AB=C", b"\r\n"]))
+        return encoded[:cut] + damage + encoded[cut:] if draw(st.booleans()) else encoded[:cut]
+    if how == "quoted-printable":
+        return b"".join(draw(st.lists(st.sampled_from([*_QP_PIECES, raw[:8]]), max_size=20)))
+    return raw
+
+
+@st.composite
+def _entity(draw: st.DrawFn, depth: int, newline: bytes) -> bytes:
+    headers = b"".join(draw(st.lists(_header(newline), max_size=3)))
+    if depth > 0 and draw(st.booleans()):
+        boundary = draw(st.text("ab'()+_,-./:=? ", min_size=1, max_size=8))
+        quoted = f'"{boundary}"' if draw(st.booleans()) else boundary.replace(" ", "_")
+        subtype = draw(st.sampled_from(["mixed", "alternative", "digest"]))
+        headers += f"Content-Type: multipart/{subtype}; boundary={quoted}".encode() + newline
+        delimiter = b"--" + quoted.strip('"').encode()
+        parts = draw(st.lists(_entity(depth - 1, newline), max_size=3))
+        body = draw(st.sampled_from([b"", b"preamble" + newline]))
+        for part in parts:
+            body += delimiter + draw(st.sampled_from([b"", b" \t"])) + newline + part + newline
+        body += draw(st.sampled_from([delimiter + b"--" + newline, b"", delimiter + newline]))
+        return headers + newline + body
+    kinds = ["text/plain", "text/x-y", "TEXT/Plain", "image/png"] + ["message/rfc822"] * (depth > 0)
+    kind = draw(st.sampled_from(kinds))
+    if kind == "message/rfc822":
+        return (
+            headers + b"Content-Type: message/rfc822" + newline + newline + draw(_entity(depth - 1, newline))
+        )
+    charset = draw(st.sampled_from(_CHARSETS))
+    flowed = draw(st.sampled_from(["", "; format=flowed", '; format="Flowed"; delsp=yes', "; DelSp=YES"]))
+    content = f"Content-Type: {kind}" + (f"; charset={charset}" if charset is not None else "") + flowed
+    encoding = draw(st.sampled_from(_ENCODINGS))
+    headers += content.encode() + newline
+    if encoding is not None:
+        headers += f"Content-Transfer-Encoding: {encoding}".encode() + newline
+    return headers + newline + draw(_body(encoding))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([b"\n", b"\r\n"]).flatmap(lambda newline: _entity(3, newline)))
+def test_generated_messages_are_read_by_the_core_as_python_reads_them(data: bytes) -> None:
+    # No HTML, the native charsets only: the core reads it, unless a header block is the
+    # stdlib's odd case (a CRLF message whose body starts with a LF: "\r\n\r\n\n").
+    odd = any(d.detail == "MissingHeaderBodySeparatorDefect" for d in _read("python", data).defects)
+    assert _by_core(data) == ("header-block" if odd else None)
+    _assert_same(data)
+
+
+@pytest.mark.parametrize("charset", ["utf-8", "us-ascii", "iso-8859-1"])
+@pytest.mark.parametrize("encoding", ["8bit", "quoted-printable", "base64"])
+def test_every_byte_value_decodes_as_pythons_codecs_decode_it(charset: str, encoding: str) -> None:
+    raw = bytes(range(256)) + b"\xef\xbf\xbd\xed\xa0\x80\xf4\x90\x80\x80\xe2\x82" + bytes(range(255, -1, -1))
+    body = {
+        "8bit": raw,
+        "quoted-printable": b"".join(b"=%02X" % b for b in raw),
+        "base64": base64.b64encode(raw),
+    }
+    data = f"Content-Type: text/plain; charset={charset}\nContent-Transfer-Encoding: {encoding}\n\n".encode()
+    found = _read("rust", data + body[encoding])
+    assert found == _read("python", data + body[encoding])
+    assert found.texts[-1] == raw.decode("latin-1" if charset == "iso-8859-1" else "utf-8", "replace")
+    assert bool(found.defects) == (charset != "iso-8859-1")
+
+
+# Growth: 10x the message, at most 15x the instructions of the core (callgrind, as the scanner's).
+SHAPES: dict[str, Callable[[int], bytes]] = {
+    "folded headers": lambda n: (
+        b"".join(b"X-H%d: a\n b\n\tc http://x.example/\n" % k for k in range(n)) + b"\nx\n"
+    ),
+    "many parts": lambda n: (
+        b"Content-Type: multipart/mixed; boundary=b\n\n"
+        + b"--b\nContent-Type: text/plain\n\nhttp://x.example/\n" * n
+        + b"--b--\n"
+    ),
+    "long qp lines": lambda n: b"Content-Transfer-Encoding: quoted-printable\n\n" + b"a=3D=\r\nb" * (40 * n),
+    "nested": lambda n: nested_multiparts(60, b"lorem ipsum=\n" * (20 * n)),
+}
+
+
+@pytest.mark.skipif(core_scan.VALGRIND is None, reason="valgrind is missing: instructions are not counted")
+@pytest.mark.skipif(core_scan.CARGO is None, reason="cargo is missing: the core's example cannot be built")
+def test_the_core_readers_instructions_grow_linearly(tmp_path: Path) -> None:
+    assert core_scan.VALGRIND is not None
+    assert core_scan.CARGO is not None
+    files = []
+    for k, shape in enumerate(SHAPES.values()):
+        for size in (100, 1000):
+            files.append(tmp_path / f"{k}-{size}.eml")
+            files[-1].write_bytes(shape(size))
+    out = tmp_path / "callgrind.out"
+    command = [
+        core_scan.VALGRIND,
+        "--tool=callgrind",
+        "--dump-before=*read_one*",
+        f"--callgrind-out-file={out}",
+    ]
+    example = core_scan._example(core_scan.CARGO, "read_messages")
+    said = subprocess.run(
+        [*command, example, *files], capture_output=True, text=True, timeout=300, check=True
+    )
+    assert "header-block" not in said.stdout  # each was read by the core
+    counts = []
+    for k in range(2, len(files) + 2):  # dump 1 is the start; dump k + 1 is message k's reading
+        dump = Path(f"{out}.{k}").read_text()
+        counts.append(int(re.search(r"^totals: (\d+)", dump, re.MULTILINE).group(1)))  # type: ignore[union-attr]
+    ratios = {
+        shape: large / small for shape, small, large in zip(SHAPES, counts[::2], counts[1::2], strict=True)
+    }
+    assert min(counts[1::2]) > 10_000  # the readings themselves were counted
+    worst = max(ratios, key=ratios.__getitem__)
+    assert ratios[worst] <= core_scan.INSTRUCTION_LIMIT, f"{worst}: {ratios[worst]:.1f}x for 10x the message"
