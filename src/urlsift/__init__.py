@@ -31,7 +31,7 @@ from ._version import __version__
 # its module (by another module of urlsift) would bind the module to the name instead.
 from .canonical import canonical
 from .errors import ClusterError, Error, MissingExtra, StateError
-from .extract import extract, extract_urls
+from .extract import extract, extract_each, extract_urls
 from .grammar import PROFILES, STRICT, Profile
 from .scanner import KNOWN_SCHEMES, REGISTERED_SCHEMES
 from .stream import extract_stream
@@ -100,6 +100,7 @@ __all__ = [
     "__version__",
     "canonical",
     "extract",
+    "extract_each",
     "extract_message",
     "extract_stream",
     "extract_urls",

@@ -1,7 +1,8 @@
-"""The native core (rust/py, built by maturin): the fullmatch executor of the grammars. Stubs for
-mypy; ``urlsift._select`` decides whether it is used."""
+"""The native core (rust/py, built by maturin): the fullmatch executor of the grammars, the scanner,
+the extractor and the writers. Stubs for mypy, one for each name the module exports
+(tests/meta/test_core_stub.py holds them to it); ``urlsift._select`` decides whether it is used."""
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Literal, final, overload
 
 __version__: str
@@ -95,3 +96,83 @@ def read_message(
     """``sources.mime.read`` by the core (rust/py/src/mime.rs): header names and values (RFC 2047
     words as written), Message-ID, Date, Newsgroups, part names and texts, flowed {part: DelSp=yes},
     defects (kind, part, detail); or why the Python reader must read the message."""
+
+class InternalError(RuntimeError):
+    """A bug in the native core (a caught panic)."""
+
+def _panic_in_core(message: str) -> None:
+    """Panics inside the guard: raises ``InternalError`` (the tests' way to see one)."""
+
+@final
+class Scanner:
+    """The scanner of one option set (``scanner.Scanner``'s native twin): ``make`` is
+    ``_model.make_candidate``, ``wrappers`` ``Wrapper``'s values, ``unclosed`` ``Unclosed``'s members."""
+
+    def __init__(
+        self,
+        naked: bool,
+        schemes: Sequence[str],
+        hierarchical: Sequence[str],
+        iana: Sequence[str],
+        www: bool,
+        pipermail: bool,
+        make: Callable[[tuple[Any, ...]], Any],
+        wrappers: tuple[object, object, object],
+        unclosed: Sequence[object],
+    ) -> None: ...
+    def scan(
+        self, text: str, start: int = 0, stop: int | None = None, text_start: bool = True
+    ) -> Candidates: ...
+
+@final
+class Candidates(Iterator[Any]):
+    """A text's candidates (what ``make`` made), scanned as they are taken."""
+
+    def __iter__(self) -> Candidates: ...
+    def __next__(self) -> Any: ...
+    @property
+    def resume(self) -> int | None: ...
+
+@final
+class Extractor:
+    """The scanner's options (naked, schemes, hierarchical, IANA's, www, pipermail), ``invalid``,
+    the profile's grammar, how it judges (``extract._judge_plan``), ``Wrapper``'s values,
+    ``_model.make_match`` and the deferred verdict's factory."""
+
+    def __init__(
+        self,
+        scanner: tuple[bool, Sequence[str], Sequence[str], Sequence[str], bool, bool],
+        invalid: bool,
+        grammar: Grammar,
+        judge: tuple[
+            str,
+            Sequence[tuple[str, str]],
+            str,
+            str,
+            Sequence[tuple[str, str, Sequence[str]]],
+            Sequence[str],
+            str,
+        ],
+        wrappers: tuple[object, object, object],
+        make_match: Callable[[tuple[Any, ...]], Any],
+        verdict: Callable[..., Any],
+    ) -> None: ...
+    def extract(
+        self,
+        text: str,
+        start: int = 0,
+        stop: int | None = None,
+        text_start: bool = True,
+        lines: tuple[int, int, int] = (0, 1, 0),
+    ) -> Matches | None: ...
+
+@final
+class Matches(Iterator[Any]):
+    """A text's matches (``Match`` records) and the undecided candidates' tuples, as they are judged."""
+
+    def __iter__(self) -> Matches: ...
+    def __next__(self) -> Any: ...
+    @property
+    def lines(self) -> tuple[int, int, int]: ...
+    @property
+    def resume(self) -> int | None: ...

@@ -5,7 +5,9 @@ one, which stays complete as its oracle. The one place that decides.
 is loaded when it imports (so that tests and benchmarks can run both), but it becomes the default
 only once the whole native path beats the Python one and keeps every memory budget (issue 31,
 docs/architecture.md). ``URLSIFT_CORE=rust`` with no native core is an error: whoever asks for it
-must get it.
+must get it. Either refusal is an ImportError of this module (its ``name`` is this module's), one line
+naming the variable and what it takes: the ``urlsift`` command (``_urlsift_command``) prints it as
+a usage error.
 """
 
 from __future__ import annotations
@@ -21,17 +23,28 @@ CORES: tuple[Core, ...] = ("python", "rust")
 VARIABLE = "URLSIFT_CORE"
 
 
+TAKES = f"{VARIABLE} takes {' or '.join(CORES)} (unset or empty: python)"
+"""What the variable takes, said with each refusal."""
+
+
+def _refused(why: str) -> ImportError:
+    """One line (a command line's usage error), marked as this module's refusal."""
+    return ImportError(" ".join(f"{why}; {TAKES}".split()), name=__name__)
+
+
 def _load() -> tuple[Core, ModuleType | None]:
     wanted = os.environ.get(VARIABLE, "").strip().lower()
     if wanted not in {"", *CORES}:
-        raise ImportError(f"{VARIABLE}={wanted!r}: expected one of {', '.join(CORES)}")
+        raise _refused(f"{VARIABLE}={wanted!r} names no core")
     if wanted == "python":
         return "python", None  # the oracle alone: the native module is not even imported
     try:
         from . import _core
     except ImportError as error:
         if wanted == "rust":
-            raise ImportError(f"{VARIABLE}=rust, but the native core is not built: {error}") from error
+            raise _refused(
+                f"{VARIABLE}=rust, but the native core (urlsift._core) is not built: {error}"
+            ) from error
         return "python", None
     return ("rust" if wanted == "rust" else "python"), _core
 

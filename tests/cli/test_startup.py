@@ -7,6 +7,7 @@ a fresh process by the modules loaded, not timed."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -96,3 +97,80 @@ print("ok")
 def test_the_public_names_work_when_imported_on_first_use() -> None:
     done = subprocess.run([sys.executable, "-c", API], capture_output=True, text=True, check=False)
     assert done.stdout == "ok\n", done.stderr
+
+
+# A core that cannot run (issue 31): the command says so in one line, as a usage error; the library's
+# import raises an ImportError that says the same. Blocking urlsift._core (None in sys.modules) is
+# what an install without the native module sees.
+COMMAND = """
+import sys
+sys.modules.update({blocked})
+from _urlsift_command import main
+sys.exit(main())
+"""
+LIBRARY = """
+import sys
+sys.modules.update({blocked})
+try:
+    import urlsift
+except ImportError as error:
+    print(error.name, error, sep="\\n")
+"""
+TAKES = "URLSIFT_CORE takes python or rust (unset or empty: python)"
+
+
+def _run(program: str, core: str, blocked: str = "") -> subprocess.CompletedProcess[str]:
+    blocking = f"{{{blocked!r}: None}}" if blocked else "{}"
+    return subprocess.run(
+        [sys.executable, "-c", program.format(blocked=blocking), "-"],
+        input="http://example.com/\n",
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "URLSIFT_CORE": core},
+    )
+
+
+@pytest.mark.parametrize(
+    ("core", "blocked", "said"),
+    [
+        ("bogus", "", "URLSIFT_CORE='bogus' names no core"),
+        (" Rust-ish", "", "URLSIFT_CORE='rust-ish' names no core"),
+        ("rust", "urlsift._core", "URLSIFT_CORE=rust, but the native core (urlsift._core) is not built"),
+    ],
+)
+def test_a_core_that_cannot_run_is_one_line_and_a_usage_error(core: str, blocked: str, said: str) -> None:
+    done = _run(COMMAND, core, blocked)
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr
+    assert done.stderr.startswith(f"urlsift: {said}")
+    assert done.stderr.endswith(f"; {TAKES}\n")
+    assert done.stderr.count("\n") == 1, done.stderr
+    library = _run(LIBRARY, core, blocked)
+    name, message = library.stdout.splitlines()
+    assert (name, library.returncode) == ("urlsift._select", 0), library.stderr
+    assert message == done.stderr.removeprefix("urlsift: ").rstrip("\n")
+
+
+def test_the_installed_command_is_the_one_that_reports_it() -> None:
+    done = subprocess.run(
+        [Path(sys.executable).with_name("urlsift"), "-"],
+        input="",
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "URLSIFT_CORE": "bogus"},
+    )
+    assert (done.returncode, done.stderr) == (2, f"urlsift: URLSIFT_CORE='bogus' names no core; {TAKES}\n")
+
+
+def test_a_broken_install_keeps_its_traceback() -> None:
+    done = _run(COMMAND, "python", blocked="regex")  # a dependency missing: not the user's choice
+    assert done.returncode == 1
+    assert "Traceback" in done.stderr
+    assert "ModuleNotFoundError" in done.stderr or "ImportError" in done.stderr
+
+
+@pytest.mark.parametrize("core", ["", "python", "rust"])
+def test_a_core_that_runs_runs(core: str) -> None:
+    done = _run(COMMAND, core)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "http://example.com/\n", "")

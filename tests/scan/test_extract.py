@@ -274,3 +274,23 @@ def test_extract_is_lazy() -> None:
 def test_bytes_are_refused_with_a_clear_error() -> None:
     with pytest.raises(TypeError, match="decode the bytes first"):
         list(urlsift.extract(b"<URL:http://a/>"))  # type: ignore[arg-type]
+
+
+def test_extract_each_is_public_and_is_extract_on_each_text() -> None:
+    """A message's texts in one call (its headers, its parts), exported beside ``extract``."""
+    from urlsift.extract import extract_each
+
+    assert "extract_each" in urlsift.__all__
+    assert urlsift.extract_each is extract_each
+    texts = ["See <URL:ftp://a.example/x\n  y>.", "", "line\nhttp://b.example/ and <http://c.example/", "x"]
+    found = {
+        "": [(0, "ftp://a.example/xy"), (2, "http://b.example/"), (2, "http://c.example/")],
+        "invalid": [(0, "ftp://a.example/xy"), (2, "http://b.example/"), *[(2, "http://c.example/")] * 2],
+        "naked": [(0, "ftp://a.example/xy")],
+    }
+    for option in found:
+        naked, invalid = option != "naked", option == "invalid"
+        each = list(urlsift.extract_each(texts, naked=naked, invalid=invalid))
+        alone = [urlsift.extract(text, naked=naked, invalid=invalid) for text in texts]
+        assert each == [(k, m) for k, matches in enumerate(alone) for m in matches]
+        assert [(k, m.url) for k, m in each] == found[option]

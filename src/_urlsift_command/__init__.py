@@ -1,0 +1,25 @@
+"""The ``urlsift`` command's entry point, outside the urlsift package (issue 31).
+
+Importing urlsift is what fails when ``URLSIFT_CORE`` names a core this process cannot run
+(``urlsift._select``), before anything inside the package could catch it; here that refusal becomes
+what a command line's usage error is, one line and exit 2. Any other ImportError (a broken
+install) keeps its traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+
+REFUSED_BY = "urlsift._select"
+"""The module whose ImportError is a refusal of the core asked for, not a broken install."""
+
+
+def main() -> int:
+    try:
+        from urlsift.cli import main as run
+    except ImportError as error:
+        if error.name != REFUSED_BY:
+            raise
+        print(f"urlsift: {error}", file=sys.stderr)
+        return 2
+    return run()
