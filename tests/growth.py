@@ -22,9 +22,13 @@ from __future__ import annotations
 
 import gc
 import itertools
+import re
+import shutil
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from types import FrameType
 from typing import Any, TypeVar
 
@@ -43,6 +47,11 @@ CPU time (the time of other processes is not in it), and a large input may take 
 
 timing = pytest.mark.xdist_group("timing")
 """Mark for a test that times: all of them run in one worker, one after another."""
+counted = pytest.mark.skipif(
+    shutil.which("valgrind") is None or shutil.which("cargo") is None,
+    reason="valgrind or cargo is missing: no native instructions are counted",
+)
+"""Mark for a test that counts the instructions of the core's examples (``instructions``)."""
 
 
 def seconds_per_run(run: Callable[[T], object], argument: T, *, repeats: int = REPEATS) -> float:
@@ -136,3 +145,33 @@ def assert_linear_steps(
         reset()
         counts.append(steps(run, argument))
     _check(what, counts, "steps")
+
+
+def instructions(command: Sequence[str | Path], function: str, calls: int, folder: Path) -> list[int]:
+    """The instructions of each of the first ``calls`` calls of the native ``function`` that
+    ``command`` makes, as ``valgrind --tool=callgrind`` counts them: counted, not timed, so
+    repeatable under any load. A dump is taken before each call (dump 1 is the start, dump k + 1
+    call k, which the next call's start ends): the command makes one call more, on nothing."""
+    valgrind = shutil.which("valgrind")
+    assert valgrind is not None
+    out = folder / "callgrind.out"
+    dump = [valgrind, "--tool=callgrind", f"--dump-before=*{function}*", f"--callgrind-out-file={out}"]
+    subprocess.run([*dump, *command], capture_output=True, timeout=300, check=True)
+    counts = []
+    for k in range(2, calls + 2):
+        totals = re.search(r"^totals: (\d+)", Path(f"{out}.{k}").read_text(), re.MULTILINE)
+        assert totals is not None
+        counts.append(int(totals.group(1)))
+    return counts
+
+
+def assert_instructions_linear(
+    shapes: Sequence[str], counts: Sequence[int], limit: float, least: int
+) -> None:
+    """``counts`` holds each of ``shapes``' counts at a size and at 10x it, in turn: fails when one
+    grows ``limit`` times or more, or when a large one is under ``least`` (the work was not counted)."""
+    pairs = zip(shapes, counts[::2], counts[1::2], strict=True)
+    ratios = {shape: large / small for shape, small, large in pairs}
+    assert min(counts[1::2]) > least
+    worst = max(ratios, key=ratios.__getitem__)
+    assert ratios[worst] <= limit, f"{worst}: {ratios[worst]:.1f}x the instructions for 10x the input"

@@ -6,7 +6,6 @@ from __future__ import annotations
 import gc
 import itertools
 import json
-import re
 import shutil
 import subprocess
 import tracemalloc
@@ -294,24 +293,6 @@ def test_the_native_scanners_instructions_grow_linearly(tmp_path: Path) -> None:
         for size in COUNTED_SIZES:
             texts.append(tmp_path / f"{k}-{size}.txt")
             texts[-1].write_text(TEXT_SHAPES[shape](size), encoding="utf-8")
-    out = tmp_path / "callgrind.out"
-    command = [VALGRIND, "--tool=callgrind", "--dump-before=*scan_one*", f"--callgrind-out-file={out}"]
-    subprocess.run(
-        [*command, _example(CARGO, "scan_files"), tmp_path / "schemes", *texts],
-        capture_output=True,
-        timeout=300,
-        check=True,
-    )
-    # Dump 1 is the start; dump k + 1 is text k's scan (the next scan's start ends it).
-    counts = []
-    for k in range(2, len(texts) + 2):
-        dump = Path(f"{out}.{k}").read_text()
-        counts.append(int(re.search(r"^totals: (\d+)", dump, re.MULTILINE).group(1)))  # type: ignore[union-attr]
-    ratios = {
-        shape: large / small for shape, small, large in zip(shapes, counts[::2], counts[1::2], strict=True)
-    }
-    assert min(counts[1::2]) > 10_000  # the scans themselves were counted
-    worst = max(ratios, key=ratios.__getitem__)
-    assert ratios[worst] <= INSTRUCTION_LIMIT, (
-        f"{worst}: {ratios[worst]:.1f}x the instructions for 10x the text"
-    )
+    command = [_example(CARGO, "scan_files"), tmp_path / "schemes", *texts]
+    counts = growth.instructions(command, "scan_one", len(texts), tmp_path)
+    growth.assert_instructions_linear(shapes, counts, INSTRUCTION_LIMIT, 10_000)

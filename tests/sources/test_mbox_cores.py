@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import importlib.util
 import io
-import re
-import subprocess
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from unittest import mock
 
+import growth
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from scan.test_core_scan import CARGO, VALGRIND, _example
+from scan.test_core_scan import _example
 
 from urlsift import _select
 from urlsift.sources.mbox import BLOCK_BYTES, HEAD_BYTES, MAX_SEPARATOR_BYTES, RawMessage, messages
@@ -183,37 +183,17 @@ INSTRUCTION_LIMIT = 15
 """Issue 32: 10x the input, at most 15x the instructions (counted, so repeatable under any load)."""
 
 
-@pytest.mark.skipif(
-    VALGRIND is None, reason="valgrind is missing: the splitter's instructions are not counted"
-)
-@pytest.mark.skipif(CARGO is None, reason="cargo is missing: the splitter's example cannot be built")
+@growth.counted
 def test_the_splitters_instructions_grow_linearly(tmp_path: Path) -> None:
-    assert VALGRIND is not None
-    assert CARGO is not None
+    cargo = shutil.which("cargo")
+    assert cargo is not None
     shapes = sorted(SHAPES)
     paths = []
     for k, shape in enumerate(shapes):
         for size in COUNTED_SIZES:
             paths.append(tmp_path / f"{k}-{size}.mbox")
             paths[-1].write_bytes(SHAPES[shape](size))
-    out = tmp_path / "callgrind.out"
-    command = [VALGRIND, "--tool=callgrind", "--dump-before=*split_one*", f"--callgrind-out-file={out}"]
     for limit in (1 << 62, 100):  # held whole, and cut to its head
-        subprocess.run(
-            [*command, _example(CARGO, "split_files"), str(limit), *paths],
-            capture_output=True,
-            timeout=300,
-            check=True,
-        )
-        # Dump 1 is the start; dump k + 1 is file k's split (the next split's start ends it).
-        counts = []
-        for k in range(2, len(paths) + 2):
-            dump = Path(f"{out}.{k}").read_text()
-            counts.append(int(re.search(r"^totals: (\d+)", dump, re.MULTILINE).group(1)))  # type: ignore[union-attr]
-        ratios = {
-            shape: large / small
-            for shape, small, large in zip(shapes, counts[::2], counts[1::2], strict=True)
-        }
-        assert min(counts[1::2]) > 100_000  # the splits themselves were counted
-        worst = max(ratios, key=ratios.__getitem__)
-        assert ratios[worst] <= INSTRUCTION_LIMIT, f"{worst}: {ratios[worst]:.1f}x the instructions for 10x"
+        command: list[str | Path] = [_example(cargo, "split_files"), str(limit), *paths]
+        counts = growth.instructions(command, "split_one", len(paths), tmp_path)
+        growth.assert_instructions_linear(shapes, counts, INSTRUCTION_LIMIT, 100_000)
