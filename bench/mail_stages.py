@@ -44,7 +44,7 @@ from typing import Any
 
 from _corpora import SHARED
 
-from urlsift import results
+from urlsift import _select, results
 from urlsift._model import MessageText, Provenance
 from urlsift.cli import main
 from urlsift.extract import _judge, extract
@@ -76,6 +76,16 @@ def best(rounds: int, runs: dict[str, Callable[[], Any]]) -> dict[str, float]:
             run()
             times[name] = min(times[name], time.process_time() - started)
     return times
+
+
+def _under(core: _select.Core, run: Callable[[], Any]) -> Callable[[], Any]:
+    """``run`` with ``core`` in use (``_select.using``)."""
+
+    def ran() -> Any:
+        with _select.using(core):
+            return run()
+
+    return ran
 
 
 def _scanned_texts(found: list[MessageText]) -> Iterator[str]:
@@ -171,6 +181,13 @@ def stages(path: Path, rounds: int) -> None:
         "output": output,
         "joined": lambda: [None for _ in extract(joined, invalid=True)],
     }
+    # Issue 32: mime.read whole (the MIME stage with its headers and provenance) by each core, in
+    # this same run, and how many of the messages the native core read itself.
+    native = getattr(_select, "NATIVE", None)
+    if native is not None:
+        for core in _select.CORES:
+            runs[f"mime {core}"] = _under(core, runs["mime"])
+        by_core = sum(not isinstance(native.read_message(m.data), str) for m in raw)
     t = best(rounds, runs)
     shown = {
         "split": t["split"],
@@ -196,6 +213,12 @@ def stages(path: Path, rounds: int) -> None:
     print(f"  {'cli':12} {per_message:10.1f} {per_row:8.1f}  {megabytes / t['cli']:.1f} MB/s")
     print(f"  {'bare loop':12} {t['bare'] / n * 1e6:10.1f} {'':8}  {megabytes / t['bare']:.1f} MB/s")
     print(f"  ratio (bare / cli) {t['bare'] / t['cli']:.2f}")
+    if native is not None:
+        python, rust = t["mime python"] / n * 1e6, t["mime rust"] / n * 1e6
+        print(
+            f"  mime.read by core: python {python:.1f}, rust {rust:.1f} us/message"
+            f" ({python / rust:.1f}x); the native core read {by_core:,} of {n:,} itself"
+        )
     floor = t["read_path"] + t["joined"] + t["output"]
     target = 1.5 if path.name == "blinux-list.mbox" else 1.0
     print(

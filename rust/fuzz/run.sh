@@ -12,7 +12,7 @@ root=$(cd "$here/../.." && pwd)
 seconds=${1:-60}
 shift || true
 targets=("${@:-scan}")
-[ $# -gt 0 ] || targets=(scan grammar)
+[ $# -gt 0 ] || targets=(scan grammar message)
 work=$root/target/fuzz
 mkdir -p "$work/plans"
 "$root/.venv/bin/python" - "$work/plans" <<'PY'
@@ -48,6 +48,12 @@ from pathlib import Path
 target, corpus, root = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
 if target == "scan":
     texts = [p.read_bytes()[:4096] for p in sorted((root / "corpora").rglob("*")) if p.is_file()]
+elif target == "message":  # whole messages of the mail and news corpora, as they are
+    from urlsift.sources.mbox import messages
+
+    mboxes = sorted((root / "corpora").rglob("*.mbox"))
+    found = [m.data[:8192] for p in mboxes for m in messages(p.open("rb"))]
+    texts = found[::10]
 else:
     urls = {
         json.loads(line)["url"].encode()

@@ -137,7 +137,19 @@ _NAMES = [
     "Newsgroups",
     "DKIM-Signature",
 ]
-_CHARSETS = [None, "utf-8", "UTF-8", "utf8", '"us-ascii"', "ascii", "iso-8859-1", "Latin1", "latin-1", ""]
+_CHARSETS = [
+    None,
+    "utf-8",
+    "UTF-8",
+    "utf8",
+    '"us-ascii"',
+    "ascii",
+    "iso-8859-1",
+    "Latin1",
+    "latin-1",
+    "",
+    "cp1252",
+]
 _ENCODINGS = [None, "7bit", "8bit", "quoted-printable", "Quoted-Printable ", "base64", " BASE64"]
 _QP_PIECES = [
     b"=",
@@ -222,7 +234,7 @@ def test_generated_messages_are_read_by_the_core_as_python_reads_them(data: byte
     _assert_same(data)
 
 
-@pytest.mark.parametrize("charset", ["utf-8", "us-ascii", "iso-8859-1"])
+@pytest.mark.parametrize("charset", ["utf-8", "us-ascii", "iso-8859-1", "windows-1252"])
 @pytest.mark.parametrize("encoding", ["8bit", "quoted-printable", "base64"])
 def test_every_byte_value_decodes_as_pythons_codecs_decode_it(charset: str, encoding: str) -> None:
     raw = bytes(range(256)) + b"\xef\xbf\xbd\xed\xa0\x80\xf4\x90\x80\x80\xe2\x82" + bytes(range(255, -1, -1))
@@ -234,7 +246,8 @@ def test_every_byte_value_decodes_as_pythons_codecs_decode_it(charset: str, enco
     data = f"Content-Type: text/plain; charset={charset}\nContent-Transfer-Encoding: {encoding}\n\n".encode()
     found = _read("rust", data + body[encoding])
     assert found == _read("python", data + body[encoding])
-    assert found.texts[-1] == raw.decode("latin-1" if charset == "iso-8859-1" else "utf-8", "replace")
+    codec = {"us-ascii": "utf-8"}.get(charset, charset)
+    assert found.texts[-1] == raw.decode(codec, "replace")
     assert bool(found.defects) == (charset != "iso-8859-1")
 
 

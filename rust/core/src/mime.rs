@@ -5,8 +5,8 @@
 //! folded one starts a header; each is cut at its first colon); the headers that may hold a URL are
 //! picked as `mime.read` picks them. The MIME structure is walked in `Message.walk()` order, parts
 //! numbered as it numbers them, with `MAX_DEPTH`; text parts are undone from quoted-printable and
-//! base64 as `binascii` undoes them (`transfer`), then decoded from UTF-8, US-ASCII or Latin-1,
-//! undecodable bytes replaced and counted as Python's codecs replace them.
+//! base64 as `binascii` undoes them (`transfer`), then decoded from UTF-8, US-ASCII, Latin-1 or
+//! Windows-1252, undecodable bytes replaced and counted as Python's codecs replace them.
 //!
 //! Whatever else a message holds (another charset, a `text/html` part, an RFC 2231 parameter, a
 //! header block the common case does not cut, a non-ASCII Content-Type) is not guessed at: `read`
@@ -48,7 +48,7 @@ pub enum Fallback {
     NonAsciiType,
     /// An RFC 2231 parameter (`name*=`): `email.utils`' decoding.
     Rfc2231,
-    /// A text part whose charset is none of UTF-8, US-ASCII and Latin-1.
+    /// A text part whose charset is none of UTF-8, US-ASCII, Latin-1 and Windows-1252.
     Charset,
     /// A `text/html` part (`sources/page.py`).
     Html,
@@ -201,21 +201,33 @@ fn blank_line(data: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
     None
 }
 
-/// The charsets read natively (`mime._read_type` has put US-ASCII as UTF-8 already).
+/// The charsets read natively (`mime._read_type` has put US-ASCII as UTF-8 already): the issue's
+/// three, and Windows-1252, which most of the corpora's other parts are in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Charset {
     Utf8,
     Latin1,
+    Windows1252,
 }
 
-/// A few of Python's names for its two codecs, as a Content-Type writes them, lower case.
+/// A few of Python's names for its codecs of these, as a Content-Type writes them, lower case.
 fn charset(name: &str) -> Option<Charset> {
     match name {
         "utf-8" | "utf8" | "utf_8" => Some(Charset::Utf8),
         "iso-8859-1" | "iso8859-1" | "iso_8859-1" | "latin-1" | "latin1" => Some(Charset::Latin1),
+        "windows-1252" | "cp1252" => Some(Charset::Windows1252),
         _ => None,
     }
 }
+
+/// Windows-1252's 0x80 to 0x9F (Latin-1 elsewhere), as Python's cp1252 codec maps them: the five
+/// bytes it leaves undefined are U+FFFD, each one replaced sequence.
+const WINDOWS_1252: [char; 32] = [
+    '\u{20ac}', '\u{fffd}', '\u{201a}', '\u{0192}', '\u{201e}', '\u{2026}', '\u{2020}', '\u{2021}',
+    '\u{02c6}', '\u{2030}', '\u{0160}', '\u{2039}', '\u{0152}', '\u{fffd}', '\u{017d}', '\u{fffd}',
+    '\u{fffd}', '\u{2018}', '\u{2019}', '\u{201c}', '\u{201d}', '\u{2022}', '\u{2013}', '\u{2014}',
+    '\u{02dc}', '\u{2122}', '\u{0161}', '\u{203a}', '\u{0153}', '\u{fffd}', '\u{017e}', '\u{0178}',
+];
 
 /// A Content-Type value read (`mime._Type`).
 struct Type {
@@ -426,10 +438,21 @@ fn text_part(entity: &Entity<'_>, found: &mut Message, part: String, content: &T
     } else {
         Cow::Borrowed(body)
     };
-    let text = match charset {
-        Charset::Utf8 => String::from_utf8_lossy(&payload).into_owned(),
-        Charset::Latin1 => payload.iter().map(|&b| char::from(b)).collect(),
-    };
+    let text =
+        match charset {
+            Charset::Utf8 => String::from_utf8_lossy(&payload).into_owned(),
+            Charset::Latin1 => payload.iter().map(|&b| char::from(b)).collect(),
+            Charset::Windows1252 => payload
+                .iter()
+                .map(|&b| {
+                    if (0x80..0xa0).contains(&b) {
+                        WINDOWS_1252[usize::from(b - 0x80)]
+                    } else {
+                        char::from(b)
+                    }
+                })
+                .collect(),
+        };
     // U+FFFD the payload did not hold (mime._text_part counts them so).
     let replaced =
         text.matches('\u{fffd}').count().saturating_sub(memmem::find_iter(&payload, "\u{fffd}").count());
