@@ -187,7 +187,7 @@ def stages(path: Path, rounds: int) -> None:
     if native is not None:
         for core in _select.CORES:
             runs[f"mime {core}"] = _under(core, runs["mime"])
-        by_core = sum(not isinstance(native.read_message(m.data), str) for m in raw)
+        by_core = sum(not isinstance(mime._native_reader(native).read(m.data), str) for m in raw)
     t = best(rounds, runs)
     shown = {
         "split": t["split"],

@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import gc
 import itertools
+import re
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from types import FrameType
 from typing import Any, TypeVar
 
@@ -136,3 +138,15 @@ def assert_linear_steps(
         reset()
         counts.append(steps(run, argument))
     _check(what, counts, "steps")
+
+
+def callgrind_counts(out: Path, runs: int) -> list[int]:
+    """The instructions of each of ``runs`` runs that ``valgrind --tool=callgrind
+    --dump-before=FUNCTION --callgrind-out-file=OUT`` counted, one dump before each call of
+    FUNCTION (and one last call of it, on nothing, ends the last run): dump 1 is the start, dump
+    k + 1 run k."""
+    counts = []
+    for k in range(2, runs + 2):
+        dump = Path(f"{out}.{k}").read_text()
+        counts.append(int(re.search(r"^totals: (\d+)", dump, re.MULTILINE).group(1)))  # type: ignore[union-attr]
+    return counts

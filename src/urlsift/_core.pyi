@@ -63,10 +63,13 @@ class Writer:
     ) -> None: ...
     def write(self, rows: Rows, start: int, stop: int) -> tuple[bytes, int, bool]: ...
 
-def read_message(
-    data: bytes, /
-) -> (
-    tuple[
+@final
+class MessageReader:
+    """``sources.mime.read`` by the core (rust/py/src/mime.rs); ``skipped``: the headers not scanned
+    (``mime.TRACE_HEADERS``)."""
+
+    def __init__(self, skipped: list[str], /) -> None: ...
+    def read(self, data: bytes, /) -> tuple[
         list[str],
         list[str],
         str | None,
@@ -76,9 +79,7 @@ def read_message(
         list[str],
         dict[int, bool],
         list[tuple[Literal["malformed", "undecodable-bytes"], str, str]],
-    ]
-    | str
-):
-    """``sources.mime.read`` by the core (rust/py/src/mime.rs): header names and values (RFC 2047
-    words as written), Message-ID, Date, Newsgroups, part names and texts, flowed {part: DelSp=yes},
-    defects (kind, part, detail); or why the Python reader must read the message."""
+    ] | str:
+        """Header names and values (RFC 2047 words as written), Message-ID, Date, Newsgroups, part
+        names and texts, flowed {part: DelSp=yes}, defects (kind, part, detail); or why the Python
+        reader must read the message."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 import gc
 import itertools
 import json
-import re
 import shutil
 import subprocess
 import tracemalloc
@@ -302,11 +301,7 @@ def test_the_native_scanners_instructions_grow_linearly(tmp_path: Path) -> None:
         timeout=300,
         check=True,
     )
-    # Dump 1 is the start; dump k + 1 is text k's scan (the next scan's start ends it).
-    counts = []
-    for k in range(2, len(texts) + 2):
-        dump = Path(f"{out}.{k}").read_text()
-        counts.append(int(re.search(r"^totals: (\d+)", dump, re.MULTILINE).group(1)))  # type: ignore[union-attr]
+    counts = growth.callgrind_counts(out, len(texts))  # text k's scan, the next scan's start ending it
     ratios = {
         shape: large / small for shape, small, large in zip(shapes, counts[::2], counts[1::2], strict=True)
     }

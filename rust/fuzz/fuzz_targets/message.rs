@@ -9,8 +9,9 @@ use urlsift_core::mime;
 
 fuzz_target!(|data: &[u8]| {
     let Some((_, data)) = data.split_first() else { return };
-    let Ok(message) = mime::read(data) else { return };
-    assert_eq!(mime::read(data), Ok(message.clone()));
+    let skipped = ["received".to_owned(), "dkim-signature".to_owned()];
+    let Ok(message) = mime::read(data, &skipped) else { return };
+    assert_eq!(mime::read(data, &skipped), Ok(message.clone()));
     let mut last = None;
     for (name, _) in &message.parts {
         let index: usize = name.split(' ').next().and_then(|n| n.parse().ok()).expect("a numbered part");
