@@ -81,6 +81,16 @@ def best(rounds: int, runs: dict[str, Callable[[], Any]]) -> dict[str, float]:
     return times
 
 
+def _under(core: _select.Core, run: Callable[[], Any]) -> Callable[[], Any]:
+    """``run`` with ``core`` in use (``_select.using``)."""
+
+    def ran() -> Any:
+        with _select.using(core):
+            return run()
+
+    return ran
+
+
 def _scanned_texts(found: list[MessageText]) -> Iterator[str]:
     """The texts of the messages that a perfect header cache leaves to scan: a header value with a
     ``<`` (the cache's rule) is scanned the first time it comes only."""
@@ -174,14 +184,14 @@ def stages(path: Path, rounds: int) -> None:
         "output": output,
         "joined": lambda: [None for _ in extract(joined, invalid=True)],
     }
-    if _select.CORE == "rust":
-
-        def split_python() -> None:
-            with _select.using("python"):
-                for _ in messages(io.BytesIO(data)):
-                    pass
-
-        runs["split_python"] = split_python
+    # Issue 32: the split and mime.read whole (the MIME stage with its headers and provenance) by
+    # each core, in this same run, and how many of the messages the native core read itself.
+    native = getattr(_select, "NATIVE", None)
+    if native is not None:
+        for core in _select.CORES:
+            runs[f"split {core}"] = _under(core, runs["split"])
+            runs[f"mime {core}"] = _under(core, runs["mime"])
+        by_core = sum(not isinstance(mime._native_reader(native).read(m.data), str) for m in raw)
     t = best(rounds, runs)
     shown = {
         "split": t["split"],
@@ -207,10 +217,13 @@ def stages(path: Path, rounds: int) -> None:
     print(f"  {'cli':12} {per_message:10.1f} {per_row:8.1f}  {megabytes / t['cli']:.1f} MB/s")
     print(f"  {'bare loop':12} {t['bare'] / n * 1e6:10.1f} {'':8}  {megabytes / t['bare']:.1f} MB/s")
     print(f"  ratio (bare / cli) {t['bare'] / t['cli']:.2f}")
-    if "split_python" in t:
+    if native is not None:
+        python, rust = t["split python"] / n * 1e6, t["split rust"] / n * 1e6
+        print(f"  split by core: python {python:.1f}, rust {rust:.1f} us/message ({python / rust:.1f}x)")
+        python, rust = t["mime python"] / n * 1e6, t["mime rust"] / n * 1e6
         print(
-            f"  split: native {t['split'] / n * 1e6:.1f} us/message, Python oracle"
-            f" {t['split_python'] / n * 1e6:.1f} ({t['split_python'] / t['split']:.1f}x)"
+            f"  mime.read by core: python {python:.1f}, rust {rust:.1f} us/message"
+            f" ({python / rust:.1f}x); the native core read {by_core:,} of {n:,} itself"
         )
     floor = t["read_path"] + t["joined"] + t["output"]
     target = 1.5 if path.name == "blinux-list.mbox" else 1.0

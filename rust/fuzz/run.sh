@@ -12,7 +12,7 @@ root=$(cd "$here/../.." && pwd)
 seconds=${1:-60}
 shift || true
 targets=("${@:-scan}")
-[ $# -gt 0 ] || targets=(scan grammar mbox)
+[ $# -gt 0 ] || targets=(scan grammar mbox message)
 work=$root/target/fuzz
 mkdir -p "$work/plans"
 "$root/.venv/bin/python" - "$work/plans" <<'PY'
@@ -50,6 +50,12 @@ if target == "scan":
     texts = [p.read_bytes()[:4096] for p in sorted((root / "corpora").rglob("*")) if p.is_file()]
 elif target == "mbox":  # pieces of each mbox, from its start and from a message's
     texts = [p.read_bytes()[k : k + 4096] for p in sorted((root / "corpora").rglob("*.mbox")) for k in (0, 9000)]
+elif target == "message":  # whole messages of the mail and news corpora, as they are
+    from urlsift.sources.mbox import messages
+
+    mboxes = sorted((root / "corpora").rglob("*.mbox"))
+    found = [m.data[:8192] for p in mboxes for m in messages(p.open("rb"))]
+    texts = found[::10]
 else:
     urls = {
         json.loads(line)["url"].encode()

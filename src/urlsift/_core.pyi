@@ -176,3 +176,28 @@ class Matches(Iterator[Any]):
     def lines(self) -> tuple[int, int, int]: ...
     @property
     def resume(self) -> int | None: ...
+
+class MessageReader:
+    """``sources.mime.read`` by the core (rust/py/src/mime.rs); ``skipped``: the headers not scanned
+    (``mime.TRACE_HEADERS``)."""
+
+    def __init__(self, skipped: list[str], /) -> None: ...
+    def read(
+        self, data: bytes, /
+    ) -> (
+        tuple[
+            list[str],
+            list[str],
+            str | None,
+            str | None,
+            str | None,
+            list[str],
+            list[str],
+            dict[int, bool],
+            list[tuple[Literal["malformed", "undecodable-bytes"], str, str]],
+        ]
+        | str
+    ):
+        """Header names and values (RFC 2047 words as written), Message-ID, Date, Newsgroups, part
+        names and texts, flowed {part: DelSp=yes}, defects (kind, part, detail); or why the Python
+        reader must read the message."""

@@ -5,8 +5,8 @@
 //! folded one starts a header; each is cut at its first colon); the headers that may hold a URL are
 //! picked as `mime.read` picks them. The MIME structure is walked in `Message.walk()` order, parts
 //! numbered as it numbers them, with `MAX_DEPTH`; text parts are undone from quoted-printable and
-//! base64 as `binascii` undoes them (`transfer`), then decoded from UTF-8, US-ASCII or Latin-1,
-//! undecodable bytes replaced and counted as Python's codecs replace them.
+//! base64 as `binascii` undoes them (`transfer`), then decoded from UTF-8, US-ASCII, Latin-1 or
+//! Windows-1252, undecodable bytes replaced and counted as Python's codecs replace them.
 //!
 //! Whatever else a message holds (another charset, a `text/html` part, an RFC 2231 parameter, a
 //! header block the common case does not cut, a non-ASCII Content-Type) is not guessed at: `read`
@@ -28,17 +28,6 @@ pub use transfer::{base64, quoted_printable, Base64};
 /// Multiparts nested deeper than this are not entered (`mime.MAX_DEPTH`).
 pub const MAX_DEPTH: usize = 64;
 
-/// Headers not scanned (`mime.TRACE_HEADERS`: trace lines and signatures).
-pub const TRACE_HEADERS: [&str; 7] = [
-    "received",
-    "x-received",
-    "dkim-signature",
-    "x-google-dkim-signature",
-    "domainkey-signature",
-    "arc-seal",
-    "arc-message-signature",
-];
-
 /// Why a message is left to the Python reader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Fallback {
@@ -48,7 +37,7 @@ pub enum Fallback {
     NonAsciiType,
     /// An RFC 2231 parameter (`name*=`): `email.utils`' decoding.
     Rfc2231,
-    /// A text part whose charset is none of UTF-8, US-ASCII and Latin-1.
+    /// A text part whose charset is none of UTF-8, US-ASCII, Latin-1 and Windows-1252.
     Charset,
     /// A `text/html` part (`sources/page.py`).
     Html,
@@ -92,14 +81,15 @@ pub struct Message {
     pub defects: Vec<Defect>,
 }
 
-/// The message `data` read, or why the Python reader must read it.
-pub fn read(data: &[u8]) -> Result<Message, Fallback> {
+/// The message `data` read, or why the Python reader must read it; `skipped`: the names of the
+/// headers not scanned, lower case (`mime.TRACE_HEADERS`, stated there once).
+pub fn read(data: &[u8], skipped: &[String]) -> Result<Message, Fallback> {
     let message = Entity::new(data, 0, data.len())?;
     let mut found = Message::default();
     for (name, value) in message.headers() {
         // No colon, no URL, but for an encoded word and a "www." host with no scheme (mime.read).
         let kept = value.contains(':') || value.contains("=?") || contains_www(value);
-        if kept && !TRACE_HEADERS.iter().any(|trace| name.eq_ignore_ascii_case(trace)) {
+        if kept && !skipped.iter().any(|trace| name.eq_ignore_ascii_case(trace)) {
             found.headers.push((name.to_owned(), trimmed(value).to_owned()));
         }
     }
@@ -201,21 +191,33 @@ fn blank_line(data: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
     None
 }
 
-/// The charsets read natively (`mime._read_type` has put US-ASCII as UTF-8 already).
+/// The charsets read natively (`mime._read_type` has put US-ASCII as UTF-8 already): the issue's
+/// three, and Windows-1252, which most of the corpora's other parts are in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Charset {
     Utf8,
     Latin1,
+    Windows1252,
 }
 
-/// A few of Python's names for its two codecs, as a Content-Type writes them, lower case.
+/// A few of Python's names for its codecs of these, as a Content-Type writes them, lower case.
 fn charset(name: &str) -> Option<Charset> {
     match name {
         "utf-8" | "utf8" | "utf_8" => Some(Charset::Utf8),
         "iso-8859-1" | "iso8859-1" | "iso_8859-1" | "latin-1" | "latin1" => Some(Charset::Latin1),
+        "windows-1252" | "cp1252" => Some(Charset::Windows1252),
         _ => None,
     }
 }
+
+/// Windows-1252's 0x80 to 0x9F (Latin-1 elsewhere), as Python's cp1252 codec maps them: the five
+/// bytes it leaves undefined are U+FFFD, each one replaced sequence.
+const WINDOWS_1252: [char; 32] = [
+    '\u{20ac}', '\u{fffd}', '\u{201a}', '\u{0192}', '\u{201e}', '\u{2026}', '\u{2020}', '\u{2021}',
+    '\u{02c6}', '\u{2030}', '\u{0160}', '\u{2039}', '\u{0152}', '\u{fffd}', '\u{017d}', '\u{fffd}',
+    '\u{fffd}', '\u{2018}', '\u{2019}', '\u{201c}', '\u{201d}', '\u{2022}', '\u{2013}', '\u{2014}',
+    '\u{02dc}', '\u{2122}', '\u{0161}', '\u{203a}', '\u{0153}', '\u{fffd}', '\u{017e}', '\u{0178}',
+];
 
 /// A Content-Type value read (`mime._Type`).
 struct Type {
@@ -426,10 +428,21 @@ fn text_part(entity: &Entity<'_>, found: &mut Message, part: String, content: &T
     } else {
         Cow::Borrowed(body)
     };
-    let text = match charset {
-        Charset::Utf8 => String::from_utf8_lossy(&payload).into_owned(),
-        Charset::Latin1 => payload.iter().map(|&b| char::from(b)).collect(),
-    };
+    let text =
+        match charset {
+            Charset::Utf8 => String::from_utf8_lossy(&payload).into_owned(),
+            Charset::Latin1 => payload.iter().map(|&b| char::from(b)).collect(),
+            Charset::Windows1252 => payload
+                .iter()
+                .map(|&b| {
+                    if (0x80..0xa0).contains(&b) {
+                        WINDOWS_1252[usize::from(b - 0x80)]
+                    } else {
+                        char::from(b)
+                    }
+                })
+                .collect(),
+        };
     // U+FFFD the payload did not hold (mime._text_part counts them so).
     let replaced =
         text.matches('\u{fffd}').count().saturating_sub(memmem::find_iter(&payload, "\u{fffd}").count());
@@ -449,6 +462,14 @@ fn text_part(entity: &Entity<'_>, found: &mut Message, part: String, content: &T
 mod tests {
     use super::*;
 
+    fn skipped() -> Vec<String> {
+        vec!["received".to_owned()]
+    }
+
+    fn read_plain(data: &[u8]) -> Result<Message, Fallback> {
+        read(data, &skipped())
+    }
+
     fn names(message: &Message) -> Vec<&str> {
         message.parts.iter().map(|(name, _)| name.as_str()).collect()
     }
@@ -456,7 +477,7 @@ mod tests {
     #[test]
     fn headers_are_picked_as_the_python_reader_picks_them() {
         let data = b"Received: from a (http://a.example/)\nSubject: www.x\nX-A: plain\nList-Post: <mailto:l@a>\r\n\nbody\n";
-        let found = read(data).unwrap();
+        let found = read(data, &skipped()).unwrap();
         assert_eq!(
             found.headers,
             vec![("Subject".into(), "www.x".into()), ("List-Post".into(), "<mailto:l@a>".into())]
@@ -467,7 +488,7 @@ mod tests {
     #[test]
     fn multiparts_are_numbered_in_walk_order() {
         let data = b"Content-Type: multipart/mixed; boundary=\"b\"\n\npre\n--b\nContent-Type: text/plain; format=flowed\n\none \n--b\nContent-Type: image/png\n\nxx\n--b\n\ntwo\n--b--\n";
-        let found = read(data).unwrap();
+        let found = read(data, &skipped()).unwrap();
         assert_eq!(names(&found), ["1 text/plain", "3 text/plain"]);
         assert_eq!(found.parts[0].1, "one ");
         assert_eq!(found.flowed, vec![(0, false)]);
@@ -476,19 +497,20 @@ mod tests {
 
     #[test]
     fn what_is_not_read_natively_says_why() {
-        assert_eq!(read(b"Content-Type: text/html\n\n<p>"), Err(Fallback::Html));
-        assert_eq!(read(b"Content-Type: text/plain; charset=koi8-r\n\nx"), Err(Fallback::Charset));
-        assert_eq!(read(b"Content-Type: text/plain; title*=us-ascii''x\n\nx"), Err(Fallback::Rfc2231));
-        assert_eq!(read(b"Subject: a\nno header\n\nx"), Err(Fallback::HeaderBlock));
+        assert_eq!(read_plain(b"Content-Type: text/html\n\n<p>"), Err(Fallback::Html));
+        assert_eq!(read_plain(b"Content-Type: text/plain; charset=koi8-r\n\nx"), Err(Fallback::Charset));
+        assert_eq!(read_plain(b"Content-Type: text/plain; title*=us-ascii''x\n\nx"), Err(Fallback::Rfc2231));
+        assert_eq!(read_plain(b"Subject: a\nno header\n\nx"), Err(Fallback::HeaderBlock));
         assert_eq!(
-            read(b"Content-Type: text/plain; charset=latin-1\n\ncaf\xe9").unwrap().parts[0].1,
+            read_plain(b"Content-Type: text/plain; charset=latin-1\n\ncaf\xe9").unwrap().parts[0].1,
             "caf\u{e9}"
         );
     }
 
     #[test]
     fn undecodable_bytes_are_counted() {
-        let found = read(b"Content-Type: text/plain; charset=\"UTF8\"\n\na\xff\xfeb\xef\xbf\xbd").unwrap();
+        let found =
+            read_plain(b"Content-Type: text/plain; charset=\"UTF8\"\n\na\xff\xfeb\xef\xbf\xbd").unwrap();
         assert_eq!(
             found.defects,
             vec![Defect {
@@ -507,7 +529,7 @@ mod tests {
                 format!("Content-Type: multipart/mixed; boundary=b{level}\n\n--b{level}\n").as_bytes(),
             );
         }
-        let found = read(&data).unwrap();
+        let found = read(&data, &skipped()).unwrap();
         let deep = found.defects.iter().find(|d| d.detail.contains("deeper")).unwrap();
         assert_eq!(deep.part, format!("{MAX_DEPTH} multipart/mixed"));
     }

@@ -1,5 +1,6 @@
-//! The message reader's binding: `urlsift._core.read_message`, `sources/mime.py`'s `read` done by
-//! the core (GIL released while it reads), or the word for why the Python reader must read it.
+//! The message reader's binding: `urlsift._core.MessageReader`, whose `read` is `sources/mime.py`'s
+//! `read` done by the core (GIL released while it reads), or the word for why the Python reader
+//! must read the message.
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
@@ -7,12 +8,30 @@ use urlsift_core::mime as core;
 
 use crate::scan::guard;
 
-/// (header names, their values, Message-ID, Date, Newsgroups, part names, their texts, flowed
-/// {part index: DelSp=yes}, defects as (kind, part, detail)); or a str, the fallback's reason.
-#[pyfunction]
-fn read_message<'py>(py: Python<'py>, data: Bound<'py, PyBytes>) -> PyResult<Bound<'py, PyAny>> {
-    let bytes = data.as_bytes();
-    let read = py.detach(|| guard("read_message", || core::read(bytes)))?;
+/// A message reader: the names of the headers it does not scan (`mime.TRACE_HEADERS`), made once.
+#[pyclass(frozen, module = "urlsift._core")]
+struct MessageReader {
+    skipped: Vec<String>,
+}
+
+#[pymethods]
+impl MessageReader {
+    #[new]
+    fn new(skipped: Vec<String>) -> Self {
+        Self { skipped }
+    }
+
+    /// (header names, their values, Message-ID, Date, Newsgroups, part names, their texts, flowed
+    /// {part index: DelSp=yes}, defects as (kind, part, detail)); or a str, the fallback's reason.
+    fn read<'py>(&self, py: Python<'py>, data: Bound<'py, PyBytes>) -> PyResult<Bound<'py, PyAny>> {
+        let bytes = data.as_bytes();
+        let skipped = &self.skipped;
+        let read = py.detach(|| guard("read_message", || core::read(bytes, skipped)))?;
+        message(py, read)
+    }
+}
+
+fn message(py: Python<'_>, read: Result<core::Message, core::Fallback>) -> PyResult<Bound<'_, PyAny>> {
     let found = match read {
         Ok(found) => found,
         Err(why) => return Ok(PyString::new(py, why.as_str()).into_any()),
@@ -35,6 +54,6 @@ fn read_message<'py>(py: Python<'py>, data: Bound<'py, PyBytes>) -> PyResult<Bou
 }
 
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
-    module.add_function(wrap_pyfunction!(read_message, module)?)?;
+    module.add_class::<MessageReader>()?;
     Ok(())
 }

@@ -29,7 +29,8 @@ from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from itertools import repeat
 from operator import itemgetter
-from typing import NamedTuple
+from types import ModuleType
+from typing import Any, NamedTuple
 
 from .. import _select
 from .._model import Defect, DefectKind, MessageText, Provenance
@@ -106,7 +107,7 @@ def read(data: bytes, where: Provenance, pipermail: bool = False) -> MessageText
     if native is not None:
         # The core reads it, or says why not (another charset, HTML, RFC 2231, a header block of
         # the stdlib's odd case: the one place that decides, rust/core/src/mime.rs); read here then.
-        found = native.read_message(data)
+        found = _native_reader(native).read(data)
         if not isinstance(found, str):
             return _from_core(found, where, pipermail)
     message = _entity(data)
@@ -125,6 +126,12 @@ def read(data: bytes, where: Provenance, pipermail: bool = False) -> MessageText
         _defect(found, "malformed", name, problem)
     _walk(message, found, [0], "text/plain", 0)
     return found
+
+
+@lru_cache(maxsize=1)
+def _native_reader(native: ModuleType) -> Any:
+    """The core's message reader, told once which headers are not scanned."""
+    return native.MessageReader(sorted(TRACE_HEADERS))
 
 
 def _scanned_headers(
@@ -157,7 +164,7 @@ _CoreMessage = tuple[
     dict[int, bool],
     list[tuple[DefectKind, str, str]],
 ]
-"""What ``_core.read_message`` gives for a message it read (rust/py/src/mime.rs)."""
+"""What ``_core.MessageReader.read`` gives for a message it read (rust/py/src/mime.rs)."""
 
 
 def _from_core(read_: _CoreMessage, where: Provenance, pipermail: bool) -> MessageText:

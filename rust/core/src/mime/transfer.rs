@@ -8,12 +8,13 @@ pub fn quoted_printable(body: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(body.len());
     let mut at = 0;
     while at < body.len() {
-        if body[at] != b'=' {
-            out.push(body[at]);
-            at += 1;
-            continue;
-        }
-        at += 1;
+        // The bytes up to the next `=` are themselves.
+        let Some(equals) = memchr::memchr(b'=', &body[at..]) else {
+            out.extend_from_slice(&body[at..]);
+            break;
+        };
+        out.extend_from_slice(&body[at..at + equals]);
+        at += equals + 1;
         match body.get(at) {
             None => break,
             Some(b'\n' | b'\r') => {
@@ -51,16 +52,18 @@ pub enum Base64 {
     BadLength,
 }
 
-fn sextet(byte: u8) -> Option<u8> {
-    match byte {
-        b'A'..=b'Z' => Some(byte - b'A'),
-        b'a'..=b'z' => Some(byte - b'a' + 26),
-        b'0'..=b'9' => Some(byte - b'0' + 52),
-        b'+' => Some(62),
-        b'/' => Some(63),
-        _ => None,
+/// Each byte's value in the base64 alphabet (RFC 2045 table 1); `NONE` for a byte outside it.
+const SEXTETS: [u8; 256] = {
+    let mut table = [NONE; 256];
+    let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut k = 0;
+    while k < alphabet.len() {
+        table[alphabet[k] as usize] = k as u8;
+        k += 1;
     }
-}
+    table
+};
+const NONE: u8 = 0xff;
 
 /// `binascii.a2b_base64(body)`, and on its error (`binascii.Error`) the same of `body + b"==="`:
 /// characters outside the alphabet are skipped; a `=` ends the data once it completes a quantum
@@ -79,7 +82,10 @@ pub fn base64(body: &[u8]) -> Base64 {
             }
             continue;
         }
-        let Some(six) = sextet(byte) else { continue };
+        let six = SEXTETS[usize::from(byte)];
+        if six == NONE {
+            continue;
+        }
         pads = 0;
         match quad {
             0 => left = six,
