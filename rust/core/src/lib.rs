@@ -8,6 +8,7 @@
 
 pub mod extract;
 pub mod rejoin;
+pub mod rows;
 pub mod scan;
 mod scan_tables;
 pub mod write;

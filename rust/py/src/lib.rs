@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 mod extract;
+mod rows;
 mod scan;
 mod write;
 
@@ -208,5 +209,6 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     write::register(module)?;
 
     extract::register(module)?;
+    rows::register(module)?;
     Ok(())
 }
