@@ -62,3 +62,18 @@ class Writer:
         schemes: list[str] | None = None,
     ) -> None: ...
     def write(self, rows: Rows, start: int, stop: int) -> tuple[bytes, int, bool]: ...
+
+def rows(
+    matches: object, base: int, limit: int, prefix: tuple[int, str], /
+) -> (
+    tuple[
+        list[str],
+        list[tuple[str, ...]],
+        list[object],
+        bytes,
+        list[tuple[str, bool, int, bool, int | None]],
+        list[tuple[int, tuple[object, ...]]],
+    ]
+    | None
+):
+    """A window's next rows as columns (``_native_rows.TextRows``): an ``Extractor``'s matches."""

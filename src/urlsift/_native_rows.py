@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import compress
 from typing import IO, Any
 
@@ -21,10 +22,9 @@ from .hosts import NO_HOST, HostColumns, host_columns
 from .rows import Block, Options, Tally
 from .scanner import LOOKAHEAD, LOOKBEHIND
 from .stream import _MIN_WINDOW, CHUNK_CHARS, _chunks
+from .validate import validate
 
-BLOCK_ROWS = 4096
-"""The most rows (a few more: a batch of the core's scan) one block holds: a text of a million
-candidates is never held as a million rows at once."""
+__all__ = ["CHUNK_CHARS", "TextRows", "in_core"]
 
 _PREFIX_CHARS = 8 + 16 * 5
 """The start of a line kept once the window has moved past it (``around._PREFIX_CHARS``)."""
@@ -63,7 +63,11 @@ class TextRows:
         self.characters = 0
         extraction: Extraction = _extraction_for(options.profile, options.naked, True, options.schemes)
         self._judge = extraction.judge
-        self._extractor = extraction._extractor(_select.NATIVE)
+        native = _select.native()
+        if native is None:
+            raise RuntimeError("the native core is not in use")  # (``in_core`` says when it is)
+        self._extractor = extraction._extractor(native)
+        self._rows = native.rows
         self._read = _chunks(file, "utf-8", CHUNK_CHARS)
         self._resolved: dict[tuple[Any, ...], Resolved] = {}
 
@@ -73,10 +77,11 @@ class TextRows:
         self.characters += len(chunk)
         return chunk
 
-    def blocks(self, tally: Tally) -> Iterator[Block]:
-        """The text's blocks of rows, in order, counted in ``tally`` as they come (``stream._matches``'
-        windows: the same matches, whatever the cuts)."""
-        rows = _select.NATIVE.rows  # type: ignore[union-attr]
+    def blocks(self, tally: Tally, most: int) -> Iterator[Block]:
+        """The text's blocks of up to ``most`` rows, in order, counted in ``tally`` as they come
+        (``stream._matches``' windows: the same matches, whatever the cuts). A text of a million
+        candidates is never held as a million rows at once."""
+        rows = self._rows
         window = max(CHUNK_CHARS, _MIN_WINDOW)
         buffer, base, resume, dropped, ended = "", 0, 0, 0, False
         lines = Lines("")
@@ -95,7 +100,7 @@ class TextRows:
             found = self._extractor.extract(buffer, resume, stop, base == 0, lines.state())
             if found is None:  # (a lone surrogate, which no decoded byte stream holds)
                 raise RuntimeError("the native core refused a decoded text")
-            while (columns := rows(found, base, BLOCK_ROWS, prefix)) is not None:
+            while (columns := rows(found, base, most, prefix)) is not None:
                 yield self._block(columns, base, tally)
             lines.restore(found.lines)
             if ended:
@@ -103,7 +108,7 @@ class TextRows:
             resume = found.resume
             dropped = max(0, resume - LOOKBEHIND)
             newline = buffer.rfind("\n", 0, dropped)
-            if newline >= 0:
+            if newline >= 0 or prefix[0] == base:  # a line that starts in what is dropped
                 prefix = (base + newline + 1, buffer[newline + 1 : newline + 1 + _PREFIX_CHARS])
             buffer, base, resume = buffer[dropped:], base + dropped, resume - dropped
 
@@ -174,11 +179,9 @@ class TextRows:
         # A wrapper never closed (D21) is rejected whatever its text: no other profile takes it.
         second = self.options.second_opinion
         unclosed = verdict.error is not None and verdict.error.production == "wrapper"
-        elsewhere = second is not None and not unclosed and _second(url, second)
+        elsewhere = second is not None and not unclosed and _second(url, second).valid
         return False, verdict.scheme, str(verdict.error), NO_HOST, elsewhere
 
 
-def _second(url: str, profile: str) -> bool:
-    from .results import _judge
-
-    return _judge(url, profile).valid
+_second = lru_cache(maxsize=4096)(validate)
+"""The second opinion on a rejected URL (``results._judge``'s, for the rows filled here)."""

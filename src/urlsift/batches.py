@@ -326,14 +326,9 @@ class _Builder:
         found = self._texts_at.get(block.where)
         index = self._text(block.where) if found is None else found
         columns = block.columns
-        errors = columns["error"]
-        self.done.append(
-            Matches(
-                **columns,
-                text=array("q", [index]) * block.rows,
-                **dict(zip(("position", "production"), _problems(errors), strict=True)),
-            )
-        )
+        position, production = _problems(columns["error"])
+        text = array("q", [index]) * block.rows
+        self.done.append(Matches(**columns, text=text, position=position, production=production))
         self.count += block.rows
 
     def _flush(self) -> None:

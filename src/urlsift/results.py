@@ -176,7 +176,7 @@ def _text_block(item: TextStream, options: Options, tally: Tally) -> Generator[B
         tally.parts += 1
         columns = _where(item.provenance)
         text = TextRows(item.file, options, (*columns[:_PART], item.provenance.part), columns[_PART])
-        yield from text.blocks(tally)
+        yield from text.blocks(tally, PIECE_ROWS)  # (a piece of rows is a block or more)
         tally.lines += text.lines
         tally.characters += text.characters
     except CORRUPT as error:

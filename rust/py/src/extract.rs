@@ -166,7 +166,7 @@ impl Extractor {
 }
 
 /// The matches of the next (at most `BATCH`) candidates of `scan`, in order.
-pub(crate) fn judge<T: Unit>(
+fn judge<T: Unit>(
     inner: &core::Extractor,
     grammar: &urlsift_core::Grammar,
     scan: &mut Scan,

@@ -14,7 +14,7 @@ use urlsift_core::extract::{self as core, Found};
 use urlsift_core::rows::{bounds, quote_depth, PREFIX_CHARS};
 use urlsift_core::scan::Unit;
 
-use crate::extract::{judge, kind_of, Matches};
+use crate::extract::{kind_of, Matches};
 use crate::scan::UnitSlice;
 
 /// The start of the line that holds a window's first character, where that line began before the
@@ -56,8 +56,8 @@ fn depth_of<T: Unit>(units: &[T], found: &Found, base: i64, prefix: &Prefix) -> 
     Ok(quote_depth(line))
 }
 
-/// The next matches of `scan`, `limit` or a few more (a batch of the scan at a time), each with
-/// its columns.
+/// The next matches of `scan`, at most `limit` (a candidate gives one at most), each with its
+/// columns.
 fn take<T: Unit>(
     extractor: &core::Extractor,
     grammar: &urlsift_core::Grammar,
@@ -70,7 +70,8 @@ fn take<T: Unit>(
     let (scan, lines) = matches;
     let mut rows = Vec::new();
     while rows.len() < limit && !scan.done() {
-        for found in judge(extractor, grammar, scan, units, lines) {
+        let candidates = std::iter::from_fn(|| extractor.scanner.next(scan, units)).take(limit - rows.len());
+        for found in candidates.filter_map(|c| extractor.candidate(grammar, units, &c, lines)) {
             let (start, end) = bounds(&found);
             let depth = depth_of(units, &found, base, prefix)?;
             rows.push(Row { found, start: base + to_i64(start), end: base + to_i64(end), depth });
@@ -79,7 +80,7 @@ fn take<T: Unit>(
     Ok(rows)
 }
 
-/// The next rows (about `limit`) of `matches`, a window whose first character is at `base` in
+/// The next rows (at most `limit`) of `matches`, a window whose first character is at `base` in
 /// the whole text, as (url, alternatives, wrapper, numbers, verdicts, undecided): `numbers` is
 /// the `line`, `column`, `start`, `end`, `quote_depth` and verdict index columns, one after the
 /// other, as native 64-bit integers; `verdicts` the distinct (url, valid, kind, naked, why);
