@@ -110,9 +110,7 @@ def _found(
             try:
                 if isinstance(item, TextStream):
                     # A text cut or damaged: a member's end (the rest goes on), or the file's.
-                    cut = yield from (
-                        _text_block(item, options, tally) if blocks else _text(item, options, tally)
-                    )
+                    cut = yield from _text(item, options, tally, blocks)
                     failed = failed or (cut and item.provenance.member is None)
                 elif isinstance(item, Skipped):
                     tally.skipped += item.records
@@ -155,28 +153,22 @@ class _Read:
         self.bytes, self.unpacked, self.lines = counter.bytes, counter.unpacked, counter.lines
 
 
-def _text(item: TextStream, options: Options, tally: Tally) -> Generator[Event, None, bool]:
-    """The rows of a plain text; returns whether it was cut short (compressed data cut or damaged)."""
+def _text(
+    item: TextStream, options: Options, tally: Tally, blocks: bool = False
+) -> Generator[Event | Block, None, bool]:
+    """The rows of a plain text (with ``blocks``, as the native core's blocks of columns:
+    ``_native_rows``); returns whether it was cut short (compressed data cut or damaged)."""
     try:
         tally.parts += 1
-        text = StreamText(item.file, options.context or 0)
-        found = extract_stream(text, **extraction(options))  # type: ignore[arg-type]
-        yield from _rows(found, text, item.provenance, options, tally)
-        tally.lines += text.lines
-        tally.characters += text.characters
-    except CORRUPT as error:
-        yield _report(Defect("corrupt", item.provenance, reason(error)), tally)
-        return True
-    return False
-
-
-def _text_block(item: TextStream, options: Options, tally: Tally) -> Generator[Block | Report, None, bool]:
-    """``_text``'s rows as the native core's blocks of columns (``_native_rows``)."""
-    try:
-        tally.parts += 1
-        columns = _where(item.provenance)
-        text = TextRows(item.file, options, (*columns[:_PART], item.provenance.part), columns[_PART])
-        yield from text.blocks(tally, PIECE_ROWS)  # (a piece of rows is a block or more)
+        text: StreamText | TextRows
+        if blocks:
+            columns = _where(item.provenance)
+            text = TextRows(item.file, options, (*columns[:_PART], item.provenance.part), columns[_PART])
+            yield from text.blocks(tally, PIECE_ROWS)  # (a piece of rows is a block or more)
+        else:
+            text = StreamText(item.file, options.context or 0)
+            found = extract_stream(text, **extraction(options))  # type: ignore[arg-type]
+            yield from _rows(found, text, item.provenance, options, tally)
         tally.lines += text.lines
         tally.characters += text.characters
     except CORRUPT as error:
