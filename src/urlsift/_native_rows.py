@@ -73,7 +73,6 @@ class TextRows:
 
     def _chunk(self) -> str:
         chunk = self._read()
-        self.lines += chunk.count("\n")
         self.characters += len(chunk)
         return chunk
 
@@ -103,7 +102,8 @@ class TextRows:
             while (columns := rows(found, base, most, prefix)) is not None:
                 yield self._block(columns, base, tally)
             lines.restore(found.lines)
-            if ended:
+            if ended:  # the line breaks: counted by the core up to its last match, here after it
+                self.lines = lines.at(len(buffer))[0] - 1
                 return
             resume = found.resume
             dropped = max(0, resume - LOOKBEHIND)
