@@ -98,13 +98,18 @@ QUOTED_LINES = st.sampled_from(
 
 @native
 @settings(max_examples=60, deadline=None)
-@given(lines=st.lists(QUOTED_LINES, max_size=30), chunk=st.sampled_from([1 << 9, 1 << 12, 1 << 20]))
-def test_texts_in_windows(lines: list[str], chunk: int) -> None:
+@given(
+    lines=st.lists(QUOTED_LINES, max_size=30),
+    chunk=st.sampled_from([1 << 9, 1 << 12, 1 << 20]),
+    invalid=st.booleans(),
+)
+def test_texts_in_windows(lines: list[str], chunk: int, invalid: bool) -> None:
+    # The rejected are counted (and judged again) whether or not their rows are kept.
     data = "\n".join(lines).encode()
     saved = _native_rows.CHUNK_CHARS
     _native_rows.CHUNK_CHARS = chunk
     try:
-        _same("text.txt", Options(read=TEXT, invalid=True, second_opinion="modern"), data)
+        _same("text.txt", Options(read=TEXT, invalid=invalid, second_opinion="modern"), data)
     finally:
         _native_rows.CHUNK_CHARS = saved
 
