@@ -85,6 +85,8 @@ QUOTED_LINES = st.sampled_from(
         "         > nine blanks http://nine.example/",
         ">     > five blanks http://five.example/",
         "héllo wörld http://ü.example/ä ok",
+        "> 中文 <URL:http://中.example/ > and www.例.example",  # (UTF-16 units)
+        ">> 😀 http://e.example/😀 <http://a.example/\U0001d11e>",  # (code points)
         "\ttab\r",
         '"http://quoted.example/q" said',
         "<mailto:joe@example.com> tel:+1-201-555-0123 <tel:+1-201-555-0123>",
