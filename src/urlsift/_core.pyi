@@ -201,3 +201,18 @@ class MessageReader:
         """Header names and values (RFC 2047 words as written), Message-ID, Date, Newsgroups, part
         names and texts, flowed {part: DelSp=yes}, defects (kind, part, detail); or why the Python
         reader must read the message."""
+
+def rows(
+    matches: object, base: int, limit: int, prefix: tuple[int, str], /
+) -> (
+    tuple[
+        list[str],
+        list[tuple[str, ...]],
+        list[object],
+        bytes,
+        list[tuple[str, bool, int, bool, int | None]],
+        list[tuple[int, tuple[object, ...]]],
+    ]
+    | None
+):
+    """A window's next rows as columns (``_native_rows.TextRows``): an ``Extractor``'s matches."""

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ._model import DefectKind, Wrapper
 from .errors import MissingExtra
 from .results import Watch, file_pieces, unit_pieces
-from .rows import FIELDS, Event, Options, Piece, Report, Row, Tally
+from .rows import FIELDS, Block, Event, Options, Piece, Report, Row, Tally
 from .units import Unit
 
 if TYPE_CHECKING:
@@ -269,7 +269,8 @@ def _int64(pa: ModuleType, values: Iterable[int]) -> pyarrow.Array:
 
 class _Builder:
     """Takes events in order and holds them for the next batch: the rows as they are, each with
-    the index of its text, turned into columns in one step when the batch is taken."""
+    the index of its text, turned into columns in one step when the batch is taken; a block of
+    rows the core filled (``rows.Block``) as its columns."""
 
     def __init__(self) -> None:
         self.tally = Tally()
@@ -278,6 +279,8 @@ class _Builder:
     def _start(self) -> None:
         self.rows: list[Row] = []
         self.text_of = array("q")
+        self.done: list[Matches] = []  # the columns of the rows and blocks before ``rows``
+        self.count = 0  # the rows held
         self.wheres: list[tuple[Any, ...]] = []  # each message's columns, transposed when taken
         self.texts = Texts(array("q"), [])
         self.reports = Reports(array("q"), [], [], [], [], [], [])
@@ -288,16 +291,20 @@ class _Builder:
     def __len__(self) -> int:
         return self.held
 
-    def extend(self, events: Iterable[Event], limit: int | None = None) -> None:
+    def extend(self, events: Iterable[Event | Block], limit: int | None = None) -> None:
         """Takes ``events`` in, up to ``limit`` rows and reports held (the rest stay in ``events``,
-        an iterator then)."""
+        an iterator then; a block is taken whole)."""
         rows, text_of, texts_at = self.rows, self.text_of, self._texts_at
         last: tuple[Any, ...] | None = None
         index = 0
         held = self.held
         for event in events:
             held += 1
-            if isinstance(event, Row):
+            if isinstance(event, Block):
+                held += event.rows - 1
+                self._block(event)
+                rows, text_of = self.rows, self.text_of
+            elif isinstance(event, Row):
                 # source ... part: the same in all the rows of a text
                 where: tuple[Any, ...] = event[_WHERE]  # type: ignore[assignment]
                 if where != last:
@@ -306,11 +313,28 @@ class _Builder:
                     index = self._text(where) if found is None else found
                 text_of.append(index)
                 rows.append(event)
+                self.count += 1
             else:
                 self._report(event)
             if limit is not None and held >= limit:
                 break
         self.held = held
+
+    def _block(self, block: Block) -> None:
+        """The rows held so far as columns, then the block's."""
+        self._flush()
+        found = self._texts_at.get(block.where)
+        index = self._text(block.where) if found is None else found
+        columns = block.columns
+        position, production = _problems(columns["error"])
+        text = array("q", [index]) * block.rows
+        self.done.append(Matches(**columns, text=text, position=position, production=production))
+        self.count += block.rows
+
+    def _flush(self) -> None:
+        if self.rows:
+            self.done.append(_matches(self.rows, self.text_of))
+            self.rows, self.text_of = [], array("q")
 
     def _text(self, where: tuple[Any, ...]) -> int:
         """The index of a text not met before in this batch (and of its message, if new)."""
@@ -324,7 +348,7 @@ class _Builder:
         return index
 
     def _report(self, report: Report) -> None:
-        self.reports.before.append(len(self.rows))
+        self.reports.before.append(self.count)
         columns: tuple[list[Any], ...] = self.reports[1:]
         for column, value in zip(columns, report, strict=True):
             column.append(value)
@@ -333,7 +357,10 @@ class _Builder:
         """The batch held, and a new one begun."""
         columns = zip(*self.wheres, strict=True) if self.wheres else [()] * len(Messages._fields)
         messages = Messages(*map(list, columns))
-        batch = Batch(messages, self.texts, _matches(self.rows, self.text_of), self.reports, self.tally)
+        self._flush()
+        done = self.done
+        matches = done[0] if len(done) == 1 else _joined(done) if done else _matches([], self.text_of)
+        batch = Batch(messages, self.texts, matches, self.reports, self.tally)
         self.tally = Tally()
         self._start()
         return batch
@@ -349,13 +376,7 @@ def _matches(rows: list[Row], text_of: array[int]) -> Matches:
     """The columns of ``rows`` (transposed in one step, not a row at a time), by name."""
     transposed = zip(*rows, strict=True) if rows else [()] * len(FIELDS)
     named: dict[str, Any] = dict(zip(FIELDS, transposed, strict=True))
-    position: list[int | None] = [None] * len(rows)
-    production: list[str | None] = [None] * len(rows)
-    errors = named["error"]
-    if errors.count(None) != len(errors):  # (no Python step a row when none is rejected)
-        for i, said in enumerate(errors):
-            if said is not None and (problem := _PROBLEM.match(said)) is not None:
-                position[i], production[i] = int(problem[1]), problem[2]
+    position, production = _problems(named["error"])
     named.update(text=text_of, position=position, production=production)
     columns: list[Any] = [
         named[name] if name == "text" else array("q", named[name]) if name in _NUMBERS else list(named[name])
@@ -364,7 +385,30 @@ def _matches(rows: list[Row], text_of: array[int]) -> Matches:
     return Matches(*columns)
 
 
-def batch_of(events: Iterable[Event], tally: Tally | None = None) -> Batch:
+def _problems(errors: list[str | None] | tuple[str | None, ...]) -> tuple[list[int | None], list[str | None]]:
+    """The ``position`` and ``production`` columns of rows of these ``error``s."""
+    position: list[int | None] = [None] * len(errors)
+    production: list[str | None] = [None] * len(errors)
+    if errors.count(None) != len(errors):  # (no Python step a row when none is rejected)
+        for i, said in enumerate(errors):
+            if said is not None and (problem := _PROBLEM.match(said)) is not None:
+                position[i], production[i] = int(problem[1]), problem[2]
+    return position, production
+
+
+def _joined(parts: list[Matches]) -> Matches:
+    """The columns of ``parts``, one after the other (their ``text`` indexes the same texts)."""
+    first, *rest = parts
+    columns: list[Any] = [
+        array("q", values) if isinstance(values, array) else list(values) for values in first
+    ]
+    for part in rest:
+        for into, values in zip(columns, part, strict=True):
+            into.extend(values)
+    return Matches(*columns)
+
+
+def batch_of(events: Iterable[Event | Block], tally: Tally | None = None) -> Batch:
     """``events`` as one batch, with ``tally``."""
     builder = _Builder()
     builder.extend(events)

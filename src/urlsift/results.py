@@ -25,11 +25,12 @@ from ._model import (
     TextStream,
     www_url,
 )
+from ._native_rows import TextRows, in_core
 from .around import StreamText, Text, context, quote_depth
 from .dates import iso, timestamp, wayback
 from .hosts import ARCHIVED, NO_HOST, host_columns
 from .matches import BATCH_WEIGHT, Matcher, extraction, weight
-from .rows import Event, FileEvents, Filters, Options, Piece, Report, Row, Tally, place, walked
+from .rows import Block, Event, FileEvents, Filters, Options, Piece, Report, Row, Tally, place, walked
 from .sources import Counter, Item, dirs, read_path, read_piece, read_stream, reason
 from .sources.faults import unexpected
 from .sources.packed import CORRUPT
@@ -85,7 +86,15 @@ def stream_results(
 def _events(
     path: str, items: Generator[Item, None, None], options: Options, tally: Tally, read: _Read
 ) -> Iterator[Event]:
+    return _found(path, items, options, tally, read, False)  # type: ignore[return-value]
+
+
+def _found(
+    path: str, items: Generator[Item, None, None], options: Options, tally: Tally, read: _Read, blocks: bool
+) -> Iterator[Event | Block]:
+    """``_events``; with ``blocks``, a plain text's rows may come as ``Block``s (``in_core``)."""
     tally.files += 1
+    blocks = blocks and in_core(options)
     failed = False
     item: TextStream | Defect | Skipped | list[MessageText] | None = None
     matcher = Matcher(options)  # its set-up once a file, not once a message
@@ -101,7 +110,7 @@ def _events(
             try:
                 if isinstance(item, TextStream):
                     # A text cut or damaged: a member's end (the rest goes on), or the file's.
-                    cut = yield from _text(item, options, tally)
+                    cut = yield from _text(item, options, tally, blocks)
                     failed = failed or (cut and item.provenance.member is None)
                 elif isinstance(item, Skipped):
                     tally.skipped += item.records
@@ -144,13 +153,22 @@ class _Read:
         self.bytes, self.unpacked, self.lines = counter.bytes, counter.unpacked, counter.lines
 
 
-def _text(item: TextStream, options: Options, tally: Tally) -> Generator[Event, None, bool]:
-    """The rows of a plain text; returns whether it was cut short (compressed data cut or damaged)."""
+def _text(
+    item: TextStream, options: Options, tally: Tally, blocks: bool = False
+) -> Generator[Event | Block, None, bool]:
+    """The rows of a plain text (with ``blocks``, as the native core's blocks of columns:
+    ``_native_rows``); returns whether it was cut short (compressed data cut or damaged)."""
     try:
         tally.parts += 1
-        text = StreamText(item.file, options.context or 0)
-        found = extract_stream(text, **extraction(options))  # type: ignore[arg-type]
-        yield from _rows(found, text, item.provenance, options, tally)
+        text: StreamText | TextRows
+        if blocks:
+            columns = _where(item.provenance)
+            text = TextRows(item.file, options, (*columns[:_PART], item.provenance.part), columns[_PART])
+            yield from text.blocks(tally, PIECE_ROWS)  # (a piece of rows is a block or more)
+        else:
+            text = StreamText(item.file, options.context or 0)
+            found = extract_stream(text, **extraction(options))  # type: ignore[arg-type]
+            yield from _rows(found, text, item.provenance, options, tally)
         tally.lines += text.lines
         tally.characters += text.characters
     except CORRUPT as error:
@@ -402,10 +420,10 @@ def unit_pieces(unit: Unit, options: Options) -> Iterator[Piece]:
     tally, counter = Tally(), Counter()
     read = _Read(counter)
     items = read_piece(unit.kind, unit.path, unit.start, unit.end, options.read, counter)
-    yield from _in_pieces(unit.path, _events(unit.path, items, options, tally, read), tally, read)
+    yield from _in_pieces(unit.path, _found(unit.path, items, options, tally, read, True), tally, read)
 
 
-Watch = Callable[[Iterator[Event], Counter, Tally], Iterable[Event]]
+Watch = Callable[[Iterator[Event | Block], Counter, Tally], Iterable[Event | Block]]
 """The events of a file read here, watched as they come (the progress bar: ``Progress.watch``)."""
 
 
@@ -421,28 +439,32 @@ def file_pieces(
         if file is None
         else read_stream(file, path, options.read, counter)
     )
-    found: Iterator[Event] = _events(path, items, options, tally, read)
+    found: Iterator[Event | Block] = _found(path, items, options, tally, read, True)
     if watch is not None:
         found = iter(watch(found, counter, tally))
     yield from _in_pieces(path, found, tally, read)
 
 
-def _in_pieces(path: str, found: Iterator[Event], tally: Tally, read: _Read) -> Generator[Piece, None, None]:
-    held: list[Event] = []
+def _in_pieces(
+    path: str, found: Iterator[Event | Block], tally: Tally, read: _Read
+) -> Generator[Piece, None, None]:
+    held: list[Event | Block] = []
+    rows = 0  # the rows and reports held (a block holds many)
     sent = Tally()  # the counts of the pieces sent
     counter = read.counter
     bytes_sent = counter.bytes
     try:
         for event in found:
             held.append(event)
+            rows += event.rows if isinstance(event, Block) else 1
             # A sparse file's rows go on too, once a megabyte has been read for them: rows come as
             # the file is read, not once it is all read (``urlsift.scan`` is lazy).
-            if len(held) >= PIECE_ROWS or counter.bytes - bytes_sent >= PIECE_BYTES:
+            if rows >= PIECE_ROWS or counter.bytes - bytes_sent >= PIECE_BYTES:
                 bytes_sent = counter.bytes
                 read.count(tally)  # (a plain text is one item: its bytes so far)
                 counts, sent = tally.since(sent), replace(tally)
                 yield path, held, counts, False
-                held = []
+                held, rows = [], 0
     finally:
         close = getattr(found, "close", None)
         if close is not None:  # (stopped early: the reader closed now, not when collected)

@@ -94,7 +94,21 @@ _resolved(Report)
 Event = Row | Report
 FileEvents = tuple[str, list[Event], "Tally"]
 """A path, the events of all or one piece of it, and their tally."""
-Piece = tuple[str, list[Event], "Tally", bool]
+
+
+class Block(NamedTuple):
+    """Rows of one text as columns, filled by the native core (``_native_rows.in_core``), which a
+    ``batches.Batch`` takes as they are: no ``Row`` is made for each."""
+
+    where: tuple[Any, ...]
+    """The text's columns, ``source`` ... ``part``, as in each of its rows."""
+    columns: dict[str, Any]
+    """The rows' other columns by name (``FIELDS`` less ``naked`` and ``where``'s), each a list,
+    or an ``array('q')`` for the numbers."""
+    rows: int
+
+
+Piece = tuple[str, list[Event | Block], "Tally", bool]
 """A unit's results a few at a time (``results.unit_pieces``): a path, the next of its events, the
 counts of what was read for them (since the path's piece before), and whether they are its last.
 A worker sends each as a ``batches.Part`` (columns, not rows)."""

@@ -73,7 +73,7 @@ STAGES = frozenset(path.stem for path in PACKAGE.glob("*.py")) | {"grammar", "so
 NOTHING = STAGES
 """For the modules that import nothing of urlsift (the records every stage shares)."""
 
-RESULTS = {"results", "rows", "matches", "pieces", "around"}
+RESULTS = {"results", "rows", "matches", "pieces", "around", "_native_rows"}
 """The results stage's modules."""
 PRINTING = {"cli", "output", "progress", "dask", "parquet", "workers", "batches"}
 """What comes after the results stage."""
@@ -142,6 +142,8 @@ LATER_STAGES = {
     # The text output's file names and colour (D37): escaping only; the writers call it.
     "marks.py": STAGES - {"escaping"},
     "matches.py": PRINTING | RESULTS - {"matches", "rows"} | {"units"},
+    # A plain text's rows as the native core fills them: the records, the extraction and the hosts.
+    "_native_rows.py": PRINTING | RESULTS - {"rows", "_native_rows"} | {"units", "sources"},
     "results.py": PRINTING | {"pieces"},
     "pieces.py": PRINTING - {"batches"} | {"results", "matches"},
     "output.py": {"cli", "scanner", "rejoin", "validate", "extract", "sources", "units", "workers", "dask"}

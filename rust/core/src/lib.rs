@@ -10,6 +10,7 @@ pub mod extract;
 pub mod mbox;
 pub mod mime;
 pub mod rejoin;
+pub mod rows;
 pub mod scan;
 mod scan_tables;
 pub mod write;

@@ -30,14 +30,25 @@ type JudgeArgs =
 type ScannerArgs = (bool, Vec<String>, Vec<String>, Vec<String>, bool, bool);
 
 #[pyclass(frozen, module = "urlsift._core")]
-struct Extractor {
-    inner: core::Extractor,
-    grammar: Py<Grammar>,
+pub(crate) struct Extractor {
+    pub(crate) inner: core::Extractor,
+    pub(crate) grammar: Py<Grammar>,
     /// `_model.Wrapper`'s three values, in its order.
     wrappers: [Py<PyAny>; 3],
     /// `_model.make_match`, and the verdict factory: (url, valid, kind, naked, Unclosed index).
     make_match: Py<PyAny>,
     verdict: Py<PyAny>,
+}
+
+/// Which of `extract.py`'s verdict functions makes a verdict (its `_JUDGE` ... `_DEOBFUSCATED`),
+/// and why a wrapper was not closed (an index into `Unclosed`).
+pub(crate) fn kind_of(verdict: core::Verdict) -> (u8, Option<usize>) {
+    match verdict {
+        core::Verdict::Judge => (0, None),
+        core::Verdict::Www => (1, None),
+        core::Verdict::Unclosed(why) => (2, Some(why as usize)),
+        core::Verdict::Deobfuscated => (3, None),
+    }
 }
 
 /// A match, or an undecided candidate's tuple: (url, alternatives, wrapper, span, pieces, line,
@@ -49,20 +60,15 @@ fn pieces<'py>(py: Python<'py>, pieces: &[Span]) -> PyResult<Bound<'py, PyTuple>
 }
 
 impl Extractor {
-    fn wrapper(&self, py: Python<'_>, wrapper: Option<Wrapper>) -> Py<PyAny> {
+    pub(crate) fn wrapper(&self, py: Python<'_>, wrapper: Option<Wrapper>) -> Py<PyAny> {
         // `Wrapper`'s variants are in `_model.Wrapper`'s order.
         wrapper
             .and_then(|kind| self.wrappers.get(kind as usize))
             .map_or_else(|| py.None(), |w| w.clone_ref(py))
     }
 
-    fn item<'py>(&self, py: Python<'py>, found: core::Found) -> PyResult<Item<'py>> {
-        let (kind, why) = match found.verdict {
-            core::Verdict::Judge => (0, None),
-            core::Verdict::Www => (1, None),
-            core::Verdict::Unclosed(why) => (2, Some(why as usize)),
-            core::Verdict::Deobfuscated => (3, None),
-        };
+    pub(crate) fn item<'py>(&self, py: Python<'py>, found: core::Found) -> PyResult<Item<'py>> {
+        let (kind, why) = kind_of(found.verdict);
         let url = PyString::new(py, &found.url);
         let alternatives = PyTuple::new(py, found.alternatives)?;
         let wrapper = self.wrapper(py, found.wrapper);
@@ -178,12 +184,12 @@ const BATCH: usize = 256;
 /// A text's matches (`Extractor.extract`'s iterator): `Match`es, and the tuples of the candidates
 /// Python's judge must rank. `lines`, once it is exhausted, is the line counter's state.
 #[pyclass(module = "urlsift._core")]
-struct Matches {
-    extractor: Py<Extractor>,
-    units: Units,
-    scan: Scan,
-    lines: core::Lines,
-    pending: VecDeque<Py<PyAny>>,
+pub(crate) struct Matches {
+    pub(crate) extractor: Py<Extractor>,
+    pub(crate) units: Units,
+    pub(crate) scan: Scan,
+    pub(crate) lines: core::Lines,
+    pub(crate) pending: VecDeque<Py<PyAny>>,
 }
 
 #[pymethods]

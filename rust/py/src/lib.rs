@@ -5,6 +5,7 @@
 mod extract;
 mod mbox;
 mod mime;
+mod rows;
 mod scan;
 mod write;
 
@@ -212,5 +213,6 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     extract::register(module)?;
     mbox::register(module)?;
     mime::register(module)?;
+    rows::register(module)?;
     Ok(())
 }

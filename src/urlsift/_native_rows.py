@@ -1,0 +1,187 @@
+"""A plain text's rows as columns, filled by the native core (issue 31): ``results`` hands a text
+here when ``in_core`` says its options need no Python step per row. The core scans, judges and
+fills each row's url, alternatives, wrapper, line, column, start, end and quote_depth; what needs
+Python's judge (``scheme``, ``error``, the host columns, the second opinion) is worked out here
+once per distinct verdict of a block and mapped back to its rows by index, in C (``map``, ``zip``).
+The rows are those ``results._row`` makes of the same text, column for column
+(tests/results/test_native_rows.py)."""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterator
+from functools import lru_cache
+from itertools import compress
+from typing import IO, Any
+
+from . import _select
+from ._lines import Lines
+from ._model import Match, Verdict
+from .extract import Extraction, _extraction_for, _judge_deferred, _native_matches
+from .hosts import NO_HOST, HostColumns, host_columns
+from .rows import Block, Options, Tally
+from .scanner import LOOKAHEAD, LOOKBEHIND
+from .stream import _MIN_WINDOW, CHUNK_CHARS, _chunks
+from .validate import validate
+
+__all__ = ["CHUNK_CHARS", "TextRows", "in_core"]
+
+_PREFIX_CHARS = 8 + 16 * 5
+"""The start of a line kept once the window has moved past it (``around._PREFIX_CHARS``)."""
+
+_NUMBERS = ("line", "column", "start", "end", "quote_depth")
+"""The core's number columns, in the order it lays them out (then each row's verdict index)."""
+
+
+def in_core(options: Options) -> bool:
+    """Whether the rows of ``options`` are filled by the native core: the one place that decides.
+    The options that need Python per row keep ``results._row``: ``--context`` and ``--wayback``
+    (the text and the date around each row), ``--max-quote-depth`` and ``--host`` (a row dropped
+    as it is found); and the Python core runs no native step at all."""
+    filters = options.filters
+    return (
+        _select.native() is not None
+        and options.context is None
+        and not options.wayback
+        and filters.max_quote_depth is None
+        and not filters.hosts
+    )
+
+
+Resolved = tuple[bool, str | None, str | None, HostColumns, bool]
+"""A verdict's columns: valid, scheme, error, the host columns, and whether the second opinion
+takes the rejected URL."""
+
+
+class TextRows:
+    """The rows of one plain text, as ``Block``s, and the text's lines and characters once read."""
+
+    def __init__(self, file: IO[bytes], options: Options, where: tuple[Any, ...], date_header: str | None):
+        self.options = options
+        self.where, self.date_header = where, date_header
+        self.lines = 0
+        self.characters = 0
+        extraction: Extraction = _extraction_for(options.profile, options.naked, True, options.schemes)
+        self._judge = extraction.judge
+        native = _select.native()
+        if native is None:
+            raise RuntimeError("the native core is not in use")  # (``in_core`` says when it is)
+        self._extractor = extraction._extractor(native)
+        self._rows = native.rows
+        self._read = _chunks(file, "utf-8", CHUNK_CHARS)
+        self._resolved: dict[tuple[Any, ...], Resolved] = {}
+
+    def _chunk(self) -> str:
+        chunk = self._read()
+        self.characters += len(chunk)
+        return chunk
+
+    def blocks(self, tally: Tally, most: int) -> Iterator[Block]:
+        """The text's blocks of up to ``most`` rows, in order, counted in ``tally`` as they come
+        (``stream._matches``' windows: the same matches, whatever the cuts). A text of a million
+        candidates is never held as a million rows at once."""
+        rows = self._rows
+        window = max(CHUNK_CHARS, _MIN_WINDOW)
+        buffer, base, resume, dropped, ended = "", 0, 0, 0, False
+        lines = Lines("")
+        prefix = (0, "")  # the start of the line holding the window's first character
+        while True:
+            parts = [buffer]
+            held = len(buffer)
+            while not ended and held - resume < window + LOOKAHEAD:
+                chunk = self._chunk()
+                ended = not chunk
+                parts.append(chunk)
+                held += len(chunk)
+            buffer = "".join(parts)
+            stop = len(buffer) if ended else len(buffer) - LOOKAHEAD
+            lines.rebase(buffer, dropped)
+            found = self._extractor.extract(buffer, resume, stop, base == 0, lines.state())
+            if found is None:  # (a lone surrogate, which no decoded byte stream holds)
+                raise RuntimeError("the native core refused a decoded text")
+            while (columns := rows(found, base, most, prefix)) is not None:
+                yield self._block(columns, base, tally)
+            lines.restore(found.lines)
+            if ended:  # the line breaks: counted by the core up to its last match, here after it
+                self.lines = lines.at(len(buffer))[0] - 1
+                return
+            resume = found.resume
+            dropped = max(0, resume - LOOKBEHIND)
+            newline = buffer.rfind("\n", 0, dropped)
+            if newline >= 0 or prefix[0] == base:  # a line that starts in what is dropped
+                prefix = (base + newline + 1, buffer[newline + 1 : newline + 1 + _PREFIX_CHARS])
+            buffer, base, resume = buffer[dropped:], base + dropped, resume - dropped
+
+    def _block(self, found: tuple[Any, ...], base: int, tally: Tally) -> Block:
+        urls, alternatives, wrappers, numbers, verdicts, undecided = found
+        count = len(urls)
+        laid = array("q")
+        laid.frombytes(numbers)
+        columns: dict[str, Any] = {name: laid[k * count : (k + 1) * count] for k, name in enumerate(_NUMBERS)}
+        index = laid[5 * count :]
+        resolved = [self._resolve(*verdict) for verdict in verdicts]
+        for i, item in undecided:  # judged and ranked by Python's engine, as ``_native_matches`` does
+            match: Match = next(_native_matches(self._judge, iter([item]), True))
+            pieces = match.pieces
+            urls[i], alternatives[i] = match.url, match.alternatives
+            start, end = (pieces[0][0], pieces[-1][1]) if pieces else (match.span[0], match.span[0])
+            columns["start"][i], columns["end"][i] = base + start, base + end
+            index[i] = len(resolved)
+            resolved.append(self._resolved_of(match.url, match.verdict))
+        per_row = list(map(resolved.__getitem__, index))
+        valid, scheme, error, hosts, elsewhere = zip(*per_row, strict=True)
+        urls_found = sum(valid)
+        tally.urls += urls_found
+        tally.rejected += count - urls_found
+        tally.rejected_valid_elsewhere += sum(elsewhere)
+        columns.update(
+            url=urls,
+            alternatives=alternatives,
+            valid=list(valid),
+            scheme=list(scheme),
+            wrapper=wrappers,
+            error=list(error),
+        )
+        host, host_unicode, registered_domain, surt = zip(*hosts, strict=True)
+        columns.update(host=host, host_unicode=host_unicode, registered_domain=registered_domain, surt=surt)
+        if urls_found < count and not self.options.invalid:
+            columns = {
+                name: array("q", compress(values, valid))
+                if isinstance(values, array)
+                else list(compress(values, valid))
+                for name, values in columns.items()
+            }
+            count = urls_found
+        else:
+            columns = {
+                name: values if isinstance(values, array) else list(values)
+                for name, values in columns.items()
+            }
+        for name in ("canonical", "count", "context", "wayback"):  # the printer's, or not asked for
+            columns[name] = [None] * count
+        columns["date_header"] = [self.date_header] * count
+        return Block(self.where, columns, count)
+
+    def _resolve(self, url: str, valid: bool, kind: int, naked: bool, why: int | None) -> Resolved:
+        key = (url, valid, kind, naked, why)
+        found = self._resolved.get(key)
+        if found is None:
+            if len(self._resolved) >= 1 << 12:
+                self._resolved.clear()
+            verdict = _judge_deferred(self._judge, url, valid, kind, naked, why)
+            found = self._resolved[key] = self._resolved_of(url, verdict)
+        return found
+
+    def _resolved_of(self, url: str, verdict: Verdict) -> Resolved:
+        """A verdict's columns, as ``results._row`` fills them."""
+        if verdict.valid:
+            return True, verdict.scheme, None, host_columns(url, verdict.scheme, verdict.parts), False
+        # A wrapper never closed (D21) is rejected whatever its text: no other profile takes it.
+        second = self.options.second_opinion
+        unclosed = verdict.error is not None and verdict.error.production == "wrapper"
+        elsewhere = second is not None and not unclosed and _second(url, second).valid
+        return False, verdict.scheme, str(verdict.error), NO_HOST, elsewhere
+
+
+_second = lru_cache(maxsize=4096)(validate)
+"""The second opinion on a rejected URL (``results._judge``'s, for the rows filled here)."""

@@ -1,0 +1,157 @@
+"""A plain text's rows filled by the native core (issue 31: ``_native_rows``, rust/core/src/rows.rs)
+against the Python path's (``results._row``, the oracle), column for column and tally for tally:
+on every corpus file read as text, under both profiles, with and without ``--invalid``; on
+hypothesis texts read in small windows (so that a match's line may start before its window); and
+the command line's output, byte for byte, under both cores."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from urlsift import _native_rows, _select
+from urlsift.batches import Batch, concat, file_parts
+from urlsift.rows import Event, Filters, Options, Row, Tally
+from urlsift.sources import ReadOptions
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPORA = sorted(path for path in (ROOT / "corpora").rglob("*") if path.is_file() and path.suffix != ".md")
+native = pytest.mark.skipif(_select.NATIVE is None, reason="the native core is not built")
+TEXT = ReadOptions(input_format="text")
+
+OPTION_SETS = [
+    Options(read=TEXT),
+    Options(read=TEXT, invalid=True, second_opinion="modern"),
+    Options(read=TEXT, profile="modern", invalid=True),
+    Options(read=TEXT, profile="modern", naked=False),
+]
+
+
+def _batch(path: str, options: Options, core: _select.Core, file: io.BytesIO | None = None) -> Batch:
+    with _select.using(core):
+        return concat([batch for _, batch, _ in file_parts(path, options, file)])
+
+
+def _same(path: str, options: Options, data: bytes | None = None) -> tuple[list[Event], Tally]:
+    """The rows and tally of ``path`` (or of ``data`` named so) under both cores, held equal."""
+    opened = (lambda: None) if data is None else (lambda: io.BytesIO(data))
+    oracle = _batch(path, options, "python", opened())
+    found = _batch(path, options, "rust", opened())
+    assert found.to_rows() == oracle.to_rows()
+    assert found.tally == oracle.tally
+    for name, column in zip(found.matches._fields, found.matches, strict=True):
+        assert column == getattr(oracle.matches, name), name
+    return oracle.to_rows(), oracle.tally
+
+
+def test_the_one_place_decides() -> None:
+    with _select.using("python"):
+        assert not _native_rows.in_core(Options())
+    if _select.NATIVE is None:
+        return
+    with _select.using("rust"):
+        assert _native_rows.in_core(Options(invalid=True, second_opinion="modern"))
+        for per_row in (
+            Options(context=20),
+            Options(wayback=True),
+            Options(filters=Filters(hosts=("example.org",))),
+            Options(filters=Filters(max_quote_depth=0)),
+        ):
+            assert not _native_rows.in_core(per_row)
+
+
+@native
+@pytest.mark.parametrize("options", OPTION_SETS, ids=["strict", "invalid", "modern", "delimited"])
+@pytest.mark.parametrize("path", CORPORA, ids=lambda path: str(path.relative_to(ROOT)))
+def test_every_corpus_file(path: Path, options: Options) -> None:
+    rows, tally = _same(str(path), options)
+    if options.invalid:
+        assert tally.urls + tally.rejected == len(rows)
+
+
+QUOTED_LINES = st.sampled_from(
+    [
+        "> see <URL:http://host/a-",
+        ">   b/c> and http://example.com/x.",
+        ">> quoted http://deep.example/q twice",
+        "  > > | also <http://spaced.example/>",
+        "         > nine blanks http://nine.example/",
+        ">     > five blanks http://five.example/",
+        "héllo wörld http://ü.example/ä ok",
+        "> 中文 <URL:http://中.example/ > and www.例.example",  # (UTF-16 units)
+        ">> 😀 http://e.example/😀 <http://a.example/\U0001d11e>",  # (code points)
+        "\ttab\r",
+        '"http://quoted.example/q" said',
+        "<mailto:joe@example.com> tel:+1-201-555-0123 <tel:+1-201-555-0123>",
+        "www.example.com/w http://bad.example/%zz <URL:unclosed",
+        "x" * 5000 + " http://after.a.long.line.example/",
+        "> " + "y " * 3000 + "http://quoted.after.a.long.line.example/",
+        "",
+    ]
+)
+
+
+@native
+@settings(max_examples=60, deadline=None)
+@given(
+    lines=st.lists(QUOTED_LINES, max_size=30),
+    chunk=st.sampled_from([1 << 9, 1 << 12, 1 << 20]),
+    invalid=st.booleans(),
+)
+def test_texts_in_windows(lines: list[str], chunk: int, invalid: bool) -> None:
+    # The rejected are counted (and judged again) whether or not their rows are kept.
+    data = "\n".join(lines).encode()
+    saved = _native_rows.CHUNK_CHARS
+    _native_rows.CHUNK_CHARS = chunk
+    try:
+        _same("text.txt", Options(read=TEXT, invalid=invalid, second_opinion="modern"), data)
+    finally:
+        _native_rows.CHUNK_CHARS = saved
+
+
+@native
+def test_a_line_longer_than_a_window_keeps_its_quote_depth() -> None:
+    data = ("> " + "word " * 20_000 + "http://far.example/\n> next http://near.example/\n").encode()
+    saved = _native_rows.CHUNK_CHARS
+    _native_rows.CHUNK_CHARS = 1 << 12
+    try:
+        rows, _ = _same("long.txt", Options(read=TEXT), data)
+    finally:
+        _native_rows.CHUNK_CHARS = saved
+    depths = [row.quote_depth for row in rows if isinstance(row, Row)]
+    assert depths == [1, 1]
+
+
+@native
+def test_a_row_filter_keeps_the_python_path() -> None:
+    # --host drops rows as they are found: the Python path's, the same rows under both cores.
+    options = Options(read=TEXT, filters=Filters(hosts=("example.com",)))
+    rows, _ = _same(
+        "hosts.txt", options, b"http://example.com/a http://example.org/b http://a.example.com/c\n"
+    )
+    assert [row.url for row in rows if isinstance(row, Row)] == [
+        "http://example.com/a",
+        "http://a.example.com/c",
+    ]
+
+
+def _cli(core: str, *arguments: str) -> bytes:
+    environment = {**os.environ, "URLSIFT_CORE": core}
+    command = [sys.executable, "-m", "urlsift", "--input-format", "text", *arguments]
+    return subprocess.run(command, capture_output=True, env=environment, check=False).stdout
+
+
+@native
+@pytest.mark.parametrize("fmt", ["text", "jsonl", "csv"])
+@pytest.mark.parametrize("profile", ["strict", "modern"])
+def test_the_command_line_writes_the_same_bytes(fmt: str, profile: str) -> None:
+    paths = [str(path) for path in CORPORA]
+    arguments = ("--format", fmt, "--profile", profile, "--invalid", *paths)
+    assert _cli("rust", *arguments) == _cli("python", *arguments)
