@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import io
-import subprocess
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
