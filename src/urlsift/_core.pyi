@@ -77,26 +77,6 @@ class MboxSplitter:
 def next_separator(block: bytes, first: int, endpos: int, /) -> int | None:
     """sources/split.py's ``_separator_in``: the first separator at or after ``first``."""
 
-def read_message(
-    data: bytes, /
-) -> (
-    tuple[
-        list[str],
-        list[str],
-        str | None,
-        str | None,
-        str | None,
-        list[str],
-        list[str],
-        dict[int, bool],
-        list[tuple[Literal["malformed", "undecodable-bytes"], str, str]],
-    ]
-    | str
-):
-    """``sources.mime.read`` by the core (rust/py/src/mime.rs): header names and values (RFC 2047
-    words as written), Message-ID, Date, Newsgroups, part names and texts, flowed {part: DelSp=yes},
-    defects (kind, part, detail); or why the Python reader must read the message."""
-
 class InternalError(RuntimeError):
     """A bug in the native core (a caught panic)."""
 
