@@ -48,6 +48,12 @@ from urlsift.extract import _judge, _judge_deferred, _judge_unclosed, _judge_www
 MBOXES = ("mail/blinux-list.mbox", "mail/r-devel-2000-May.mbox", "mail/*.mbox")
 """The first of these that the corpora hold is the mbox read."""
 
+BMP = "rfc + Russian"
+"""A text of the BMP beyond Latin-1, which the native core reads as UTF-16 units: the RFC folder
+with a paragraph of Russian between each two of its paragraphs (no wrapper crosses a blank line,
+D21: the URLs are the folder's)."""
+RUSSIAN = "Это абзац по-русски, без ссылок: он только делает текст шире латиницы."
+
 
 def best_of(rounds: int, *runs: Callable[[], int]) -> list[tuple[float, int]]:
     """Best time of each run over ``rounds`` rounds, the runs interleaved within a round so that a
@@ -110,6 +116,8 @@ def against(root: Path, inputs: list[str], src: Path) -> None:
 
 
 def load(root: Path, name: str) -> str:
+    if name == BMP:
+        return load(root, "rfc").replace("\n\n", f"\n\n{RUSSIAN}\n\n")
     path = root / name
     files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
     return "\n".join(p.read_bytes().decode("utf-8", "replace") for p in files)
@@ -124,7 +132,7 @@ def main() -> None:
     root = corpora_root(parser, args)
     inputs = [str(files(parser, root, *MBOXES)[0].relative_to(root)), str(files(parser, root, "rfc")[0].name)]
     if args.cores:
-        cores(root, inputs)
+        cores(root, [*inputs, BMP])
         return
     print("| input | MB | floor MB/s | naked=False MB/s (% of floor) | URLs", end="")
     print(" | extract MB/s (% of floor) | URLs |")
@@ -155,7 +163,7 @@ def main() -> None:
         print(f"{streamed / whole:.2f}x the time of extract on the decoded string")
         print(f"{name}: peak memory of extract beside the text: {peak_memory(text):.1f} MB")
     profiles(root, inputs)
-    cores(root, inputs)
+    cores(root, [*inputs, BMP])
     if args.against is not None:
         against(root, inputs, args.against)
 

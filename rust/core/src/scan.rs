@@ -66,29 +66,51 @@ impl Unit for u8 {
     }
 }
 
-/// The units wider than a byte (UTF-16 units, code points): no `memchr` for them, each compared.
-macro_rules! wide_unit {
-    ($($unit:ty),*) => {$(
-        impl Unit for $unit {
-            #[inline]
-            fn code(self) -> u32 {
-                u32::from(self)
-            }
-            #[inline]
-            fn find(hay: &[$unit], needle: u8) -> Option<usize> {
-                let needle = <$unit>::from(needle);
-                hay.iter().position(|&c| c == needle)
-            }
-            #[inline]
-            fn rfind(hay: &[$unit], needle: u8) -> Option<usize> {
-                let needle = <$unit>::from(needle);
-                hay.iter().rposition(|&c| c == needle)
-            }
-        }
-    )*};
+/// A UTF-16 unit of a text of the BMP, as the two bytes `str.encode("utf-16-le")` writes: the
+/// binding keeps the encoder's bytes as they are, and `memchr` finds an ASCII needle among them
+/// (a hit counts where it is a unit's low byte and the high byte is zero), where a `u16` would be
+/// compared one by one.
+impl Unit for [u8; 2] {
+    #[inline]
+    fn code(self) -> u32 {
+        u32::from(u16::from_le_bytes(self))
+    }
+    #[inline]
+    fn find(hay: &[[u8; 2]], needle: u8) -> Option<usize> {
+        let bytes = hay.as_flattened();
+        memchr::memchr_iter(needle, bytes).find(|&at| is_unit(bytes, at)).map(|at| at / 2)
+    }
+    #[inline]
+    fn rfind(hay: &[[u8; 2]], needle: u8) -> Option<usize> {
+        let bytes = hay.as_flattened();
+        memchr::memrchr_iter(needle, bytes).find(|&at| is_unit(bytes, at)).map(|at| at / 2)
+    }
 }
 
-wide_unit!(u16, char);
+/// Whether the byte at `at` of little-endian UTF-16 is a whole unit below U+0100: a low byte
+/// (even) whose high byte is zero.
+#[inline]
+fn is_unit(bytes: &[u8], at: usize) -> bool {
+    at % 2 == 0 && bytes.get(at + 1) == Some(&0)
+}
+
+/// Code points: no `memchr` for them, each compared.
+impl Unit for char {
+    #[inline]
+    fn code(self) -> u32 {
+        u32::from(self)
+    }
+    #[inline]
+    fn find(hay: &[char], needle: u8) -> Option<usize> {
+        let needle = char::from(needle);
+        hay.iter().position(|&c| c == needle)
+    }
+    #[inline]
+    fn rfind(hay: &[char], needle: u8) -> Option<usize> {
+        let needle = char::from(needle);
+        hay.iter().rposition(|&c| c == needle)
+    }
+}
 
 fn in_table(table: &[(u32, u32)], code: u32) -> bool {
     table
@@ -1075,10 +1097,28 @@ mod tests {
     fn utf16_units_of_the_bmp_are_characters() {
         let text = "\u{3002}\u{a0}<http://h.example/\u{fc}> http://h.example/\u{ff09}x www.h.example\u{3000}";
         let chars: Vec<char> = text.chars().collect();
-        let units: Vec<u16> = text.encode_utf16().collect();
+        let units: Vec<[u8; 2]> = text.encode_utf16().map(u16::to_le_bytes).collect();
         let scanner = scanner();
         assert_eq!(scanner.scan(&units, 0, None, true), scanner.scan(&chars, 0, None, true));
         assert_eq!(scanner.scan(&units, 0, None, true).candidates.len(), 3);
+    }
+
+    /// A UTF-16 unit whose high or low byte is a needle's (U+3C3C, U+013C, U+3A00 ...) is no hit:
+    /// the byte pairs find what the code points find, forwards and back.
+    #[test]
+    fn utf16_bytes_find_only_whole_units() {
+        let text = "\u{3c3c}\u{13c}\u{3a00}\u{2e2e}<x\u{3a3a}:y\u{12e}.\u{3c00}\u{22}\u{2222}\u{a}\u{a00}";
+        let chars: Vec<char> = text.chars().collect();
+        let units: Vec<[u8; 2]> = text.encode_utf16().map(u16::to_le_bytes).collect();
+        for needle in [b'<', b':', b'.', b'"', b'\n', b'>'] {
+            for from in 0..chars.len() {
+                let (c, u) = (chars.get(from..).unwrap_or_default(), units.get(from..).unwrap_or_default());
+                assert_eq!(<[u8; 2]>::find(u, needle), char::find(c, needle), "{needle} from {from}");
+                assert_eq!(<[u8; 2]>::rfind(u, needle), char::rfind(c, needle), "{needle} to {from}");
+            }
+        }
+        assert_eq!(<[u8; 2]>::find(&units, b'<'), Some(4));
+        assert_eq!(<[u8; 2]>::rfind(&units, b'\n'), Some(14));
     }
 
     /// No input panics (no indexing that can): random bytes and code points near the triggers.

@@ -55,7 +55,7 @@ fuzz_target!(|data: &[u8]| {
     if text.is_ascii() {
         assert_eq!(check(&scanner, text.as_bytes(), window, text_start), by_chars);
     }
-    let utf16: Vec<u16> = text.encode_utf16().collect();
+    let utf16: Vec<[u8; 2]> = text.encode_utf16().map(u16::to_le_bytes).collect();
     if utf16.len() == chars.len() {
         assert_eq!(check(&scanner, &utf16, window, text_start), by_chars);
     }

@@ -43,17 +43,20 @@ const DECODE_SLICE: usize = 1 << 16;
 /// a lone surrogate as U+FFFD (neither is whitespace, punctuation, a letter or a digit).
 fn wide_units(text: &Bound<'_, PyString>) -> PyResult<Units> {
     let length = text.len()?;
-    let mut utf16: Vec<u16> = Vec::with_capacity(length);
+    // Zeroed (untouched pages cost nothing), then each slice's encoded bytes copied in whole.
+    let mut utf16: Vec<[u8; 2]> = vec![[0; 2]; length];
     for at in (0..length).step_by(DECODE_SLICE) {
         let end = (at + DECODE_SLICE).min(length);
         let slice = text.get_item(PySlice::new(text.py(), at as isize, end as isize, 1))?;
         let encoded = slice.call_method1("encode", ("utf-16-le", "surrogatepass"))?.cast_into::<PyBytes>()?;
-        let encoded = encoded.as_bytes();
-        if encoded.len() != 2 * (end - at) {
+        // The encoder's bytes as they are: the core reads each pair as a unit, little-endian.
+        match utf16.get_mut(at..end).map(|units| units.as_flattened_mut()) {
+            Some(units) if units.len() == encoded.as_bytes().len() => {
+                units.copy_from_slice(encoded.as_bytes())
+            }
             // A character beyond the BMP: two units.
-            return code_points(text).map(|(chars, lone)| Units::Chars(chars, lone));
+            _ => return code_points(text).map(|(chars, lone)| Units::Chars(chars, lone)),
         }
-        utf16.extend(encoded.chunks_exact(2).map(|unit| unit.try_into().map_or(0xFFFD, u16::from_le_bytes)));
     }
     Ok(Units::Utf16(utf16))
 }
@@ -170,14 +173,15 @@ const STEP: usize = 256;
 pub(crate) enum Units {
     Ascii(Py<PyString>),
     Latin1(Py<PyBytes>),
-    Utf16(Vec<u16>),
+    /// Little-endian, as `str.encode("utf-16-le")` writes them.
+    Utf16(Vec<[u8; 2]>),
     /// The code points, and whether the text has a lone surrogate (each one U+FFFD here).
     Chars(Vec<char>, bool),
 }
 
 pub(crate) enum UnitSlice<'a> {
     Bytes(&'a [u8]),
-    Utf16(&'a [u16]),
+    Utf16(&'a [[u8; 2]]),
     Chars(&'a [char]),
 }
 
@@ -200,7 +204,9 @@ impl Units {
     pub(crate) fn lone_surrogate(&self) -> bool {
         match self {
             Units::Ascii(_) | Units::Latin1(_) => false,
-            Units::Utf16(units) => units.iter().any(|unit| (0xD800..0xE000).contains(unit)),
+            Units::Utf16(units) => {
+                units.iter().any(|&unit| (0xD800..0xE000).contains(&u16::from_le_bytes(unit)))
+            }
             Units::Chars(_, lone) => *lone,
         }
     }
