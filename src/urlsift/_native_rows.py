@@ -9,14 +9,16 @@ The rows are those ``results._row`` makes of the same text, column for column
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
-from itertools import compress
+from itertools import compress, groupby, repeat
+from operator import itemgetter
 from typing import IO, Any
 
 from . import _select
 from ._lines import Lines
-from ._model import Match, Verdict
+from ._model import Match, MessageText, Verdict
+from .around import quote_depth
 from .extract import Extraction, _extraction_for, _judge_deferred, _native_matches
 from .hosts import NO_HOST, HostColumns, host_columns
 from .rows import Block, Options, Tally
@@ -24,7 +26,7 @@ from .scanner import LOOKAHEAD, LOOKBEHIND
 from .stream import _MIN_WINDOW, CHUNK_CHARS, _chunks
 from .validate import validate
 
-__all__ = ["CHUNK_CHARS", "TextRows", "in_core"]
+__all__ = ["CHUNK_CHARS", "TextRows", "in_core", "message_blocks"]
 
 _PREFIX_CHARS = 8 + 16 * 5
 """The start of a line kept once the window has moved past it (``around._PREFIX_CHARS``)."""
@@ -128,39 +130,9 @@ class TextRows:
             columns["start"][i], columns["end"][i] = base + start, base + end
             index[i] = len(resolved)
             resolved.append(self._resolved_of(match.url, match.verdict))
+        columns.update(url=urls, alternatives=alternatives, wrapper=wrappers)
         per_row = list(map(resolved.__getitem__, index))
-        valid, scheme, error, hosts, elsewhere = zip(*per_row, strict=True)
-        urls_found = sum(valid)
-        tally.urls += urls_found
-        tally.rejected += count - urls_found
-        tally.rejected_valid_elsewhere += sum(elsewhere)
-        columns.update(
-            url=urls,
-            alternatives=alternatives,
-            valid=list(valid),
-            scheme=list(scheme),
-            wrapper=wrappers,
-            error=list(error),
-        )
-        host, host_unicode, registered_domain, surt = zip(*hosts, strict=True)
-        columns.update(host=host, host_unicode=host_unicode, registered_domain=registered_domain, surt=surt)
-        if urls_found < count and not self.options.invalid:
-            columns = {
-                name: array("q", compress(values, valid))
-                if isinstance(values, array)
-                else list(compress(values, valid))
-                for name, values in columns.items()
-            }
-            count = urls_found
-        else:
-            columns = {
-                name: values if isinstance(values, array) else list(values)
-                for name, values in columns.items()
-            }
-        for name in ("canonical", "count", "context", "wayback"):  # the printer's, or not asked for
-            columns[name] = [None] * count
-        columns["date_header"] = [self.date_header] * count
-        return Block(self.where, columns, count)
+        return _finished(columns, per_row, self.options, tally, self.where, self.date_header)
 
     def _resolve(self, url: str, valid: bool, kind: int, naked: bool, why: int | None) -> Resolved:
         key = (url, valid, kind, naked, why)
@@ -173,15 +145,94 @@ class TextRows:
         return found
 
     def _resolved_of(self, url: str, verdict: Verdict) -> Resolved:
-        """A verdict's columns, as ``results._row`` fills them."""
-        if verdict.valid:
-            return True, verdict.scheme, None, host_columns(url, verdict.scheme, verdict.parts), False
-        # A wrapper never closed (D21) is rejected whatever its text: no other profile takes it.
-        second = self.options.second_opinion
-        unclosed = verdict.error is not None and verdict.error.production == "wrapper"
-        elsewhere = second is not None and not unclosed and _second(url, second).valid
-        return False, verdict.scheme, str(verdict.error), NO_HOST, elsewhere
+        return _resolved_of(url, verdict, self.options.second_opinion)
+
+
+def _resolved_of(url: str, verdict: Verdict, second: str | None) -> Resolved:
+    """A verdict's columns, as ``results._row`` fills them (``second``: the second opinion's profile)."""
+    if verdict.valid:
+        return True, verdict.scheme, None, host_columns(url, verdict.scheme, verdict.parts), False
+    # A wrapper never closed (D21) is rejected whatever its text: no other profile takes it.
+    unclosed = verdict.error is not None and verdict.error.production == "wrapper"
+    elsewhere = second is not None and not unclosed and _second(url, second).valid
+    return False, verdict.scheme, str(verdict.error), NO_HOST, elsewhere
 
 
 _second = lru_cache(maxsize=4096)(validate)
 """The second opinion on a rejected URL (``results._judge``'s, for the rows filled here)."""
+
+
+def _finished(
+    columns: dict[str, Any],
+    per_row: list[Resolved],
+    options: Options,
+    tally: Tally,
+    where: tuple[Any, ...],
+    date_header: str | None,
+) -> Block:
+    """A block of the rows of ``columns`` (url ... quote_depth) and of their verdicts' columns
+    (``per_row``), counted in ``tally``; the rejected left out unless ``options.invalid``."""
+    count = len(per_row)
+    valid, scheme, error, hosts, elsewhere = zip(*per_row, strict=True)
+    urls_found = sum(valid)
+    tally.urls += urls_found
+    tally.rejected += count - urls_found
+    tally.rejected_valid_elsewhere += sum(elsewhere)
+    host, host_unicode, registered_domain, surt = zip(*hosts, strict=True)
+    columns.update(valid=valid, scheme=scheme, error=error, host=host, host_unicode=host_unicode)
+    columns.update(registered_domain=registered_domain, surt=surt)
+    if urls_found < count and not options.invalid:
+        columns = {
+            name: array("q", compress(values, valid))
+            if isinstance(values, array)
+            else list(compress(values, valid))
+            for name, values in columns.items()
+        }
+        count = urls_found
+    else:
+        columns = {
+            name: values if isinstance(values, array) else list(values) for name, values in columns.items()
+        }
+    for name in ("canonical", "count", "context", "wayback"):  # the printer's, or not asked for
+        columns[name] = [None] * count
+    columns["date_header"] = [date_header] * count
+    return Block(where, columns, count)
+
+
+def message_blocks(
+    found: Iterable[tuple[int, Match]],
+    message: MessageText,
+    where: tuple[Any, ...],
+    date_header: str | None,
+    options: Options,
+    tally: Tally,
+) -> Iterator[Block]:
+    """The rows of a message's matches (``Matcher``'s: (text index, match)), a block per text,
+    ``where`` its message's columns (``source`` ... ``newsgroups``). The matches are taken apart
+    column by column (``zip``), and each distinct verdict is worked out once."""
+    texts, parts, second = message.texts, message.parts, options.second_opinion
+    for k, group in groupby(found, key=itemgetter(0)):
+        matches = list(map(itemgetter(1), group))
+        url, alternatives, wrapper, span, pieces, line, column, verdict = zip(*matches, strict=True)
+        if all(pieces):
+            start = array("q", map(itemgetter(0), map(itemgetter(0), pieces)))
+            end = array("q", map(itemgetter(1), map(itemgetter(-1), pieces)))
+        else:  # (a match of no piece starts and ends where its span starts)
+            start = array("q", (p[0][0] if p else s[0] for p, s in zip(pieces, span, strict=True)))
+            end = array("q", (p[-1][1] if p else s[0] for p, s in zip(pieces, span, strict=True)))
+        text = texts[k]
+        columns: dict[str, Any] = {
+            "url": url,
+            "alternatives": alternatives,
+            "wrapper": wrapper,
+            "line": array("q", line),
+            "column": array("q", column),
+            "start": start,
+            "end": end,
+            "quote_depth": array("q", map(quote_depth, repeat(text), matches)),
+        }
+        keys = list(zip(map(id, verdict), url, strict=True))
+        distinct = dict(zip(keys, verdict, strict=True))
+        resolved = {key: _resolved_of(key[1], held, second) for key, held in distinct.items()}
+        per_row = list(map(resolved.__getitem__, keys))
+        yield _finished(columns, per_row, options, tally, (*where, parts[k]), date_header)

@@ -25,7 +25,7 @@ from ._model import (
     TextStream,
     www_url,
 )
-from ._native_rows import TextRows, in_core
+from ._native_rows import TextRows, in_core, message_blocks
 from .around import StreamText, Text, context, quote_depth
 from .dates import iso, timestamp, wayback
 from .hosts import ARCHIVED, NO_HOST, host_columns
@@ -105,7 +105,7 @@ def _found(
         for item in batches:
             read.count(tally)  # the bytes so far, in the counts of a piece cut after them (Ctrl-C)
             if isinstance(item, list):  # messages, which say their own bugs
-                yield from _messages(item, options, tally, matcher)
+                yield from _messages(item, options, tally, matcher, blocks)
                 continue
             try:
                 if isinstance(item, TextStream):
@@ -206,8 +206,11 @@ def _batched(
         yield batch
 
 
-def _messages(batch: list[MessageText], options: Options, tally: Tally, matcher: Matcher) -> Iterator[Event]:
-    """The reports and rows of each message of ``batch`` in turn, their texts scanned together."""
+def _messages(
+    batch: list[MessageText], options: Options, tally: Tally, matcher: Matcher, blocks: bool = False
+) -> Iterator[Event | Block]:
+    """The reports and rows of each message of ``batch`` in turn, their texts scanned together
+    (with ``blocks``, the rows of each text as a block of columns: ``_native_rows``)."""
     found: list[list[tuple[int, Match]]] | None = None
     if len(batch) > 1:
         try:
@@ -217,7 +220,7 @@ def _messages(batch: list[MessageText], options: Options, tally: Tally, matcher:
     for j, message in enumerate(batch):
         tally.messages += 1  # here, so that one that fails below is counted too
         try:
-            yield from _message(message, options, tally, matcher, None if found is None else found[j])
+            yield from _message(message, options, tally, matcher, None if found is None else found[j], blocks)
         except Exception as error:  # a bug in reading one message: it is lost, the next ones are read
             tally.messages_failed += 1
             yield _report(unexpected(error, message.provenance), tally)
@@ -229,7 +232,8 @@ def _message(
     tally: Tally,
     matcher: Matcher | None = None,
     found: Iterable[tuple[int, Match]] | None = None,
-) -> Iterator[Event]:
+    blocks: bool = False,
+) -> Iterator[Event | Block]:
     """The reports and rows of one message; ``matcher``: the file's (``Matcher(options)``);
     ``found``: its matches, when they are known (``Matcher.batch``)."""
     if not message.texts and any(defect.kind in _MESSAGE_LOST for defect in message.defects):
@@ -242,6 +246,9 @@ def _message(
     columns = _where(message.provenance)
     if found is None:
         found = (matcher or Matcher(options))(message)
+    if blocks:
+        yield from message_blocks(found, message, columns[:_PART], columns[_PART], options, tally)
+        return
     for k, match in found:
         row = _row(match, texts[k], columns, parts[k], options, tally)
         if row is not None:
