@@ -9,7 +9,7 @@ The rows are those ``results._row`` makes of the same text, column for column
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from functools import lru_cache
 from itertools import compress, groupby, repeat
 from operator import itemgetter
@@ -26,7 +26,7 @@ from .scanner import LOOKAHEAD, LOOKBEHIND
 from .stream import _MIN_WINDOW, CHUNK_CHARS, _chunks
 from .validate import validate
 
-__all__ = ["CHUNK_CHARS", "TextRows", "in_core", "message_blocks"]
+__all__ = ["CHUNK_CHARS", "Found", "TextRows", "in_core", "message_block"]
 
 _PREFIX_CHARS = 8 + 16 * 5
 """The start of a line kept once the window has moved past it (``around._PREFIX_CHARS``)."""
@@ -132,7 +132,10 @@ class TextRows:
             resolved.append(self._resolved_of(match.url, match.verdict))
         columns.update(url=urls, alternatives=alternatives, wrapper=wrappers)
         per_row = list(map(resolved.__getitem__, index))
-        return _finished(columns, per_row, self.options, tally, self.where, self.date_header)
+        text = array("q", [0]) * count
+        return _finished(
+            columns, per_row, self.options, tally, [self.where], text, [self.date_header] * count
+        )
 
     def _resolve(self, url: str, valid: bool, kind: int, naked: bool, why: int | None) -> Resolved:
         key = (url, valid, kind, naked, why)
@@ -167,11 +170,13 @@ def _finished(
     per_row: list[Resolved],
     options: Options,
     tally: Tally,
-    where: tuple[Any, ...],
-    date_header: str | None,
+    wheres: list[tuple[Any, ...]],
+    text: array[int],
+    date_header: list[str | None],
 ) -> Block:
     """A block of the rows of ``columns`` (url ... quote_depth) and of their verdicts' columns
-    (``per_row``), counted in ``tally``; the rejected left out unless ``options.invalid``."""
+    (``per_row``), counted in ``tally``; the rejected left out unless ``options.invalid``.
+    ``text``: each row's index into ``wheres``, the texts' columns (and ``date_header``'s)."""
     count = len(per_row)
     valid, scheme, error, hosts, elsewhere = zip(*per_row, strict=True)
     urls_found = sum(valid)
@@ -180,8 +185,9 @@ def _finished(
     tally.rejected_valid_elsewhere += sum(elsewhere)
     host, host_unicode, registered_domain, surt = zip(*hosts, strict=True)
     columns.update(valid=valid, scheme=scheme, error=error, host=host, host_unicode=host_unicode)
-    columns.update(registered_domain=registered_domain, surt=surt)
+    columns.update(registered_domain=registered_domain, surt=surt, date_header=date_header)
     if urls_found < count and not options.invalid:
+        text = array("q", compress(text, valid))
         columns = {
             name: array("q", compress(values, valid))
             if isinstance(values, array)
@@ -195,44 +201,53 @@ def _finished(
         }
     for name in ("canonical", "count", "context", "wayback"):  # the printer's, or not asked for
         columns[name] = [None] * count
-    columns["date_header"] = [date_header] * count
-    return Block(where, columns, count)
+    return Block(wheres, text, columns, count)
 
 
-def message_blocks(
-    found: Iterable[tuple[int, Match]],
-    message: MessageText,
-    where: tuple[Any, ...],
-    date_header: str | None,
-    options: Options,
-    tally: Tally,
-) -> Iterator[Block]:
-    """The rows of a message's matches (``Matcher``'s: (text index, match)), a block per text,
-    ``where`` its message's columns (``source`` ... ``newsgroups``). The matches are taken apart
-    column by column (``zip``), and each distinct verdict is worked out once."""
-    texts, parts, second = message.texts, message.parts, options.second_opinion
-    for k, group in groupby(found, key=itemgetter(0)):
-        matches = list(map(itemgetter(1), group))
-        url, alternatives, wrapper, span, pieces, line, column, verdict = zip(*matches, strict=True)
-        if all(pieces):
-            start = array("q", map(itemgetter(0), map(itemgetter(0), pieces)))
-            end = array("q", map(itemgetter(1), map(itemgetter(-1), pieces)))
-        else:  # (a match of no piece starts and ends where its span starts)
-            start = array("q", (p[0][0] if p else s[0] for p, s in zip(pieces, span, strict=True)))
-            end = array("q", (p[-1][1] if p else s[0] for p, s in zip(pieces, span, strict=True)))
-        text = texts[k]
-        columns: dict[str, Any] = {
-            "url": url,
-            "alternatives": alternatives,
-            "wrapper": wrapper,
-            "line": array("q", line),
-            "column": array("q", column),
-            "start": start,
-            "end": end,
-            "quote_depth": array("q", map(quote_depth, repeat(text), matches)),
-        }
-        keys = list(zip(map(id, verdict), url, strict=True))
-        distinct = dict(zip(keys, verdict, strict=True))
-        resolved = {key: _resolved_of(key[1], held, second) for key, held in distinct.items()}
-        per_row = list(map(resolved.__getitem__, keys))
-        yield _finished(columns, per_row, options, tally, (*where, parts[k]), date_header)
+Found = tuple[MessageText, tuple[Any, ...], list[tuple[int, Match]]]
+"""A message, its columns (``results._where``'s), and its matches (``Matcher``'s)."""
+
+
+def message_block(found: list[Found], options: Options, tally: Tally) -> Block | None:
+    """The rows of a few messages' matches as one block (None: they have none). The matches are
+    taken apart column by column (``zip``, in C), and each distinct verdict is worked out once."""
+    wheres: list[tuple[Any, ...]] = []
+    text = array("q")
+    headers: list[str | None] = []
+    texts: list[str] = []
+    matches: list[Match] = []
+    for message, placed, pairs in found:
+        where, header = placed[:-1], placed[-1]
+        for k, group in groupby(pairs, key=itemgetter(0)):
+            held = list(map(itemgetter(1), group))
+            text.extend(array("q", [len(wheres)]) * len(held))
+            wheres.append((*where, message.parts[k]))
+            headers.append(header)
+            texts.extend(repeat(message.texts[k], len(held)))
+            matches.extend(held)
+    if not matches:
+        return None
+    url, alternatives, wrapper, span, pieces, line, column, verdict = zip(*matches, strict=True)
+    if all(pieces):
+        start = array("q", map(itemgetter(0), map(itemgetter(0), pieces)))
+        end = array("q", map(itemgetter(1), map(itemgetter(-1), pieces)))
+    else:  # (a match of no piece starts and ends where its span starts)
+        start = array("q", (p[0][0] if p else s[0] for p, s in zip(pieces, span, strict=True)))
+        end = array("q", (p[-1][1] if p else s[0] for p, s in zip(pieces, span, strict=True)))
+    columns: dict[str, Any] = {
+        "url": url,
+        "alternatives": alternatives,
+        "wrapper": wrapper,
+        "line": array("q", line),
+        "column": array("q", column),
+        "start": start,
+        "end": end,
+        "quote_depth": array("q", map(quote_depth, texts, matches)),
+    }
+    keys = list(zip(map(id, verdict), url, strict=True))
+    second = options.second_opinion
+    resolved = {
+        key: _resolved_of(key[1], held, second) for key, held in dict(zip(keys, verdict, strict=True)).items()
+    }
+    per_row = list(map(resolved.__getitem__, keys))
+    return _finished(columns, per_row, options, tally, wheres, text, list(map(headers.__getitem__, text)))
