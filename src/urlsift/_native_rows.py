@@ -1,10 +1,11 @@
-"""A plain text's rows as columns, filled by the native core (issue 31): ``results`` hands a text
-here when ``in_core`` says its options need no Python step per row. The core scans, judges and
-fills each row's url, alternatives, wrapper, line, column, start, end and quote_depth; what needs
-Python's judge (``scheme``, ``error``, the host columns, the second opinion) is worked out here
-once per distinct verdict of a block and mapped back to its rows by index, in C (``map``, ``zip``).
-The rows are those ``results._row`` makes of the same text, column for column
-(tests/results/test_native_rows.py)."""
+"""Rows as columns, with no ``Row`` made for each (issue 31): ``results`` hands a plain text, or
+a batch's messages' matches, here when ``in_core`` says its options need no Python step per row.
+For a plain text the core scans, judges and fills each row's url, alternatives, wrapper, line,
+column, start, end and quote_depth (``TextRows``); a message's matches (``Matcher``'s) are taken
+apart column by column (``message_block``). What needs Python's judge (``scheme``, ``error``, the
+host columns, the second opinion) is worked out once per distinct verdict of a block and mapped
+back to its rows by index, in C (``map``, ``zip``). The rows are those ``results._row`` makes of
+the same texts, column for column (tests/results/test_native_rows.py)."""
 
 from __future__ import annotations
 
@@ -36,7 +37,8 @@ _NUMBERS = ("line", "column", "start", "end", "quote_depth")
 
 
 def in_core(options: Options) -> bool:
-    """Whether the rows of ``options`` are filled by the native core: the one place that decides.
+    """Whether the rows of ``options`` are made as columns (a plain text's filled by the native
+    core): the one place that decides.
     The options that need Python per row keep ``results._row``: ``--context`` and ``--wayback``
     (the text and the date around each row), ``--max-quote-depth`` and ``--host`` (a row dropped
     as it is found); and the Python core runs no native step at all."""
