@@ -1,22 +1,25 @@
-"""A plain text's rows as columns, filled by the native core (issue 31): ``results`` hands a text
-here when ``in_core`` says its options need no Python step per row. The core scans, judges and
-fills each row's url, alternatives, wrapper, line, column, start, end and quote_depth; what needs
-Python's judge (``scheme``, ``error``, the host columns, the second opinion) is worked out here
-once per distinct verdict of a block and mapped back to its rows by index, in C (``map``, ``zip``).
-The rows are those ``results._row`` makes of the same text, column for column
-(tests/results/test_native_rows.py)."""
+"""Rows as columns, with no ``Row`` made for each (issue 31): ``results`` hands a plain text, or
+a batch's messages' matches, here when ``in_core`` says its options need no Python step per row.
+For a plain text the core scans, judges and fills each row's url, alternatives, wrapper, line,
+column, start, end and quote_depth (``TextRows``); a message's matches (``Matcher``'s) are taken
+apart column by column (``message_block``). What needs Python's judge (``scheme``, ``error``, the
+host columns, the second opinion) is worked out once per distinct verdict of a block and mapped
+back to its rows by index, in C (``map``, ``zip``). The rows are those ``results._row`` makes of
+the same texts, column for column (tests/results/test_native_rows.py)."""
 
 from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator
 from functools import lru_cache
-from itertools import compress
+from itertools import compress, groupby, repeat
+from operator import itemgetter
 from typing import IO, Any
 
 from . import _select
 from ._lines import Lines
-from ._model import Match, Verdict
+from ._model import Match, MessageText, Verdict
+from .around import quote_depth
 from .extract import Extraction, _extraction_for, _judge_deferred, _native_matches
 from .hosts import NO_HOST, HostColumns, host_columns
 from .rows import Block, Options, Tally
@@ -24,7 +27,7 @@ from .scanner import LOOKAHEAD, LOOKBEHIND
 from .stream import _MIN_WINDOW, CHUNK_CHARS, _chunks
 from .validate import validate
 
-__all__ = ["CHUNK_CHARS", "TextRows", "in_core"]
+__all__ = ["CHUNK_CHARS", "Found", "TextRows", "in_core", "message_block"]
 
 _PREFIX_CHARS = 8 + 16 * 5
 """The start of a line kept once the window has moved past it (``around._PREFIX_CHARS``)."""
@@ -34,7 +37,8 @@ _NUMBERS = ("line", "column", "start", "end", "quote_depth")
 
 
 def in_core(options: Options) -> bool:
-    """Whether the rows of ``options`` are filled by the native core: the one place that decides.
+    """Whether the rows of ``options`` are made as columns (a plain text's filled by the native
+    core): the one place that decides.
     The options that need Python per row keep ``results._row``: ``--context`` and ``--wayback``
     (the text and the date around each row), ``--max-quote-depth`` and ``--host`` (a row dropped
     as it is found); and the Python core runs no native step at all."""
@@ -128,39 +132,12 @@ class TextRows:
             columns["start"][i], columns["end"][i] = base + start, base + end
             index[i] = len(resolved)
             resolved.append(self._resolved_of(match.url, match.verdict))
+        columns.update(url=urls, alternatives=alternatives, wrapper=wrappers)
         per_row = list(map(resolved.__getitem__, index))
-        valid, scheme, error, hosts, elsewhere = zip(*per_row, strict=True)
-        urls_found = sum(valid)
-        tally.urls += urls_found
-        tally.rejected += count - urls_found
-        tally.rejected_valid_elsewhere += sum(elsewhere)
-        columns.update(
-            url=urls,
-            alternatives=alternatives,
-            valid=list(valid),
-            scheme=list(scheme),
-            wrapper=wrappers,
-            error=list(error),
+        text = array("q", [0]) * count
+        return _finished(
+            columns, per_row, self.options, tally, [self.where], text, [self.date_header] * count
         )
-        host, host_unicode, registered_domain, surt = zip(*hosts, strict=True)
-        columns.update(host=host, host_unicode=host_unicode, registered_domain=registered_domain, surt=surt)
-        if urls_found < count and not self.options.invalid:
-            columns = {
-                name: array("q", compress(values, valid))
-                if isinstance(values, array)
-                else list(compress(values, valid))
-                for name, values in columns.items()
-            }
-            count = urls_found
-        else:
-            columns = {
-                name: values if isinstance(values, array) else list(values)
-                for name, values in columns.items()
-            }
-        for name in ("canonical", "count", "context", "wayback"):  # the printer's, or not asked for
-            columns[name] = [None] * count
-        columns["date_header"] = [self.date_header] * count
-        return Block(self.where, columns, count)
 
     def _resolve(self, url: str, valid: bool, kind: int, naked: bool, why: int | None) -> Resolved:
         key = (url, valid, kind, naked, why)
@@ -173,15 +150,106 @@ class TextRows:
         return found
 
     def _resolved_of(self, url: str, verdict: Verdict) -> Resolved:
-        """A verdict's columns, as ``results._row`` fills them."""
-        if verdict.valid:
-            return True, verdict.scheme, None, host_columns(url, verdict.scheme, verdict.parts), False
-        # A wrapper never closed (D21) is rejected whatever its text: no other profile takes it.
-        second = self.options.second_opinion
-        unclosed = verdict.error is not None and verdict.error.production == "wrapper"
-        elsewhere = second is not None and not unclosed and _second(url, second).valid
-        return False, verdict.scheme, str(verdict.error), NO_HOST, elsewhere
+        return _resolved_of(url, verdict, self.options.second_opinion)
+
+
+def _resolved_of(url: str, verdict: Verdict, second: str | None) -> Resolved:
+    """A verdict's columns, as ``results._row`` fills them (``second``: the second opinion's profile)."""
+    if verdict.valid:
+        return True, verdict.scheme, None, host_columns(url, verdict.scheme, verdict.parts), False
+    # A wrapper never closed (D21) is rejected whatever its text: no other profile takes it.
+    unclosed = verdict.error is not None and verdict.error.production == "wrapper"
+    elsewhere = second is not None and not unclosed and _second(url, second).valid
+    return False, verdict.scheme, str(verdict.error), NO_HOST, elsewhere
 
 
 _second = lru_cache(maxsize=4096)(validate)
 """The second opinion on a rejected URL (``results._judge``'s, for the rows filled here)."""
+
+
+def _finished(
+    columns: dict[str, Any],
+    per_row: list[Resolved],
+    options: Options,
+    tally: Tally,
+    wheres: list[tuple[Any, ...]],
+    text: array[int],
+    date_header: list[str | None],
+) -> Block:
+    """A block of the rows of ``columns`` (url ... quote_depth) and of their verdicts' columns
+    (``per_row``), counted in ``tally``; the rejected left out unless ``options.invalid``.
+    ``text``: each row's index into ``wheres``, the texts' columns (and ``date_header``'s)."""
+    count = len(per_row)
+    valid, scheme, error, hosts, elsewhere = zip(*per_row, strict=True)
+    urls_found = sum(valid)
+    tally.urls += urls_found
+    tally.rejected += count - urls_found
+    tally.rejected_valid_elsewhere += sum(elsewhere)
+    host, host_unicode, registered_domain, surt = zip(*hosts, strict=True)
+    columns.update(valid=valid, scheme=scheme, error=error, host=host, host_unicode=host_unicode)
+    columns.update(registered_domain=registered_domain, surt=surt, date_header=date_header)
+    if urls_found < count and not options.invalid:
+        text = array("q", compress(text, valid))
+        columns = {
+            name: array("q", compress(values, valid))
+            if isinstance(values, array)
+            else list(compress(values, valid))
+            for name, values in columns.items()
+        }
+        count = urls_found
+    else:
+        columns = {
+            name: values if isinstance(values, array) else list(values) for name, values in columns.items()
+        }
+    for name in ("canonical", "count", "context", "wayback"):  # the printer's, or not asked for
+        columns[name] = [None] * count
+    return Block(wheres, text, columns, count)
+
+
+Found = tuple[MessageText, tuple[Any, ...], list[tuple[int, Match]]]
+"""A message, its columns (``results._where``'s), and its matches (``Matcher``'s)."""
+
+
+def message_block(found: list[Found], options: Options, tally: Tally) -> Block | None:
+    """The rows of a few messages' matches as one block (None: they have none). The matches are
+    taken apart column by column (``zip``, in C), and each distinct verdict is worked out once."""
+    wheres: list[tuple[Any, ...]] = []
+    text = array("q")
+    headers: list[str | None] = []
+    texts: list[str] = []
+    matches: list[Match] = []
+    for message, placed, pairs in found:
+        where, header = placed[:-1], placed[-1]
+        for k, group in groupby(pairs, key=itemgetter(0)):
+            held = list(map(itemgetter(1), group))
+            text.extend(array("q", [len(wheres)]) * len(held))
+            wheres.append((*where, message.parts[k]))
+            headers.append(header)
+            texts.extend(repeat(message.texts[k], len(held)))
+            matches.extend(held)
+    if not matches:
+        return None
+    url, alternatives, wrapper, span, pieces, line, column, verdict = zip(*matches, strict=True)
+    if all(pieces):
+        start = array("q", map(itemgetter(0), map(itemgetter(0), pieces)))
+        end = array("q", map(itemgetter(1), map(itemgetter(-1), pieces)))
+    else:  # (a match of no piece starts and ends where its span starts)
+        start = array("q", (p[0][0] if p else s[0] for p, s in zip(pieces, span, strict=True)))
+        end = array("q", (p[-1][1] if p else s[0] for p, s in zip(pieces, span, strict=True)))
+    columns: dict[str, Any] = {
+        "url": url,
+        "alternatives": alternatives,
+        "wrapper": wrapper,
+        "line": array("q", line),
+        "column": array("q", column),
+        "start": start,
+        "end": end,
+        "quote_depth": array("q", map(quote_depth, texts, matches)),
+    }
+    keys = list(zip(map(id, verdict), url, strict=True))
+    second = options.second_opinion
+    resolved = {
+        key: _resolved_of(key[1], held, second) for key, held in dict(zip(keys, verdict, strict=True)).items()
+    }
+    per_row = list(map(resolved.__getitem__, keys))
+    return _finished(columns, per_row, options, tally, wheres, text, list(map(headers.__getitem__, text)))

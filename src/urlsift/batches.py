@@ -323,11 +323,15 @@ class _Builder:
     def _block(self, block: Block) -> None:
         """The rows held so far as columns, then the block's."""
         self._flush()
-        found = self._texts_at.get(block.where)
-        index = self._text(block.where) if found is None else found
+        texts_at = self._texts_at
+        local = [texts_at[where] if where in texts_at else self._text(where) for where in block.wheres]
         columns = block.columns
         position, production = _problems(columns["error"])
-        text = array("q", [index]) * block.rows
+        text = (
+            array("q", [local[0]]) * block.rows
+            if len(local) == 1
+            else array("q", map(local.__getitem__, block.text))
+        )
         self.done.append(Matches(**columns, text=text, position=position, production=production))
         self.count += block.rows
 

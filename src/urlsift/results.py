@@ -25,7 +25,7 @@ from ._model import (
     TextStream,
     www_url,
 )
-from ._native_rows import TextRows, in_core
+from ._native_rows import Found, TextRows, in_core, message_block
 from .around import StreamText, Text, context, quote_depth
 from .dates import iso, timestamp, wayback
 from .hosts import ARCHIVED, NO_HOST, host_columns
@@ -105,7 +105,7 @@ def _found(
         for item in batches:
             read.count(tally)  # the bytes so far, in the counts of a piece cut after them (Ctrl-C)
             if isinstance(item, list):  # messages, which say their own bugs
-                yield from _messages(item, options, tally, matcher)
+                yield from _messages(item, options, tally, matcher, blocks)
                 continue
             try:
                 if isinstance(item, TextStream):
@@ -206,21 +206,44 @@ def _batched(
         yield batch
 
 
-def _messages(batch: list[MessageText], options: Options, tally: Tally, matcher: Matcher) -> Iterator[Event]:
-    """The reports and rows of each message of ``batch`` in turn, their texts scanned together."""
+def _messages(
+    batch: list[MessageText], options: Options, tally: Tally, matcher: Matcher, blocks: bool = False
+) -> Iterator[Event | Block]:
+    """The reports and rows of each message of ``batch`` in turn, their texts scanned together
+    (with ``blocks``, the rows of the messages between two that have reports as a block of
+    columns: ``_native_rows``)."""
     found: list[list[tuple[int, Match]]] | None = None
     if len(batch) > 1:
         try:
             found = matcher.batch(batch)
         except Exception:  # a bug: each is scanned alone, so that only the message it is in is lost
             found = None
+    held: list[Found] | None = [] if blocks else None  # the messages whose rows are not given yet
     for j, message in enumerate(batch):
         tally.messages += 1  # here, so that one that fails below is counted too
+        if held and message.defects:  # its reports come after the rows of the messages before it
+            yield from _given(held, options, tally)
         try:
-            yield from _message(message, options, tally, matcher, None if found is None else found[j])
+            yield from _message(message, options, tally, matcher, None if found is None else found[j], held)
         except Exception as error:  # a bug in reading one message: it is lost, the next ones are read
             tally.messages_failed += 1
             yield _report(unexpected(error, message.provenance), tally)
+    if held:
+        yield from _given(held, options, tally)
+
+
+def _given(held: list[Found], options: Options, tally: Tally) -> Iterator[Block | Report]:
+    """The rows of the messages ``held`` as a block (``held`` emptied)."""
+    try:
+        block = message_block(held, options, tally)
+    except Exception as error:  # a bug: these messages' rows are lost, said once, the next ones are read
+        tally.messages_failed += len(held)
+        yield _report(unexpected(error, held[0][0].provenance), tally)
+    else:
+        if block is not None:
+            yield block
+    finally:
+        held.clear()
 
 
 def _message(
@@ -229,9 +252,11 @@ def _message(
     tally: Tally,
     matcher: Matcher | None = None,
     found: Iterable[tuple[int, Match]] | None = None,
+    held: list[Found] | None = None,
 ) -> Iterator[Event]:
     """The reports and rows of one message; ``matcher``: the file's (``Matcher(options)``);
-    ``found``: its matches, when they are known (``Matcher.batch``)."""
+    ``found``: its matches, when they are known (``Matcher.batch``); ``held``: where its matches
+    go instead of its rows (made into a block with the next messages': ``_messages``)."""
     if not message.texts and any(defect.kind in _MESSAGE_LOST for defect in message.defects):
         tally.messages_failed += 1
     tally.headers += message.headers
@@ -242,6 +267,9 @@ def _message(
     columns = _where(message.provenance)
     if found is None:
         found = (matcher or Matcher(options))(message)
+    if held is not None:
+        held.append((message, columns, list(found)))
+        return
     for k, match in found:
         row = _row(match, texts[k], columns, parts[k], options, tally)
         if row is not None:

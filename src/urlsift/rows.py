@@ -5,6 +5,7 @@ process can hand them to the one that prints (``cli -j``) and the library can ha
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any, Literal, NamedTuple
@@ -97,11 +98,13 @@ FileEvents = tuple[str, list[Event], "Tally"]
 
 
 class Block(NamedTuple):
-    """Rows of one text as columns, filled by the native core (``_native_rows.in_core``), which a
+    """Rows of a few texts as columns, filled by the native core (``_native_rows.in_core``), which a
     ``batches.Batch`` takes as they are: no ``Row`` is made for each."""
 
-    where: tuple[Any, ...]
-    """The text's columns, ``source`` ... ``part``, as in each of its rows."""
+    wheres: list[tuple[Any, ...]]
+    """The texts' columns, ``source`` ... ``part``, as in each of their rows."""
+    text: array[int]
+    """Each row's text: an index into ``wheres``."""
     columns: dict[str, Any]
     """The rows' other columns by name (``FIELDS`` less ``naked`` and ``where``'s), each a list,
     or an ``array('q')`` for the numbers."""

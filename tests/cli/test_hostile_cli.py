@@ -41,7 +41,7 @@ from urlsift.cli import main
 from urlsift.execute import execute
 from urlsift.output import escaped
 from urlsift.plan import build
-from urlsift.rows import Event, Options, Report, Row, Tally
+from urlsift.rows import Block, Event, Options, Report, Row, Tally
 from urlsift.sources import Counter, read_path
 
 GUIDE = Path(__file__).parents[2] / "docs" / "guide.md"
@@ -130,7 +130,9 @@ def test_a_file_gone_between_listing_and_reading_is_reported(tmp_path: Path) -> 
     for name, url in (("1", "http://a.example/"), ("2", "http://b.example/"), ("3", "http://c.example/")):
         text_file(folder / name, url)
 
-    def delete_after_the_first(events: Iterator[Event], counter: Counter, tally: Tally) -> Iterator[Event]:
+    def delete_after_the_first(
+        events: Iterator[Event | Block], counter: Counter, tally: Tally
+    ) -> Iterator[Event | Block]:
         yield from events  # (``execute``'s seam that the progress bar watches files through)
         (folder / "2").unlink(missing_ok=True)  # the folder is listed, 1 is read: 2 goes now
 

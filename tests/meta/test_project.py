@@ -143,7 +143,7 @@ LATER_STAGES = {
     "marks.py": STAGES - {"escaping"},
     "matches.py": PRINTING | RESULTS - {"matches", "rows"} | {"units"},
     # A plain text's rows as the native core fills them: the records, the extraction and the hosts.
-    "_native_rows.py": PRINTING | RESULTS - {"rows", "_native_rows"} | {"units", "sources"},
+    "_native_rows.py": PRINTING | RESULTS - {"rows", "_native_rows", "around"} | {"units", "sources"},
     "results.py": PRINTING | {"pieces"},
     "pieces.py": PRINTING - {"batches"} | {"results", "matches"},
     "output.py": {"cli", "scanner", "rejoin", "validate", "extract", "sources", "units", "workers", "dask"}
