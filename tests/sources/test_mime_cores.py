@@ -295,3 +295,15 @@ def test_the_core_readers_instructions_grow_linearly(tmp_path: Path) -> None:
     assert min(counts[1::2]) > 10_000  # the readings themselves were counted
     worst = max(ratios, key=ratios.__getitem__)
     assert ratios[worst] <= core_scan.INSTRUCTION_LIMIT, f"{worst}: {ratios[worst]:.1f}x for 10x the message"
+
+
+_TYPE_PIECES = [";", " ", "\t", "\n ", "=", '"', "\\", "\\\n", "charset", "CharSet", "format", "flowed"]
+_TYPE_PIECES += ["delsp", "yes", "latin-1", "boundary", "b", "x", "*", "text/plain", "multipart/mixed", "/"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_TYPE_PIECES), max_size=16).map("".join))
+def test_content_type_parameters_read_as_the_python_reader_reads_them(value: str) -> None:
+    """Parameters are stepped through by hand in the core (``mime._PARAMETER``'s findall)."""
+    body = b"--b\n\ncaf\xe9 \nhttp://a.example/\n--b--\n"
+    _assert_same(b"Content-Type: " + value.encode() + b"\n\n" + body)
