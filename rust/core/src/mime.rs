@@ -101,12 +101,23 @@ pub fn read(data: &[u8], skipped: &[String]) -> Result<Message, Fallback> {
 
 /// `"www." in value.lower()`: no character but `W` lowers to `w`, none but `.` to `.`.
 fn contains_www(value: &str) -> bool {
-    value.as_bytes().windows(4).any(|four| four.eq_ignore_ascii_case(b"www."))
+    let bytes = value.as_bytes();
+    memchr::memchr2_iter(b'w', b'W', bytes)
+        .any(|at| bytes[at..].get(..4).is_some_and(|four| four.eq_ignore_ascii_case(b"www.")))
 }
 
 /// `value.lstrip(" \t").rstrip("\r")`, as `_Entity.get` and `read` take a value.
 fn trimmed(value: &str) -> &str {
     value.trim_start_matches([' ', '\t']).trim_end_matches('\r')
+}
+
+/// `bytes.decode("utf-8", "replace")`: checked whole first, as most text is valid (the lossy
+/// decoder steps through valid text several times slower).
+fn lossy(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
 }
 
 /// Python's `str.isspace`: Unicode's White_Space and the four information separators.
@@ -135,7 +146,7 @@ impl<'a> Entity<'a> {
             return Ok(Entity { data, head: Cow::Borrowed(""), ranges: Vec::new(), start: body, end });
         }
         let (head_end, body_start) = blank_line(data, start, end).unwrap_or((end, end));
-        let head = String::from_utf8_lossy(&data[start..head_end]);
+        let head = lossy(&data[start..head_end]);
         let mut ranges = Vec::new();
         let bytes = head.as_bytes();
         let mut chunk = 0;
@@ -467,7 +478,7 @@ fn text_part(entity: &Entity<'_>, found: &mut Message, part: String, content: &T
     };
     let text =
         match charset {
-            Charset::Utf8 => String::from_utf8_lossy(&payload).into_owned(),
+            Charset::Utf8 => lossy(&payload).into_owned(),
             Charset::Latin1 => payload.iter().map(|&b| char::from(b)).collect(),
             Charset::Windows1252 => payload
                 .iter()
