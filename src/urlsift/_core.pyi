@@ -2,7 +2,7 @@
 mypy; ``urlsift._select`` decides whether it is used."""
 
 from collections.abc import Mapping
-from typing import Any, Literal, final, overload
+from typing import Any, final, overload
 
 __version__: str
 BUILD_PROFILE: str
@@ -81,7 +81,7 @@ class MessageReader:
             list[str],
             list[str],
             dict[int, bool],
-            list[tuple[Literal["malformed", "undecodable-bytes"], str, str]],
+            list[tuple[str, str, str]],
         ]
         | str
     ):
