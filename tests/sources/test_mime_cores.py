@@ -7,11 +7,13 @@ it hands back, and the Python reader reads it (``mime.read``)."""
 from __future__ import annotations
 
 import base64
+import importlib.util
 import io
 import subprocess
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import growth
 import pytest
@@ -83,6 +85,38 @@ def test_most_messages_of_the_corpora_are_read_by_the_core() -> None:
 @pytest.mark.parametrize("data", [*BAD_DECODING, *SEEDS], ids=range(len(BAD_DECODING) + len(SEEDS)))
 def test_hostile_and_seed_messages_read_the_same_by_both_cores(data: bytes) -> None:
     _assert_same(data)
+
+
+def _hostile_cases() -> dict[str, Any]:
+    path = ROOT / "bench" / "hostile_cases" / "messages.py"
+    spec = importlib.util.spec_from_file_location("hostile_cases_messages", path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    cases: dict[str, Any] = module.CASES
+    return cases
+
+
+# bench/hostile_cases/messages.py's cases of a few MB (the others are GB-scale or not mbox).
+HOSTILE = [
+    "mbox multiparts nested 10,000 deep",
+    "mbox 3 MB of 60 KB From lines of times",
+    "html 100 KB of '<a '",
+    "subject 240 KB of '=?a?q?x '",
+    "mbox 20,000 messages of bad charsets and words",
+    "mbox 20,000 messages of RFC 2231 charsets with a NUL",
+]
+
+
+@pytest.mark.parametrize("case", HOSTILE)
+def test_every_message_of_the_hostile_cases_reads_the_same_by_both_cores(case: str, tmp_path: Path) -> None:
+    args, _ = _hostile_cases()[case](tmp_path)
+    mboxes = [Path(arg) for arg in args if arg.endswith(".mbox")]
+    assert mboxes
+    for path in mboxes:
+        for data in _file_messages(path)[:600]:  # (the 20,000 messages repeat a few shapes)
+            _assert_same(data)
 
 
 @pytest.mark.parametrize("depth", [1, mime.MAX_DEPTH - 1, mime.MAX_DEPTH, mime.MAX_DEPTH + 36])
