@@ -132,7 +132,6 @@ def test_what_the_core_leaves_to_python_it_names() -> None:
     assert _by_core(b"Content-Type: text/html\n\n<a href='http://a.example/'>") == "html"
     assert _by_core(b"Content-Type: text/plain; charset=koi8-r\n\n\xc1") == "charset"
     assert _by_core(b"Content-Type: text/plain; name*=utf-8''x\n\nx") == "rfc2231"
-    assert _by_core(b"Subject: x\nnot a header\n\nbody") == "header-block"
     assert _by_core("Content-Type: text/plain; x=\u00e9\n\nx".encode()) == "non-ascii-type"
 
 
@@ -261,10 +260,7 @@ def _entity(draw: st.DrawFn, depth: int, newline: bytes) -> bytes:
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from([b"\n", b"\r\n"]).flatmap(lambda newline: _entity(3, newline)))
 def test_generated_messages_are_read_by_the_core_as_python_reads_them(data: bytes) -> None:
-    # No HTML, the native charsets only: the core reads it, unless a header block is the
-    # stdlib's odd case (a CRLF message whose body starts with a LF: "\r\n\r\n\n").
-    odd = any(d.detail == "MissingHeaderBodySeparatorDefect" for d in _read("python", data).defects)
-    assert _by_core(data) == ("header-block" if odd else None)
+    assert _by_core(data) is None  # no HTML, the native charsets only
     _assert_same(data)
 
 
@@ -321,7 +317,7 @@ def test_the_core_readers_instructions_grow_linearly(tmp_path: Path) -> None:
     said = subprocess.run(
         [*command, example, *files], capture_output=True, text=True, timeout=300, check=True
     )
-    assert "header-block" not in said.stdout  # each was read by the core
+    assert all(line.isdigit() for line in said.stdout.split())  # each was read by the core
     counts = growth.callgrind_counts(out, len(files))
     ratios = {
         shape: large / small for shape, small, large in zip(SHAPES, counts[::2], counts[1::2], strict=True)
