@@ -174,7 +174,7 @@ class MessageReader:
             list[str],
             list[str],
             dict[int, bool],
-            list[tuple[Literal["malformed", "undecodable-bytes"], str, str]],
+            list[tuple[str, str, str]],
         ]
         | str
     ):

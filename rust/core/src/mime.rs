@@ -1,27 +1,26 @@
 //! One message's bytes -> the texts to scan: `sources/mime.py`'s `read`, natively, for the
 //! messages it can read exactly as that reader does (which stays the reference and the oracle).
 //!
-//! The header block is cut into headers as `mime._entity`'s common case cuts it (a line that is no
-//! folded one starts a header; each is cut at its first colon); the headers that may hold a URL are
+//! The header block is cut into headers as `mime._entity` cuts it (a line that is no folded one
+//! starts a header, each cut at its first colon; else as the stdlib reads a block with a line that
+//! is no header); the headers that may hold a URL are
 //! picked as `mime.read` picks them. The MIME structure is walked in `Message.walk()` order, parts
 //! numbered as it numbers them, with `MAX_DEPTH`; text parts are undone from quoted-printable and
 //! base64 as `binascii` undoes them (`transfer`), then decoded from UTF-8, US-ASCII, Latin-1 or
 //! Windows-1252, undecodable bytes replaced and counted as Python's codecs replace them.
 //!
 //! Whatever else a message holds (another charset, a `text/html` part, an RFC 2231 parameter, a
-//! header block the common case does not cut, a non-ASCII Content-Type) is not guessed at: `read`
-//! says why it did not read the message (`Fallback`), and the caller reads it with the Python reader
-//! (one place decides: `read`'s checks). RFC 2047 words are left as written: the caller decodes the
+//! non-ASCII Content-Type) is not guessed at: `read` says why it did not read the message
+//! (`Fallback`), and the caller reads it with the Python reader (one place decides: `read`'s
+//! checks). RFC 2047 words are left as written: the caller decodes the
 //! values that hold one (`mime._header_decoded`, Python's codecs for every charset).
 
 mod transfer;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
 use memchr::{memchr, memchr_iter, memmem};
-use regex::Regex;
 
 pub use transfer::{base64, quoted_printable, Base64};
 
@@ -31,8 +30,6 @@ pub const MAX_DEPTH: usize = 64;
 /// Why a message is left to the Python reader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Fallback {
-    /// A header block with a line that is no header (the stdlib's MissingHeaderBodySeparatorDefect).
-    HeaderBlock,
     /// A Content-Type with a non-ASCII character (Python's Unicode case and blanks).
     NonAsciiType,
     /// An RFC 2231 parameter (`name*=`): `email.utils`' decoding.
@@ -47,7 +44,6 @@ impl Fallback {
     /// One word for it (the binding gives it to Python, which counts them).
     pub fn as_str(self) -> &'static str {
         match self {
-            Fallback::HeaderBlock => "header-block",
             Fallback::NonAsciiType => "non-ascii-type",
             Fallback::Rfc2231 => "rfc2231",
             Fallback::Charset => "charset",
@@ -103,12 +99,23 @@ pub fn read(data: &[u8], skipped: &[String]) -> Result<Message, Fallback> {
 
 /// `"www." in value.lower()`: no character but `W` lowers to `w`, none but `.` to `.`.
 fn contains_www(value: &str) -> bool {
-    value.as_bytes().windows(4).any(|four| four.eq_ignore_ascii_case(b"www."))
+    let bytes = value.as_bytes();
+    memchr::memchr2_iter(b'w', b'W', bytes)
+        .any(|at| bytes[at..].get(..4).is_some_and(|four| four.eq_ignore_ascii_case(b"www.")))
 }
 
 /// `value.lstrip(" \t").rstrip("\r")`, as `_Entity.get` and `read` take a value.
 fn trimmed(value: &str) -> &str {
     value.trim_start_matches([' ', '\t']).trim_end_matches('\r')
+}
+
+/// `bytes.decode("utf-8", "replace")`: checked whole first, as most text is valid (the lossy
+/// decoder steps through valid text several times slower).
+fn lossy(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
 }
 
 /// Python's `str.isspace`: Unicode's White_Space and the four information separators.
@@ -125,19 +132,22 @@ struct Entity<'a> {
     ranges: Vec<((usize, usize), (usize, usize))>,
     start: usize,
     end: usize,
+    /// The header block held a line that is no header (the stdlib's defect of it).
+    missing_separator: bool,
 }
 
 impl<'a> Entity<'a> {
-    /// `mime._entity` of `data[start..end]`, its common case (every line of the header block a
-    /// header, or a folded line of one); else `Fallback::HeaderBlock`.
+    /// `mime._entity` of `data[start..end]`: its common case (every line of the header block a
+    /// header, or a folded line of one), else the stdlib's way (`Entity::stdlib`).
     fn new(data: &'a [u8], start: usize, end: usize) -> Result<Self, Fallback> {
         let within = &data[start..end];
         if within.starts_with(b"\n") || within.starts_with(b"\r\n") {
             let body = start + memchr(b'\n', within).map_or(0, |at| at + 1);
-            return Ok(Entity { data, head: Cow::Borrowed(""), ranges: Vec::new(), start: body, end });
+            let head = Cow::Borrowed("");
+            return Ok(Entity { data, head, ranges: Vec::new(), start: body, end, missing_separator: false });
         }
         let (head_end, body_start) = blank_line(data, start, end).unwrap_or((end, end));
-        let head = String::from_utf8_lossy(&data[start..head_end]);
+        let head = lossy(&data[start..head_end]);
         let mut ranges = Vec::new();
         let bytes = head.as_bytes();
         let mut chunk = 0;
@@ -151,15 +161,60 @@ impl<'a> Entity<'a> {
                     break;
                 }
             }
-            let colon = memchr(b':', &bytes[chunk..stop]).ok_or(Fallback::HeaderBlock)? + chunk;
+            let colon = memchr(b':', &bytes[chunk..stop]).map(|n| chunk + n);
             // RFC 5322 2.2: a name is printable ASCII but the space (and the colon).
-            if colon == chunk || !bytes[chunk..colon].iter().all(|b| (b'!'..=b'~').contains(b)) {
-                return Err(Fallback::HeaderBlock);
+            match colon {
+                Some(colon)
+                    if colon > chunk && bytes[chunk..colon].iter().all(|b| (b'!'..=b'~').contains(b)) =>
+                {
+                    ranges.push(((chunk, colon), (colon + 1, stop)));
+                }
+                _ => return Ok(Entity::stdlib(data, start, head_end, end)),
             }
-            ranges.push(((chunk, colon), (colon + 1, stop)));
             chunk = stop + 1;
         }
-        Ok(Entity { data, head, ranges, start: body_start, end })
+        Ok(Entity { data, head, ranges, start: body_start, end, missing_separator: false })
+    }
+
+    /// `mime._entity`'s other case, as the stdlib reads it: the headers end at the first line of
+    /// the header block that is none (`mime._HEADER_BYTES`: a name, blanks, a colon, blanks, a
+    /// value with its folded lines); that line and the rest are body. Each value decoded alone.
+    fn stdlib(data: &'a [u8], start: usize, head_end: usize, end: usize) -> Self {
+        let is_name = |b: &u8| matches!(b, b'!'..=b'9' | b';'..=b'~');
+        let blanks = |mut at: usize| {
+            while at < head_end && matches!(data[at], b' ' | b'\t') {
+                at += 1;
+            }
+            at
+        };
+        let mut head = String::new();
+        let mut ranges = Vec::new();
+        let mut at = start;
+        loop {
+            let name_end = at + data[at..head_end].iter().take_while(|b| is_name(b)).count();
+            let colon = blanks(name_end);
+            if name_end == at || colon >= head_end || data[colon] != b':' {
+                break;
+            }
+            let value_start = blanks(colon + 1);
+            // The value's lines: up to a line feed that no blank follows, or the block's end.
+            let mut stop = value_start;
+            loop {
+                stop = memchr(b'\n', &data[stop..head_end]).map_or(head_end, |n| stop + n);
+                if stop + 1 < head_end && matches!(data[stop + 1], b' ' | b'\t') {
+                    stop += 1;
+                } else {
+                    break;
+                }
+            }
+            let name = (head.len(), head.len() + name_end - at);
+            head.push_str(&lossy(&data[at..name_end])); // (ASCII)
+            let value_at = head.len();
+            head.push_str(&lossy(&data[value_start..stop]));
+            ranges.push((name, (value_at, head.len())));
+            at = (stop + 1).min(head_end);
+        }
+        Entity { data, head: Cow::Owned(head), ranges, start: at, end, missing_separator: true }
     }
 
     fn headers(&self) -> impl Iterator<Item = (&str, &str)> {
@@ -234,14 +289,55 @@ fn py_strip(value: &str) -> &str {
     value.trim_matches(is_py_space)
 }
 
-fn parameter() -> &'static Regex {
-    static PARAMETER: OnceLock<Regex> = OnceLock::new();
-    // mime._PARAMETER, `\s` spelled as Python reads it in ASCII text.
-    PARAMETER.get_or_init(|| {
-        let s = r"[\t\n\x0B\x0C\r\x1C-\x1F ]";
-        let pattern = format!(r#";{s}*([^\t\n\x0B\x0C\r\x1C-\x1F =;]+){s}*={s}*("(?:\\.|[^"\\])*"?|[^;]*)"#);
-        Regex::new(&pattern).expect("a fixed pattern")
-    })
+/// `mime._PARAMETER.findall(";" + rest)`, stepped through by hand (a regex with groups cost more
+/// than the rest of a small message): each `;`, blanks, a name (no blank, `=` or `;`), blanks,
+/// `=`, blanks, and a value: a quoted string (quoted pairs kept, its closing quote optional) or
+/// anything up to the next `;`. No step of it can be taken back and matched otherwise, so the
+/// first way through is the regex's. Name and value as written (the caller strips and unquotes).
+fn parameters(rest: &str) -> Vec<(&str, &str)> {
+    let bytes = rest.as_bytes();
+    let blanks = |mut at: usize| {
+        while at < bytes.len() && is_py_space(char::from(bytes[at])) {
+            at += 1;
+        }
+        at
+    };
+    let mut found = Vec::new();
+    // The ";" the Python puts before `rest` starts the first attempt.
+    let mut semicolon = Some(0);
+    while let Some(start) = semicolon {
+        let name_start = blanks(start);
+        let mut at = name_start;
+        while at < bytes.len() && !is_py_space(char::from(bytes[at])) && !matches!(bytes[at], b'=' | b';') {
+            at += 1;
+        }
+        let name_end = at;
+        at = blanks(at);
+        if name_end == name_start || bytes.get(at) != Some(&b'=') {
+            semicolon = memchr(b';', &bytes[start..]).map(|n| start + n + 1);
+            continue;
+        }
+        let value_start = blanks(at + 1);
+        at = value_start;
+        if bytes.get(at) == Some(&b'"') {
+            at += 1;
+            loop {
+                match bytes.get(at) {
+                    Some(b'\\') if bytes.get(at + 1).is_some_and(|&b| b != b'\n') => at += 2,
+                    Some(&b) if b != b'"' && b != b'\\' => at += 1,
+                    _ => break,
+                }
+            }
+            if bytes.get(at) == Some(&b'"') {
+                at += 1;
+            }
+        } else {
+            at = memchr(b';', &bytes[at..]).map_or(bytes.len(), |n| at + n);
+        }
+        found.push((&rest[name_start..name_end], &rest[value_start..at]));
+        semicolon = memchr(b';', &bytes[at..]).map(|n| at + n + 1);
+    }
+    found
 }
 
 /// `mime._read_type`, for an ASCII value with no RFC 2231 parameter.
@@ -256,13 +352,11 @@ fn read_type(value: &str) -> Result<Type, Fallback> {
         kind = "text/plain".to_owned(); // as the stdlib (RFC 2045: an invalid type is text/plain)
     }
     let mut params = HashMap::new();
-    let rest = format!(";{rest}");
-    for found in parameter().captures_iter(&rest) {
-        let name = found[1].to_ascii_lowercase();
+    for (name, raw) in parameters(rest) {
         if name.contains('*') {
             return Err(Fallback::Rfc2231);
         }
-        params.insert(name, unquote(py_strip(&found[2])));
+        params.insert(name.to_ascii_lowercase(), unquote(py_strip(raw)));
     }
     let mut charset = params.get("charset").map_or("utf-8", |c| py_strip(c)).to_ascii_lowercase();
     if charset.is_empty() || charset == "us-ascii" || charset == "ascii" {
@@ -321,6 +415,9 @@ fn walk(
     let content = read_type(entity.get("content-type").unwrap_or(default))?;
     let kind = content.kind.as_str();
     let part = format!("{index} {kind}");
+    if entity.missing_separator {
+        defect(found, "malformed", &part, "MissingHeaderBodySeparatorDefect");
+    }
     if kind.starts_with("multipart/") {
         if depth >= MAX_DEPTH {
             let detail = format!("parts nested deeper than {MAX_DEPTH} levels; not read");
@@ -430,7 +527,7 @@ fn text_part(entity: &Entity<'_>, found: &mut Message, part: String, content: &T
     };
     let text =
         match charset {
-            Charset::Utf8 => String::from_utf8_lossy(&payload).into_owned(),
+            Charset::Utf8 => lossy(&payload).into_owned(),
             Charset::Latin1 => payload.iter().map(|&b| char::from(b)).collect(),
             Charset::Windows1252 => payload
                 .iter()
@@ -500,11 +597,20 @@ mod tests {
         assert_eq!(read_plain(b"Content-Type: text/html\n\n<p>"), Err(Fallback::Html));
         assert_eq!(read_plain(b"Content-Type: text/plain; charset=koi8-r\n\nx"), Err(Fallback::Charset));
         assert_eq!(read_plain(b"Content-Type: text/plain; title*=us-ascii''x\n\nx"), Err(Fallback::Rfc2231));
-        assert_eq!(read_plain(b"Subject: a\nno header\n\nx"), Err(Fallback::HeaderBlock));
+        let odd = read_plain(b"Subject : a:\n b\nno header\n\nx").unwrap();
+        assert_eq!(odd.headers, [("Subject".to_owned(), "a:\n b".to_owned())]);
+        assert_eq!(odd.parts, [("0 text/plain".to_owned(), "no header\n\nx".to_owned())]);
+        assert_eq!(odd.defects[0].detail, "MissingHeaderBodySeparatorDefect");
         assert_eq!(
             read_plain(b"Content-Type: text/plain; charset=latin-1\n\ncaf\xe9").unwrap().parts[0].1,
             "caf\u{e9}"
         );
+    }
+
+    #[test]
+    fn parameters_are_found_as_the_pattern_finds_them() {
+        let found = parameters(" a=\"x\\\"y\"; b = c ;;d=e; =f; g; h=\"open");
+        assert_eq!(found, [("a", "\"x\\\"y\""), ("b", "c "), ("d", "e"), ("h", "\"open")]);
     }
 
     #[test]

@@ -13,6 +13,9 @@ header block and the multipart boundaries with byte searches and decodes only th
 walks the parts in ``Message.walk()`` order and numbers them as it does (``tests/sources/test_mime.py``
 compares the two on the corpora). Nothing here raises on bad input: each problem is a Defect, and
 what can be read is still given.
+
+With the Rust core (``URLSIFT_CORE=rust``), rust/core/src/mime.rs reads the messages it can, this
+module the rest (issue 32); this one stays the reference (``tests/sources/test_mime_cores.py``).
 """
 
 from __future__ import annotations
