@@ -3,7 +3,7 @@ the extractor and the writers. Stubs for mypy, one for each name the module expo
 (tests/meta/test_core_stub.py holds them to it); ``urlsift._select`` decides whether it is used."""
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, Literal, final, overload
+from typing import Any, final, overload
 
 __version__: str
 BUILD_PROFILE: str
