@@ -286,6 +286,9 @@ SHAPES: dict[str, Callable[[int], bytes]] = {
     "folded headers": lambda n: (
         b"".join(b"X-H%d: a\n b\n\tc http://x.example/\n" % k for k in range(n)) + b"\nx\n"
     ),
+    "folded headers, then a line that is none": lambda n: (
+        b"".join(b"X-H%d : a\n b\n" % k for k in range(n)) + b"no header\n\nx\n"
+    ),
     "many parts": lambda n: (
         b"Content-Type: multipart/mixed; boundary=b\n\n"
         + b"--b\nContent-Type: text/plain\n\nhttp://x.example/\n" * n
