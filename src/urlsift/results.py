@@ -218,7 +218,9 @@ def _messages(
             found = matcher.batch(batch)
         except Exception:  # a bug: each is scanned alone, so that only the message it is in is lost
             found = None
-    held: list[Found] | None = [] if blocks else None  # the messages whose rows are not given yet
+    # The messages whose rows are not given yet: of a batch only (a message scanned alone, a heavy
+    # one, gives its matches as they are found: never held all at once).
+    held: list[Found] | None = [] if blocks and found is not None else None
     for j, message in enumerate(batch):
         tally.messages += 1  # here, so that one that fails below is counted too
         if held and message.defects:  # its reports come after the rows of the messages before it
@@ -228,6 +230,8 @@ def _messages(
         except Exception as error:  # a bug in reading one message: it is lost, the next ones are read
             tally.messages_failed += 1
             yield _report(unexpected(error, message.provenance), tally)
+        if held and sum(len(pairs) for _, _, pairs in held) >= PIECE_ROWS:  # pieces cut as before
+            yield from _given(held, options, tally)
     if held:
         yield from _given(held, options, tally)
 
