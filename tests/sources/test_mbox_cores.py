@@ -6,7 +6,6 @@ cuts; and the splitter's instructions grow linearly with its input."""
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import shutil
 from collections.abc import Callable
@@ -15,6 +14,7 @@ from unittest import mock
 
 import growth
 import pytest
+from hostile_cases import message_cases
 from hypothesis import given
 from hypothesis import strategies as st
 from scan.test_core_scan import _example
@@ -76,14 +76,8 @@ def test_every_corpus_mbox_splits_alike(path: Path) -> None:
 
 def hostile_mboxes(folder: Path) -> list[Path]:
     """The mbox files of bench/hostile_cases/messages.py's cases of at most a few MB."""
-    path = ROOT / "bench" / "hostile_cases" / "messages.py"
-    spec = importlib.util.spec_from_file_location("hostile_cases_messages", path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
     small = ("mbox 3 MB", "mbox multiparts", "mbox 20,000")
-    for k, build in enumerate(build for name, build in module.CASES.items() if name.startswith(small)):
+    for k, build in enumerate(build for name, build in message_cases().items() if name.startswith(small)):
         (folder / str(k)).mkdir()
         build(folder / str(k))
     return sorted(folder.rglob("*.mbox"))

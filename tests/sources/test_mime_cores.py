@@ -7,7 +7,6 @@ it hands back, and the Python reader reads it (``mime.read``)."""
 from __future__ import annotations
 
 import base64
-import importlib.util
 import io
 import subprocess
 from collections import Counter
@@ -17,6 +16,7 @@ from typing import Any
 
 import growth
 import pytest
+from hostile_cases import message_cases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mutations import SEEDS, mutate
@@ -88,14 +88,7 @@ def test_hostile_and_seed_messages_read_the_same_by_both_cores(data: bytes) -> N
 
 
 def _hostile_cases() -> dict[str, Any]:
-    path = ROOT / "bench" / "hostile_cases" / "messages.py"
-    spec = importlib.util.spec_from_file_location("hostile_cases_messages", path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    cases: dict[str, Any] = module.CASES
-    return cases
+    return message_cases()
 
 
 # bench/hostile_cases/messages.py's cases of a few MB (the others are GB-scale or not mbox).
