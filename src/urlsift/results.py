@@ -220,7 +220,7 @@ def _messages(
             found = None
     # The messages whose rows are not given yet: of a batch only (a message scanned alone, a heavy
     # one, gives its matches as they are found: never held all at once).
-    held: list[Found] | None = [] if blocks and found is not None else None
+    held: list[Found] | None = [] if blocks and found is not None and _blocks_pay(batch) else None
     for j, message in enumerate(batch):
         tally.messages += 1  # here, so that one that fails below is counted too
         if held and message.defects:  # its reports come after the rows of the messages before it
@@ -234,6 +234,16 @@ def _messages(
             yield from _given(held, options, tally)
     if held:
         yield from _given(held, options, tally)
+
+
+REPORTS_PER_BLOCK = 1 / 8
+"""Messages' rows go as blocks (``_messages``) only when at most this share of them have reports:
+a message's reports end the block before it, and blocks of a message or two cost more than its
+rows made one by one (docs/performance.md, "The native rows")."""
+
+
+def _blocks_pay(batch: list[MessageText]) -> bool:
+    return sum(bool(message.defects) for message in batch) <= REPORTS_PER_BLOCK * len(batch)
 
 
 def _given(held: list[Found], options: Options, tally: Tally) -> Iterator[Block | Report]:

@@ -17,7 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from urlsift import _native_rows, _select
+from urlsift import _native_rows, _select, results
+from urlsift._model import Defect, MessageText, Provenance
 from urlsift.batches import Batch, concat, file_parts
 from urlsift.rows import Event, Filters, Options, Row, Tally
 from urlsift.sources import ReadOptions
@@ -164,3 +165,38 @@ def test_the_command_line_writes_the_same_bytes(fmt: str, profile: str) -> None:
     paths = [str(path) for path in CORPORA]
     arguments = ("--format", fmt, "--profile", profile, "--invalid", *paths)
     assert _cli("rust", *arguments) == _cli("python", *arguments)
+
+
+def test_messages_with_reports_keep_the_row_path_when_most_have_them() -> None:
+    """A message's reports end the block before it: where many messages have them, blocks of a
+    message or two cost more than rows made one by one, so the batch keeps the row path."""
+    where = Provenance("x.mbox", message=0)
+    plain = MessageText(where, ["http://a.example/"], ["1 text/plain"], 0, [])
+    damaged = plain._replace(defects=[Defect("undecodable-bytes", where, "1 byte replaced")])
+    assert results._blocks_pay([plain] * 8)
+    assert results._blocks_pay([damaged] + [plain] * 7)
+    assert not results._blocks_pay([damaged] * 2 + [plain] * 6)
+    assert not results._blocks_pay([damaged] * 8)
+
+
+def test_a_report_in_every_message_gives_the_same_output_under_both_cores(tmp_path: Path) -> None:
+    mbox = tmp_path / "damaged.mbox"
+    mbox.write_bytes(
+        b"".join(
+            b"From a@b Sat Jan  1 00:00:00 2000\nContent-Type: text/plain; charset=utf-8\n\n"
+            + b"hello \xff http://x%d.example/ there\n\n" % k
+            for k in range(300)
+        )
+    )
+    said = {
+        core: subprocess.run(
+            [sys.executable, "-m", "urlsift", "--format", "jsonl", "--stats", str(mbox)],
+            capture_output=True,
+            env={**os.environ, "URLSIFT_CORE": core},
+        )
+        for core in ("python", "rust")
+    }
+    if _select.NATIVE is None:
+        pytest.skip("the native core is not built")
+    assert said["python"].stdout.count(b"\n") == 300
+    assert (said["rust"].stdout, said["rust"].stderr) == (said["python"].stdout, said["python"].stderr)
