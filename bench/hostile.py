@@ -9,6 +9,10 @@ a fresh process.
     python bench/hostile.py                 # every case
     python bench/hostile.py -k tar          # the cases whose name holds "tar"
     python bench/hostile.py --timeout 120   # seconds a case may run (default 300)
+    python bench/hostile.py --cores python,rust   # each case under each core (issue 32)
+
+With ``--cores``, each case runs once under each ``URLSIFT_CORE``, on the same input, and a last
+column says whether their standard output and standard error were the same bytes (SHA-256 of each).
 """
 
 from __future__ import annotations
@@ -42,16 +46,30 @@ def cases() -> dict[str, Build]:
     return found
 
 
-def measure(arguments: list[str], stdin: Path | None, timeout: float) -> tuple[float, int, int | str]:
-    """(seconds, peak RSS in MB, exit status or "timeout") of ``urlsift ARGUMENTS`` alone."""
+Measured = tuple[float, int, "int | str", str]
+"""Seconds, peak RSS in MB, exit status (or "timeout") and a digest of what was printed."""
+
+
+def measure(arguments: list[str], stdin: Path | None, timeout: float, core: str | None = None) -> Measured:
+    """What ``urlsift ARGUMENTS`` alone costs and gives (``core``: its ``URLSIFT_CORE``)."""
     # A child of its own that waits for urlsift: RUSAGE_CHILDREN then holds urlsift's peak alone.
+    # Its output goes to files, hashed after it ends, so that reading them costs urlsift nothing.
     probe = (
-        "import resource, subprocess, sys\n"
+        "import hashlib, resource, subprocess, sys, tempfile\n"
         "stdin = open(sys.argv[1], 'rb') if sys.argv[1] else subprocess.DEVNULL\n"
-        "code = subprocess.call([sys.executable, '-m', 'urlsift', *sys.argv[2:]], stdin=stdin,\n"
-        "                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
-        "print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+        "with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:\n"
+        "    code = subprocess.call([sys.executable, '-m', 'urlsift', *sys.argv[2:]], stdin=stdin,\n"
+        "                           stdout=out, stderr=err)\n"
+        "    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+        "    digest = hashlib.sha256()\n"
+        "    for printed in (out, err):\n"
+        "        printed.seek(0)\n"
+        "        while block := printed.read(1 << 20):\n"
+        "            digest.update(block)\n"
+        "        digest.update(b'\\0')\n"
+        "print(code, peak, digest.hexdigest())\n"
     )
+    environment = None if core is None else {**os.environ, "URLSIFT_CORE": core}
     start = time.perf_counter()
     try:
         done = subprocess.run(
@@ -60,12 +78,13 @@ def measure(arguments: list[str], stdin: Path | None, timeout: float) -> tuple[f
             text=True,
             timeout=timeout,
             start_new_session=True,
+            env=environment,
         )
     except subprocess.TimeoutExpired:
-        return time.perf_counter() - start, 0, "timeout"
+        return time.perf_counter() - start, 0, "timeout", ""
     seconds = time.perf_counter() - start
-    code, peak_kb = done.stdout.split()
-    return seconds, int(peak_kb) // 1024, int(code)
+    code, peak_kb, digest = done.stdout.split()
+    return seconds, int(peak_kb) // 1024, int(code), digest
 
 
 def main() -> None:
@@ -73,16 +92,28 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=raw)
     parser.add_argument("-k", default="", help="only the cases whose name holds this text")
     parser.add_argument("--timeout", type=float, default=300.0)
+    parser.add_argument("--cores", help="comma-separated URLSIFT_CORE values, each case under each")
     args = parser.parse_args()
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    print(f"{'case':<60} {'seconds':>8} {'peak MB':>8} {'exit':>7}")
+    cores: list[str | None] = args.cores.split(",") if args.cores else [None]
+    if args.cores:
+        print("| case | " + " | ".join(f"{core}: s | MB | exit" for core in cores) + " | same output |")
+        print("| --- |" + " ---: | ---: | ---: |" * len(cores) + " --- |")
+    else:
+        print(f"{'case':<60} {'seconds':>8} {'peak MB':>8} {'exit':>7}")
     for name, build in cases().items():
         if args.k not in name:
             continue
         with tempfile.TemporaryDirectory(dir=os.environ.get("TMPDIR")) as folder:
             arguments, stdin = build(Path(folder))
-            seconds, peak, code = measure(arguments, stdin, args.timeout)
-        print(f"{name:<60} {seconds:>8.2f} {peak:>8} {code!s:>7}", flush=True)
+            runs = [measure(arguments, stdin, args.timeout, core) for core in cores]
+        if not args.cores:
+            seconds, peak, code, _ = runs[0]
+            print(f"{name:<60} {seconds:>8.2f} {peak:>8} {code!s:>7}", flush=True)
+            continue
+        figures = " | ".join(f"{seconds:.2f} | {peak} | {code}" for seconds, peak, code, _ in runs)
+        same = "yes" if len({digest for *_, digest in runs}) == 1 and runs[0][3] else "NO"
+        print(f"| {name} | {figures} | {same} |", flush=True)
 
 
 if __name__ == "__main__":

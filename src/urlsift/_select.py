@@ -7,12 +7,15 @@ only once the whole native path beats the Python one and keeps every memory budg
 docs/architecture.md). ``URLSIFT_CORE=rust`` with no native core is an error: whoever asks for it
 must get it. Either refusal is an ImportError of this module (its ``name`` is this module's), one line
 naming the variable and what it takes: the ``urlsift`` command (``_urlsift_command``) prints it as
-a usage error.
+a usage error, and so does ``python -m urlsift`` (the package is imported while ``-m`` locates its
+``__main__``, before any code of the command line runs).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
@@ -29,7 +32,22 @@ TAKES = f"{VARIABLE} takes {' or '.join(CORES)} (unset or empty: python)"
 
 def _refused(why: str) -> ImportError:
     """One line (a command line's usage error), marked as this module's refusal."""
-    return ImportError(" ".join(f"{why}; {TAKES}".split()), name=__name__)
+    line = " ".join(f"{why}; {TAKES}".split())
+    if sys.argv[:1] == ["-m"]:  # ``python -m urlsift``: this import is the command line's start
+        print(f"urlsift: {line}", file=sys.stderr)
+        raise SystemExit(2)
+    return ImportError(line, name=__name__)
+
+
+def _missing() -> str:
+    """Why the native module did not import: not built, or what its import raised."""
+    try:
+        from . import _core  # noqa: F401
+    except ImportError as error:
+        if importlib.util.find_spec(f"{__package__}._core") is None:
+            return "no urlsift._core module is installed (pip install . builds it)"
+        return str(error)
+    return "it imported on a second try"
 
 
 def _load() -> tuple[Core, ModuleType | None]:
@@ -42,9 +60,8 @@ def _load() -> tuple[Core, ModuleType | None]:
         from . import _core
     except ImportError as error:
         if wanted == "rust":
-            raise _refused(
-                f"{VARIABLE}=rust, but the native core (urlsift._core) is not built: {error}"
-            ) from error
+            # (Python's own wording for a missing submodule speaks of a circular import)
+            raise _refused(f"{VARIABLE}=rust, but the native core cannot be loaded: {_missing()}") from error
         return "python", None
     return ("rust" if wanted == "rust" else "python"), _core
 

@@ -138,7 +138,11 @@ def _run(program: str, core: str, blocked: str = "") -> subprocess.CompletedProc
     [
         ("bogus", "", "URLSIFT_CORE='bogus' names no core"),
         (" Rust-ish", "", "URLSIFT_CORE='rust-ish' names no core"),
-        ("rust", "urlsift._core", "URLSIFT_CORE=rust, but the native core (urlsift._core) is not built"),
+        (
+            "rust",
+            "urlsift._core",
+            "URLSIFT_CORE=rust, but the native core cannot be loaded: no urlsift._core module is installed",
+        ),
     ],
 )
 def test_a_core_that_cannot_run_is_one_line_and_a_usage_error(core: str, blocked: str, said: str) -> None:
@@ -163,6 +167,21 @@ def test_the_installed_command_is_the_one_that_reports_it() -> None:
         env={**os.environ, "URLSIFT_CORE": "bogus"},
     )
     assert (done.returncode, done.stderr) == (2, f"urlsift: URLSIFT_CORE='bogus' names no core; {TAKES}\n")
+
+
+@pytest.mark.parametrize("arguments", [["--version"], ["-"]])
+def test_python_dash_m_refuses_it_the_same_way(arguments: list[str]) -> None:
+    # The package is imported while ``-m`` looks for its __main__, before the command line runs.
+    done = subprocess.run(
+        [sys.executable, "-m", "urlsift", *arguments],
+        input="",
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "URLSIFT_CORE": "bogus"},
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"urlsift: URLSIFT_CORE='bogus' names no core; {TAKES}\n"
 
 
 def test_a_broken_install_keeps_its_traceback() -> None:
