@@ -139,7 +139,8 @@ def registered_domain(host: str) -> str | None:
     has); None for an IP address, a public suffix itself, or a one-label name."""
     if ":" in host or _IPV4.fullmatch(host) or "." not in host:
         return None
-    found: str | None = _suffixes().privatesuffix(host)
+    plain = host.isascii() and "xn--" not in host.lower()
+    found: str | None = (_ascii_suffixes() if plain else _suffixes()).privatesuffix(host)
     return found
 
 
@@ -148,6 +149,36 @@ def _suffixes() -> Any:  # (the package is untyped)
     from publicsuffixlist import PublicSuffixList
 
     return PublicSuffixList(only_icann=True)
+
+
+_ICANN = ("// ===BEGIN ICANN DOMAINS===", "// ===END ICANN DOMAINS===")
+
+
+@lru_cache(maxsize=1)
+def _ascii_suffixes() -> Any:
+    """The package's list made of the ICANN section's ASCII rules alone, read from its own file:
+    they decide every host that is ASCII with no ``xn--`` label, which no IDN rule (nor the IDNA
+    form the package adds for one) can end. IDNA-encoding those ~450 rules is most of the whole
+    list's parse, which only a host that needs them pays (tests/results/test_host_columns.py
+    holds the two to the whole list's answers, over every rule of the file)."""
+    from publicsuffixlist import PSLFILE, PublicSuffixList
+
+    with open(PSLFILE, "rb") as file:
+        lines = file.read().split(b"\n")  # (as the package iterates the file: "\n" ends a line)
+    ascii_rules: list[bytes] = []
+    inside = False
+    for line in lines:
+        if line.startswith(b"// ==="):  # the package's only_icann: its section's markers
+            marker = line.decode("utf8", "surrogateescape").rstrip()
+            inside = marker == _ICANN[0] if marker in _ICANN else inside
+        elif inside and (line.isascii() or _rule(line).isascii()):
+            ascii_rules.append(line)
+    return PublicSuffixList(ascii_rules, accept_encoded_idn=False)
+
+
+def _rule(line: bytes) -> str:
+    """A line's rule, read as the package reads it (``K``, the Kelvin sign, lower-cases to ASCII)."""
+    return line.decode("utf8", "surrogateescape").lower().split(" ")[0].rstrip()
 
 
 # --- SURT --------------------------------------------------------------------------------------
