@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import socket
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
@@ -296,6 +295,8 @@ def _surt_host(host: str) -> str:
         name = name.replace("..", ".")
     name = name.strip(".")
     if _NUMERIC_HOST.fullmatch(name):
+        import socket  # (for a numeric host only)
+
         with contextlib.suppress(OSError):  # 3232235521, 0300.0250.0.1, 192.168.1: as inet_aton reads them
             name = socket.inet_ntoa(socket.inet_aton(name))
     else:
