@@ -45,7 +45,7 @@ NOT_FOR_A_STRICT_RUN = (
 NOT_FOR_A_TEXT_RUN = (
     *NOT_FOR_A_STRICT_RUN,
     *("urlsift.sources.mime", "urlsift.sources.page", "email", "html"),  # mail's and pages' readers
-    "socket",  # (a numeric host's SURT key only)
+    *("socket", "subprocess"),  # (a numeric host's SURT key only; git's processes, public-inbox only)
 )
 NOT_FOR_AN_IMPORT = (
     "urlsift.sources",
