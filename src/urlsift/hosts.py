@@ -150,14 +150,14 @@ def _suffixes() -> Any:  # (the package is untyped)
     return PublicSuffixList(only_icann=True)
 
 
-_ICANN = ("// ===BEGIN ICANN DOMAINS===", "// ===END ICANN DOMAINS===")
+_ICANN = ("// ===BEGIN ICANN DOMAINS===", "// ===END ICANN DOMAINS===")  # D38: that section only
 
 
 @lru_cache(maxsize=1)
 def _ascii_suffixes() -> Any:
     """The package's list made of the ICANN section's ASCII rules alone, read from its own file:
     they decide every host that is ASCII with no ``xn--`` label, which no IDN rule (nor the IDNA
-    form the package adds for one) can end. IDNA-encoding those ~450 rules is most of the whole
+    form the package adds for one) can end. IDNA-encoding the IDN rules is most of the whole
     list's parse, which only a host that needs them pays (tests/results/test_host_columns.py
     holds the two to the whole list's answers, over every rule of the file)."""
     from publicsuffixlist import PSLFILE, PublicSuffixList
