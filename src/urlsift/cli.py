@@ -26,7 +26,7 @@ from typing import IO, Any, Literal, NamedTuple, Protocol, TextIO, TypeVar, cast
 
 import regex
 
-from . import _select, manual, report
+from . import _select, manual
 from ._model import Verdict
 from ._version import __version__
 from .batches import Batch
@@ -626,6 +626,8 @@ examples:
 def _report_parser() -> argparse.ArgumentParser:
     """The parser of ``urlsift report``: the scan's groups of options that say what is read and
     found (the very same actions: one help text each), and the report's own."""
+    from . import report  # (urlsift report's own modules: a scan never loads them)
+
     parser = _command(
         "urlsift report",
         _REPORT_DESCRIPTION,
@@ -945,6 +947,8 @@ def _count(text: str) -> int:
 
 
 def _top(text: str) -> int:
+    from . import report
+
     number = _count(text)
     if not 1 <= number <= report.MAX_TOP:
         raise argparse.ArgumentTypeError(f"not a length of a list: {text!r} (1 to {report.MAX_TOP:,})")
@@ -1476,6 +1480,8 @@ def planned_run(arguments: Iterable[str], options: Options, args: _Scan | argpar
 
 def _run_report(arguments: list[str]) -> int:
     """``urlsift report ...``: the page written (also after a problem of the input: exit 2)."""
+    from . import report
+
     parser = _report_parser()
     args = parser.parse_args(arguments)
     command = shlex.join(["urlsift", manual.REPORT, *arguments])

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import socket
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
@@ -139,7 +138,8 @@ def registered_domain(host: str) -> str | None:
     has); None for an IP address, a public suffix itself, or a one-label name."""
     if ":" in host or _IPV4.fullmatch(host) or "." not in host:
         return None
-    found: str | None = _suffixes().privatesuffix(host)
+    plain = host.isascii() and "xn--" not in host.lower()
+    found: str | None = (_ascii_suffixes() if plain else _suffixes()).privatesuffix(host)
     return found
 
 
@@ -148,6 +148,36 @@ def _suffixes() -> Any:  # (the package is untyped)
     from publicsuffixlist import PublicSuffixList
 
     return PublicSuffixList(only_icann=True)
+
+
+_ICANN = ("// ===BEGIN ICANN DOMAINS===", "// ===END ICANN DOMAINS===")  # D38: that section only
+
+
+@lru_cache(maxsize=1)
+def _ascii_suffixes() -> Any:
+    """The package's list made of the ICANN section's ASCII rules alone, read from its own file:
+    they decide every host that is ASCII with no ``xn--`` label, which no IDN rule (nor the IDNA
+    form the package adds for one) can end. IDNA-encoding the IDN rules is most of the whole
+    list's parse, which only a host that needs them pays (tests/results/test_host_columns.py
+    holds the two to the whole list's answers, over every rule of the file)."""
+    from publicsuffixlist import PSLFILE, PublicSuffixList
+
+    with open(PSLFILE, "rb") as file:
+        lines = file.read().split(b"\n")  # (as the package iterates the file: "\n" ends a line)
+    ascii_rules: list[bytes] = []
+    inside = False
+    for line in lines:
+        if line.startswith(b"// ==="):  # the package's only_icann: its section's markers
+            marker = line.decode("utf8", "surrogateescape").rstrip()
+            inside = marker == _ICANN[0] if marker in _ICANN else inside
+        elif inside and (line.isascii() or _rule(line).isascii()):
+            ascii_rules.append(line)
+    return PublicSuffixList(ascii_rules, accept_encoded_idn=False)
+
+
+def _rule(line: bytes) -> str:
+    """A line's rule, read as the package reads it (``K``, the Kelvin sign, lower-cases to ASCII)."""
+    return line.decode("utf8", "surrogateescape").lower().split(" ")[0].rstrip()
 
 
 # --- SURT --------------------------------------------------------------------------------------
@@ -265,6 +295,8 @@ def _surt_host(host: str) -> str:
         name = name.replace("..", ".")
     name = name.strip(".")
     if _NUMERIC_HOST.fullmatch(name):
+        import socket  # (for a numeric host only)
+
         with contextlib.suppress(OSError):  # 3232235521, 0300.0250.0.1, 192.168.1: as inet_aton reads them
             name = socket.inet_ntoa(socket.inet_aton(name))
     else:

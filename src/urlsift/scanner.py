@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from typing import Any, get_args
 
-from . import _select
+from . import _punctuation, _select
 from ._iana import IANA_PERMANENT_SCHEMES
 from ._lines import Lines
 from ._model import Candidate, Span, Unclosed, Wrapper, make_candidate
@@ -98,16 +98,14 @@ _QUOTE = re.compile(r'"(' + _SCHEME_TEXT + "):")
 
 
 def _non_ascii_punctuation() -> str:
-    """The non-ASCII punctuation of the BMP (``。`` ``」``, the full-width comma ...) as a regex
-    class body."""
-    ranges: list[tuple[int, int]] = []
-    for code in range(0x80, 0x10000):
-        if unicodedata.category(chr(code)).startswith("P"):
-            if ranges and ranges[-1][1] == code - 1:
-                ranges[-1] = (ranges[-1][0], code)
-            else:
-                ranges.append((code, code))
-    return "".join(f"\\u{a:04x}-\\u{b:04x}" for a, b in ranges)
+    """The non-ASCII punctuation of the BMP as a regex class body: rendered beforehand for this
+    Python's Unicode version (walking the BMP through ``unicodedata`` is most of a scanner's
+    start), worked out here on another's."""
+    if unicodedata.unidata_version == _punctuation.UNICODE:
+        return _punctuation.BMP_PUNCTUATION
+    from ._unicode_tables import bmp_punctuation
+
+    return bmp_punctuation()
 
 
 @lru_cache(maxsize=1)
@@ -115,7 +113,7 @@ def _naked_end() -> re.Pattern[str]:
     """D19: what ends a naked (or quoted) URL. Non-ASCII punctuation too, wherever it stands: no
     strict URL holds a non-ASCII character, and CJK text runs on after "。" without a space.
     D34: a backtick too (a Markdown code span; unsafe in RFC 1738, no RFC 3986 character).
-    Built with the first Scanner, not at import: the table of the BMP takes ~12 ms."""
+    Built with the first Scanner, not at import."""
     return re.compile(r'[\s<>"`' + _non_ascii_punctuation() + "]")
 
 

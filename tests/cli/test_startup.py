@@ -7,6 +7,7 @@ a fresh process by the modules loaded, not timed."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -37,6 +38,22 @@ NOT_FOR_A_STRICT_RUN = (
     "email.utils",
     "urlsift.parquet",
     "urlsift.dask",
+    "urlsift.report",  # urlsift report's modules and DuckDB's queries (start-up, issues 31 and 32)
+    "urlsift.report_data",
+    "urlsift.report_page",
+)
+NOT_FOR_A_TEXT_RUN = (
+    *NOT_FOR_A_STRICT_RUN,
+    *("urlsift.sources.mime", "urlsift.sources.page", "email", "html"),  # mail's and pages' readers
+    *("socket", "subprocess"),  # (a numeric host's SURT key only; git's processes, public-inbox only)
+)
+NOT_FOR_AN_IMPORT = (
+    "urlsift.sources",
+    "urlsift.cli",
+    "urlsift.hosts",
+    "publicsuffixlist",
+    "json",
+    "argparse",
 )
 
 
@@ -55,6 +72,51 @@ def test_a_strict_run_imports_no_more_than_it_uses(tmp_path: Path) -> None:
     out, modules = _modules(tmp_path, "--no-progress")
     assert out.split() == ["http://example.com/a", "http://www.example.org/"]
     assert modules.isdisjoint(NOT_FOR_A_STRICT_RUN), sorted(modules & set(NOT_FOR_A_STRICT_RUN))
+
+
+TEXT_RUN = """
+import sys
+from urlsift import hosts
+from urlsift.cli import main
+status = main(sys.argv[1:])
+lists = (hosts._ascii_suffixes.cache_info().currsize, hosts._suffixes.cache_info().currsize)
+sys.stderr.write("\\nLISTS %d %d" % lists)
+sys.stderr.write("\\nMODULES " + " ".join(sorted(sys.modules)) + "\\n")
+"""
+
+
+@pytest.mark.parametrize("core", ["python", "rust"])
+def test_a_text_run_loads_neither_mails_readers_nor_the_whole_suffix_list(tmp_path: Path, core: str) -> None:
+    if core == "rust" and _select.NATIVE is None:
+        pytest.skip("the native core is not built (pip install -e .) or URLSIFT_CORE=python")
+    path = tmp_path / "one.txt"
+    path.write_bytes(b"See http://www.example.co.uk/a and <URL:ftp://ftp.example.org/b>.\n")
+    done = subprocess.run(
+        [sys.executable, "-c", TEXT_RUN, "--format", "jsonl", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "URLSIFT_CORE": core},
+    )
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [row["registered_domain"] for row in rows] == ["example.co.uk", "example.org"], done.stderr
+    lists, _, modules = done.stderr.rpartition("LISTS ")[2].partition("\nMODULES ")
+    assert lists.split() == ["1", "0"]  # the ASCII rules read, the whole list never parsed
+    assert set(modules.split()).isdisjoint(NOT_FOR_A_TEXT_RUN), sorted(
+        set(modules.split()) & {*NOT_FOR_A_TEXT_RUN}
+    )
+
+
+def test_importing_urlsift_loads_no_reader_and_no_command_line() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys, urlsift; print(*sorted(sys.modules))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    modules = set(done.stdout.split())
+    assert "urlsift.extract" in modules
+    assert modules.isdisjoint(NOT_FOR_AN_IMPORT), sorted(modules & set(NOT_FOR_AN_IMPORT))
 
 
 @pytest.mark.parametrize(

@@ -177,3 +177,18 @@ def test_a_lone_surrogate_is_judged_as_the_python_core_does(url: str, core: str)
     with _select.using("python"):
         expected = urlsift.validate(url, "modern"), urlsift.validate(url)
     assert (urlsift.validate(url, "modern"), urlsift.validate(url)) == expected
+
+
+class _Forgetful(dict[int, tuple[Rule, str]]):
+    def __setitem__(self, key: int, value: tuple[Rule, str]) -> None:
+        pass
+
+
+def test_a_rule_written_from_memory_is_written_as_anew(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A rule that opens no group is rendered once (start-up): it must read as rendered afresh,
+    # group numbers of what follows it included.
+    every = [rule for profile in PROFILES.values() for s in profile.syntaxes() for rule in rules(s.rule)]
+    remembered = [export.entry(rule.name, rule) for rule in every]
+    assert export._WITHOUT_GROUPS
+    monkeypatch.setattr(export, "_WITHOUT_GROUPS", _Forgetful())
+    assert [export.entry(rule.name, rule) for rule in every] == remembered

@@ -125,6 +125,7 @@ LATER_STAGES = {
     "_iana.py": NOTHING,
     "_version.py": NOTHING,
     "_select.py": NOTHING,  # which core runs (issue 31): the native module is no stage
+    "_punctuation.py": NOTHING,  # the Python scanner's table, rendered by _unicode_tables
     "_unicode_tables.py": NOTHING,  # renders rust/core/src/scan_tables.rs from this Python's str (issue 31)
     "errors.py": NOTHING,  # the exceptions every stage may raise (issue 29)
     "canonical.py": {
@@ -205,6 +206,7 @@ READS_FILES = {
     "cli.py",  # the command line: it points stdout at os.devnull once the reader has gone
     "report.py",  # urlsift report: its page, and its dataset's run.json
     "report_data.py",  # and reads the run.json back
+    "hosts.py",  # the publicsuffixlist package's own copy of the list (its ASCII rules read alone)
 }
 
 

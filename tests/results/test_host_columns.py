@@ -6,12 +6,16 @@ Dask's frame."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
+import re
 import sys
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from unittest import mock
 
 import growth
 import pytest
@@ -19,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import urlsift
+from urlsift import hosts
 from urlsift.cli import main
 from urlsift.dates import timestamp
 from urlsift.hosts import host_columns, surt
@@ -245,3 +250,73 @@ def test_a_strict_mailto_host_ends_at_its_query() -> None:
     assert "?" in str(verdict.parts["address"])
     host, host_unicode, domain, _ = host_columns(verdict.url, "mailto", verdict.parts)
     assert (host, host_unicode, domain) == ("lists.ettus.com", "lists.ettus.com", "ettus.com")
+
+
+# The Public Suffix List's look-up reads the ICANN section's ASCII rules alone for a host that is
+# ASCII with no "xn--" label (start-up, issues 31 and 32): held to the whole list's answers (the
+# package's own parse of its file) on every rule of the file made a host, the corpora's host names
+# and made-up hosts (IDN, wildcards like "*.ck", exceptions like "!www.ck", the private section,
+# trailing dots, case).
+
+
+def _by_the_whole_list(host: str) -> str | None:
+    with mock.patch.object(hosts, "_ascii_suffixes", hosts._suffixes):
+        return hosts.registered_domain.__wrapped__(host)
+
+
+def _rules() -> list[str]:
+    from publicsuffixlist import PSLFILE
+
+    lines = Path(PSLFILE).read_text(encoding="utf-8").splitlines()
+    return [line.split()[0] for line in lines if line.strip() and not line.startswith("//")]
+
+
+def _hosts_of(rule: str) -> Iterator[str]:
+    name = rule.removeprefix("!").replace("*", "x")
+    for host in (name, f"a.{name}", f"a.b.{name}", f"A.B.{name.upper()}", f"a.{name}."):
+        yield host
+        with contextlib.suppress(UnicodeError):
+            yield host.encode("idna").decode("ascii")
+
+
+def test_the_ascii_rules_decide_as_the_whole_list_on_every_rule() -> None:
+    rules = _rules()
+    assert {"*.ck", "!www.ck", "github.io", "рф"} <= set(rules)  # both sections, IDN rules
+    plain = 0
+    for host in (host for rule in rules for host in _hosts_of(rule)):
+        assert hosts.registered_domain.__wrapped__(host) == _by_the_whole_list(host), host
+        plain += host.isascii() and "xn--" not in host.lower()
+    assert plain > 20_000  # (most of them go to the ASCII rules)
+
+
+def test_the_ascii_rules_decide_as_the_whole_list_on_the_corpora() -> None:
+    found = set()
+    for path in (Path(__file__).parents[2] / "corpora").rglob("*"):
+        if path.is_file():
+            found |= set(re.findall(r"(?:[\w-]+\.)+[\w-]+\.?", path.read_text("utf-8", "replace")))
+    assert len(found) > 3_000
+    for host in found:
+        assert hosts.registered_domain.__wrapped__(host) == _by_the_whole_list(host), host
+
+
+_PLAIN_LABELS = ("www", "a", "ck", "city", "kobe", "jp", "co", "uk", "github", "io", "com", "blogspot")
+_OTHER_LABELS = (
+    "xn--p1ai",
+    "XN--P1AI",
+    "рф",
+    "xn--bcher-kva",
+    "bücher",
+    "k",
+    "\u212a",
+    "Ck",
+    "",
+    "*",
+    "!www",
+)
+_LABELS = st.sampled_from((*_PLAIN_LABELS, *_OTHER_LABELS))
+
+
+@given(st.lists(_LABELS, min_size=1, max_size=6), st.booleans())
+def test_the_ascii_rules_decide_as_the_whole_list_on_made_up_hosts(labels: list[str], dot: bool) -> None:
+    host = ".".join(labels) + ("." if dot else "")
+    assert hosts.registered_domain.__wrapped__(host) == _by_the_whole_list(host)

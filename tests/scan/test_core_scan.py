@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import itertools
 import json
+import re
 import shutil
 import subprocess
 import tracemalloc
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 from scan.test_fuzz import OPAQUE, PIECES, REGRESSIONS
 from scan.test_linear import COUNTED_SIZES, TEXT_SHAPES, TIMED_SIZES
 
-from urlsift import _select, _unicode_tables
+from urlsift import _punctuation, _select, _unicode_tables, scanner
 from urlsift._iana import IANA_PERMANENT_SCHEMES
 from urlsift._model import Candidate
 from urlsift.scanner import (
@@ -90,6 +91,17 @@ def test_the_unicode_tables_are_this_pythons() -> None:
     written = (ROOT / "rust/core/src/scan_tables.rs").read_text(encoding="utf-8")
     # If not: python -m urlsift._unicode_tables > rust/core/src/scan_tables.rs
     assert written == _unicode_tables.render()
+
+
+def test_the_python_scanners_punctuation_table_is_this_pythons(monkeypatch: pytest.MonkeyPatch) -> None:
+    written = (ROOT / "src/urlsift/_punctuation.py").read_text(encoding="utf-8")
+    # If not: python -m urlsift._unicode_tables --python > src/urlsift/_punctuation.py
+    assert written == _unicode_tables.render_python()
+    table = scanner._non_ascii_punctuation()
+    assert [found[0] for found in re.finditer(f"[{table}]", "a。b\uff0cc-d\U0001f600")] == ["。", "\uff0c"]
+    monkeypatch.setattr(_punctuation, "UNICODE", "another")  # another Python's: not read, worked out
+    monkeypatch.setattr(_punctuation, "BMP_PUNCTUATION", "")
+    assert scanner._non_ascii_punctuation() == table
 
 
 @native

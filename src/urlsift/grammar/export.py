@@ -16,6 +16,7 @@ part. Nothing here or in the core restates a rule: both read the trees.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
 from ._bnf import Alt, Chars, Label, Lit, Node, Opt, Rep, Rule, Seq
 from ._chars import ALPHADIGIT, HEX
@@ -29,6 +30,7 @@ def _char(code: int) -> str:
     return char if char.isascii() and char.isalnum() else f"\\x{{{code:X}}}"
 
 
+@cache  # (a few dozen classes, each written hundreds of times over a profile's productions)
 def _class(members: str, wide: tuple[tuple[int, int], ...] = ()) -> str:
     """A bracketed class of exactly ``members`` and the ``wide`` ranges: every character that is
     not an ASCII letter or digit written as ``\\x{...}``, so no character means anything else
@@ -94,11 +96,24 @@ def render(node: Node, groups: list[str]) -> str:
         return f"(?:{render(node.item, groups)})*"
     if isinstance(node, Rule):
         if node.group is None:
-            return f"(?:{render(node.body, groups)})"
+            held = _WITHOUT_GROUPS.get(id(node))
+            if held is not None and held[0] is node:
+                return held[1]
+            opened = len(groups)
+            text = f"(?:{render(node.body, groups)})"
+            if len(groups) == opened:
+                _WITHOUT_GROUPS[id(node)] = (node, text)
+            return text
         name = f"g{len(groups)}"  # before the body: groups are numbered in the order they open
         groups.append(node.group)
         return f"(?P<{name}>{render(node.body, groups)})"
     raise TypeError(f"not a grammar node: {node!r}")
+
+
+_WITHOUT_GROUPS: dict[int, tuple[Rule, str]] = {}
+"""The text of each rule that opens no group, which is the same wherever it stands: a profile's
+shared productions (``pchar``, ``hostname`` ...) are written once, not at each use. Keyed by the
+rule's identity (the rule kept with it), not by its value: hashing a frozen tree walks it whole."""
 
 
 def entry(key: str, rule: Rule) -> PlanEntry:

@@ -20,7 +20,7 @@ from collections.abc import Generator, Iterator
 from typing import IO, NamedTuple
 
 from .._model import Defect, MessageText, Provenance, Skipped, TextStream
-from . import archives, faults, jsonl, mime, publicinbox, warc
+from . import archives, faults, jsonl, publicinbox, warc
 from .archives import reason
 from .batch import BatchError, articles, is_batch
 from .mbox import HEAD_BYTES, is_separator, messages
@@ -511,6 +511,8 @@ def _message(
 def _read_message(
     data: bytes, size: int, where: Provenance, options: ReadOptions, last_line_ended: bool, pipermail: bool
 ) -> MessageText:
+    from . import mime  # (mail's reader and the email package: a run of plain text never loads them)
+
     if size > options.max_message:
         found = _too_large(data, size, where, options)
         return found._replace(pipermail=True) if pipermail else found
@@ -546,6 +548,8 @@ def _too_large(head: bytes, size: int | None, where: Provenance, options: ReadOp
     ``size`` (None: not measured, more than the limit)."""
     measured = f"more than {options.max_message:,}" if size is None else f"{size:,}"
     detail = f"a message of {measured} bytes, over the {options.max_message:,}-byte limit; not scanned"
+    from . import mime
+
     where = mime.identified(head[:HEAD_BYTES], where)
     return MessageText(where, [], [], 0, [Defect("too-large", where, detail)])
 

@@ -39,15 +39,17 @@ import re
 import select
 import shutil
 import stat
-import subprocess
 import tempfile
 from collections.abc import Iterable, Iterator
-from typing import IO, NamedTuple
+from typing import IO, TYPE_CHECKING, NamedTuple
 
 from .._model import Defect, Provenance
 from ..errors import StateError as StateError  # (publicinbox.StateError, as before)
 from .mbox import HEAD_BYTES
 from .packed import MAX_EXPAND, Budget
+
+if TYPE_CHECKING:
+    import subprocess  # (git's processes: imported where one is started, not by every run)
 
 GIT_MISSING = "reading a git repository needs the git command, which was not found: install git"
 GIT_SILENCE = 120.0
@@ -401,6 +403,8 @@ class _View:
         return [self.git, "--no-pager", "--no-replace-objects", *argv]
 
     def popen(self, argv: list[str], stdin: int | IO[bytes], stderr: IO[bytes]) -> subprocess.Popen[bytes]:
+        import subprocess
+
         return subprocess.Popen(
             argv, stdin=stdin, stdout=subprocess.PIPE, stderr=stderr, env=self.env, cwd=self.folder
         )
@@ -408,6 +412,8 @@ class _View:
     def run(self, *argv: str, data: bytes | None = None) -> str:
         """What ``git ARGV`` prints (given ``data``); GitError when it fails or says nothing for
         GIT_SILENCE seconds."""
+        import subprocess
+
         with tempfile.TemporaryFile() as said:
             process = self.popen(self.argv(*argv), subprocess.PIPE, said)
             try:
@@ -614,6 +620,8 @@ class _Stop(Exception):
 def _messages(
     view: _View, where: Provenance, found: ReadSpan, low: int, high: int, limit: int, budget: Budget
 ) -> Iterator[Blob | Defect]:
+    import subprocess
+
     # Each option says what a configuration could change (log.showRoot, diff.renames ...): the
     # config is ours, but git's defaults change between versions.
     argv = view.argv("log", "--root", "--first-parent", "--reverse", "--no-renames", "--no-ext-diff")
@@ -791,6 +799,8 @@ class _CatFile:
         self._write(blob)
 
     def _write(self, blob: bytes) -> None:
+        import subprocess
+
         if self._process is None:
             self._said.seek(0)
             self._said.truncate()

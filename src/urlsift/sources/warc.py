@@ -34,7 +34,7 @@ from typing import IO, Any
 
 from .._model import Defect, MessageText, Provenance, Skipped, TextStream
 from ..errors import MissingExtra
-from . import faults, mime, page
+from . import faults
 from .codings import CutCoding, codings, decoded, transfer_codings
 from .packed import Budget, CorruptData, OverBudget, defect
 
@@ -361,6 +361,8 @@ def _content(
     headers (a singleton field, RFC 9110 5.3) the first is taken, unreported, as warcio's
     ``get_header`` takes it for the WARC headers and ``mime`` for a mail's; a list-valued one
     (Content-Encoding, Transfer-Encoding) is every line of it, joined."""
+    from . import mime, page  # (a mail's and a page's readers: what a run of other files never loads)
+
     http = record.http_headers
     content_type = record.rec_headers.get_header("Content-Type")
     if kind == "response" and http is not None:  # the page's type is the HTTP response's
@@ -466,6 +468,8 @@ _UTF16_LABELS = frozenset(
 def _decoded(data: bytes, charset: str, where: Provenance, defects: list[Defect]) -> str:
     """``data`` decoded from ``charset`` (an unknown one, or one that is no text encoding, as
     UTF-8, reported); undecodable bytes replaced and counted."""
+    from . import mime
+
     charset = charset.strip().lower() or "utf-8"
     text = None
     if mime.not_text_codec(charset) is None:  # the same refusals as a mail part's
