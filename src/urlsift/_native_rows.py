@@ -20,8 +20,8 @@ from . import _select
 from ._lines import Lines
 from ._model import Match, MessageText, Verdict
 from .around import quote_depth
-from .extract import Extraction, _extraction_for, _judge_deferred, _native_matches
-from .hosts import NO_HOST, HostColumns, host_columns
+from .extract import Extraction, _DeferredVerdict, _extraction_for, _judge_deferred, _native_matches
+from .hosts import NO_HOST, HostColumns, host_columns, native_host_columns
 from .rows import Block, Options, Tally
 from .scanner import LOOKAHEAD, LOOKBEHIND
 from .stream import _MIN_WINDOW, CHUNK_CHARS, _chunks
@@ -156,7 +156,12 @@ class TextRows:
 def _resolved_of(url: str, verdict: Verdict, second: str | None) -> Resolved:
     """A verdict's columns, as ``results._row`` fills them (``second``: the second opinion's profile)."""
     if verdict.valid:
-        return True, verdict.scheme, None, host_columns(url, verdict.scheme, verdict.parts), False
+        # The core's columns of a deferred verdict need only its scheme: no ``validate`` for it.
+        scheme = verdict.said_scheme() if isinstance(verdict, _DeferredVerdict) else verdict.scheme
+        hosts = native_host_columns(url, scheme)
+        if hosts is None:
+            hosts = host_columns(url, verdict.scheme, verdict.parts)
+        return True, scheme, None, hosts, False
     # A wrapper never closed (D21) is rejected whatever its text: no other profile takes it.
     unclosed = verdict.error is not None and verdict.error.production == "wrapper"
     elsewhere = second is not None and not unclosed and _second(url, second).valid

@@ -406,6 +406,19 @@ class _DeferredVerdict(Verdict):
         self.__dict__.update(plain.__dict__)
         return plain
 
+    def said_scheme(self) -> str | None:
+        """The scheme of this valid verdict as ``validate`` gives it (the URL's up to its first colon,
+        lower-cased; None for a "www." host's), with nothing else worked out: enough for the host
+        columns of the URLs the core takes (``hosts.native_host_columns``)."""
+        how = self.__dict__.get("_how")
+        if how is None:  # worked out already
+            scheme: str | None = self.__dict__["scheme"]
+            return scheme
+        if how[1] == _WWW:
+            return None
+        url: str = self.__dict__["url"]
+        return url[: url.index(":")].lower()
+
     def __getattr__(self, name: str) -> Any:
         # Called only for what the instance's dict lacks: the fields not yet worked out.
         if name in _DEFERRED:
