@@ -19,6 +19,7 @@ import growth
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from results.test_host_columns import SURTS
 from scan.test_core_scan import INSTRUCTION_LIMIT, _example
 from strategies import any_profile_url
 
@@ -176,6 +177,14 @@ def test_hypothesis_urls_have_the_same_columns_whatever_their_verdict(url: str) 
 def test_the_core_takes_the_plain_hosts_and_leaves_the_rest(url: str, taken: bool) -> None:
     scheme = url.partition(":")[0].lower()
     assert (_core_columns(url, scheme) is not None) is taken
+
+
+@native
+@pytest.mark.parametrize(("url", "key"), sorted(SURTS.items()))
+def test_the_cores_keys_are_the_internet_archives(url: str, key: str) -> None:
+    columns = _core_columns(url, url.partition(":")[0].lower())
+    assert columns is None or columns[3] == key
+    assert columns is not None or "[" in url or "xn--" in url  # (the two the core leaves)
 
 
 def _www_verdicts() -> Iterator[tuple[str, Any]]:
