@@ -20,7 +20,14 @@ from . import _select
 from ._lines import Lines
 from ._model import Match, MessageText, Verdict
 from .around import quote_depth
-from .extract import Extraction, _DeferredVerdict, _extraction_for, _judge_deferred, _native_matches
+from .extract import (
+    Extraction,
+    _DeferredVerdict,
+    _extraction_for,
+    _judge_deferred,
+    _native_matches,
+    said_scheme,
+)
 from .hosts import NO_HOST, HostColumns, host_columns, native_host_columns
 from .rows import Block, Options, Tally
 from .scanner import LOOKAHEAD, LOOKBEHIND
@@ -71,6 +78,7 @@ class TextRows:
         if native is None:
             raise RuntimeError("the native core is not in use")  # (``in_core`` says when it is)
         self._extractor = extraction._extractor(native)
+        self._native = native
         self._rows = native.rows
         self._read = _chunks(file, "utf-8", CHUNK_CHARS)
         self._resolved: dict[tuple[Any, ...], Resolved] = {}
@@ -145,8 +153,14 @@ class TextRows:
         if found is None:
             if len(self._resolved) >= 1 << 12:
                 self._resolved.clear()
-            verdict = _judge_deferred(self._judge, url, valid, kind, naked, why)
-            found = self._resolved[key] = self._resolved_of(url, verdict)
+            # A valid URL whose columns the core works out needs no verdict made at all.
+            scheme = said_scheme(url, kind) if valid else None
+            hosts = native_host_columns(url, scheme, self._native) if valid else None
+            if hosts is not None:
+                found = (True, scheme, None, hosts, False)
+            else:
+                found = self._resolved_of(url, _judge_deferred(self._judge, url, valid, kind, naked, why))
+            self._resolved[key] = found
         return found
 
     def _resolved_of(self, url: str, verdict: Verdict) -> Resolved:
@@ -158,7 +172,8 @@ def _resolved_of(url: str, verdict: Verdict, second: str | None) -> Resolved:
     if verdict.valid:
         # The core's columns of a deferred verdict need only its scheme: no ``validate`` for it.
         scheme = verdict.said_scheme() if isinstance(verdict, _DeferredVerdict) else verdict.scheme
-        hosts = native_host_columns(url, scheme)
+        native = _select.native()  # (a block's rows are filled here only when it runs)
+        hosts = None if native is None else native_host_columns(url, scheme, native)
         if hosts is None:
             hosts = host_columns(url, verdict.scheme, verdict.parts)
         return True, scheme, None, hosts, False

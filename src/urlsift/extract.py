@@ -414,10 +414,7 @@ class _DeferredVerdict(Verdict):
         if how is None:  # worked out already
             scheme: str | None = self.__dict__["scheme"]
             return scheme
-        if how[1] == _WWW:
-            return None
-        url: str = self.__dict__["url"]
-        return url[: url.index(":")].lower()
+        return said_scheme(self.__dict__["url"], how[1])
 
     def __getattr__(self, name: str) -> Any:
         # Called only for what the instance's dict lacks: the fields not yet worked out.
@@ -435,6 +432,12 @@ class _DeferredVerdict(Verdict):
 
     def __repr__(self) -> str:
         return repr(self._worked_out())
+
+
+def said_scheme(url: str, kind: int) -> str | None:
+    """The scheme ``validate`` gives a URL the native core found valid, judged as ``kind`` says
+    (its items' kinds): the URL's up to its first colon, lower-cased; None for a "www." host's."""
+    return None if kind == _WWW else url[: url.index(":")].lower()
 
 
 _FIELDS = ("url", "valid", "scheme", "parts", "error", "warnings", "profile")

@@ -16,7 +16,6 @@ from types import ModuleType
 from typing import Any
 from urllib.parse import quote_from_bytes, unquote, unquote_to_bytes, urlsplit
 
-from . import _select
 from ._model import Part, www_url
 from .grammar._profile import host_span
 
@@ -37,23 +36,18 @@ _URLS_HELD = 1 << 12
 def host_columns(url: str, scheme: str | None, parts: Mapping[str, Part]) -> HostColumns:
     """The four columns of a valid URL (``scheme`` None: a "www." host with no scheme, the http URL
     it stands for). ``parts``: its verdict's."""
-    found = native_host_columns(url, scheme)
-    if found is None:
-        found = _held(url, _columns(url, scheme, parts))
-    return found
-
-
-def native_host_columns(url: str, scheme: str | None) -> HostColumns | None:
-    """``host_columns`` without the verdict's parts, where the native core works the columns out
-    exactly as this module does (``rust/core/src/hosts.rs``'s ``columns`` decides: an http, https
-    or ftp URL of printable ASCII whose host is an ASCII name, no ``xn--``, no IP literal); None
-    where Python must (or the Python core runs)."""
     found = _seen.get(url)  # (the URL says its scheme: a scheme-less one is a "www." host's)
+    return _held(url, _columns(url, scheme, parts)) if found is None else found
+
+
+def native_host_columns(url: str, scheme: str | None, native: ModuleType) -> HostColumns | None:
+    """``host_columns`` without the verdict's parts, where the ``native`` core works the columns
+    out exactly as this module does (``rust/core/src/hosts.rs``'s ``columns`` decides: an http,
+    https or ftp URL of printable ASCII whose host is an ASCII name, no ``xn--``, no IP literal);
+    None where Python must."""
+    found = _seen.get(url)
     if found is not None or not url.isascii():
         return found
-    native = _select.native()
-    if native is None:
-        return None
     if scheme is None:
         url_of, scheme = www_url(url), "http"
     else:

@@ -197,7 +197,9 @@ def _www_verdicts() -> Iterator[tuple[str, Any]]:
 def test_a_deferred_verdicts_scheme_is_validates() -> None:
     said = {url: verdict.said_scheme() for url, verdict in _www_verdicts()}
     assert said == {"www.Example.com/a": None, "http://x.example/b": "http"}
-    assert hosts.native_host_columns("www.Example.com/a", None) is not None or _select.native() is None
+    assert _select.NATIVE is not None
+    www = ("www.example.com", "www.example.com", "example.com", "com,example)/a")
+    assert hosts.native_host_columns("www.Example.com/a", None, _select.NATIVE) == www
 
 
 # Long URLs that may cost the core most per character, each at two lengths 10x apart.
