@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import shutil
 import string
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -203,15 +203,15 @@ def test_a_deferred_verdicts_scheme_is_validates() -> None:
 
 
 # Long URLs that may cost the core most per character, each at two lengths 10x apart.
-SHAPES = {
-    "path session ids": lambda n: "http://a.example/" + f"(a({'b' * 24}))/" * (n // 30) + "x",
-    "bare session ids": lambda n: "http://a.example/" + f"({'b' * 24})/" * (n // 27) + "x.aspx",
-    "cfid arguments": lambda n: "http://a.example/?" + "cfid=" * (n // 5) + "&cftoken=1",
-    "sid arguments": lambda n: "http://a.example/?" + "sid=" * (n // 4),
-    "dot segments": lambda n: "http://a.example" + "/.." * (n // 3) + "/x",
-    "arguments": lambda n: "http://a.example/?" + "&b=1&a" * (n // 6),
-    "escapes": lambda n: "http://a.example/" + "%25" * (n // 3),
-    "dots in the host": lambda n: "http://a" + "." * n + "example/",
+SHAPES: dict[str, Callable[[int], bytes]] = {
+    "path session ids": lambda n: b"http://a.example/" + f"(a({'b' * 24}))/".encode() * (n // 30) + b"x",
+    "bare session ids": lambda n: b"http://a.example/" + f"({'b' * 24})/".encode() * (n // 27) + b"x.aspx",
+    "cfid arguments": lambda n: b"http://a.example/?" + b"cfid=" * (n // 5) + b"&cftoken=1",
+    "sid arguments": lambda n: b"http://a.example/?" + b"sid=" * (n // 4),
+    "dot segments": lambda n: b"http://a.example" + b"/.." * (n // 3) + b"/x",
+    "arguments": lambda n: b"http://a.example/?" + b"&b=1&a" * (n // 6),
+    "escapes": lambda n: b"http://a.example/" + b"%25" * (n // 3),
+    "dots in the host": lambda n: b"http://a" + b"." * n + b"example/",
 }
 COUNTED_LENGTHS = (2_000, 20_000)
 
@@ -221,12 +221,7 @@ COUNTED_LENGTHS = (2_000, 20_000)
 def test_the_cores_columns_grow_linearly(tmp_path: Path) -> None:
     cargo = shutil.which("cargo")
     assert cargo is not None
-    shapes = sorted(SHAPES)
-    paths = []
-    for k, shape in enumerate(shapes):
-        for length in COUNTED_LENGTHS:
-            paths.append(tmp_path / f"{k}-{length}.url")
-            paths[-1].write_text(SHAPES[shape](length))
+    shapes, paths = growth.shape_files(tmp_path, SHAPES, COUNTED_LENGTHS, ".url")
     counts = growth.instructions(
         [_example(cargo, "host_columns"), *paths], "columns_one", len(paths), tmp_path
     )
