@@ -165,6 +165,20 @@ def instructions(command: Sequence[str | Path], function: str, calls: int, folde
     return counts
 
 
+def shape_files(
+    folder: Path, shapes: dict[str, Callable[[int], bytes]], sizes: Sequence[int], suffix: str
+) -> tuple[list[str], list[Path]]:
+    """Each of ``shapes`` (sorted by name) written at each of ``sizes`` into ``folder``: the names,
+    and the files in the order ``assert_instructions_linear`` reads their counts."""
+    names = sorted(shapes)
+    paths = []
+    for k, name in enumerate(names):
+        for size in sizes:
+            paths.append(folder / f"{k}-{size}{suffix}")
+            paths[-1].write_bytes(shapes[name](size))
+    return names, paths
+
+
 def assert_instructions_linear(
     shapes: Sequence[str], counts: Sequence[int], limit: float, least: int
 ) -> None:

@@ -196,3 +196,13 @@ def rows(
     | None
 ):
     """A window's next rows as columns (``_native_rows.TextRows``): an ``Extractor``'s matches."""
+
+@final
+class HostColumns:
+    """``hosts.py``'s four columns of a valid http, https or ftp URL (rust/core/src/hosts.rs), made
+    once from the Public Suffix List's file; None where Python must work them out."""
+
+    def __init__(self, suffix_list: bytes) -> None: ...
+    def columns(
+        self, url: str, scheme: str
+    ) -> tuple[str | None, str | None, str | None, str | None] | None: ...

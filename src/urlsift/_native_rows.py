@@ -20,8 +20,15 @@ from . import _select
 from ._lines import Lines
 from ._model import Match, MessageText, Verdict
 from .around import quote_depth
-from .extract import Extraction, _extraction_for, _judge_deferred, _native_matches
-from .hosts import NO_HOST, HostColumns, host_columns
+from .extract import (
+    Extraction,
+    _DeferredVerdict,
+    _extraction_for,
+    _judge_deferred,
+    _native_matches,
+    said_scheme,
+)
+from .hosts import NO_HOST, HostColumns, host_columns, native_host_columns
 from .rows import Block, Options, Tally
 from .scanner import LOOKAHEAD, LOOKBEHIND
 from .stream import _MIN_WINDOW, CHUNK_CHARS, _chunks
@@ -71,6 +78,7 @@ class TextRows:
         if native is None:
             raise RuntimeError("the native core is not in use")  # (``in_core`` says when it is)
         self._extractor = extraction._extractor(native)
+        self._native = native
         self._rows = native.rows
         self._read = _chunks(file, "utf-8", CHUNK_CHARS)
         self._resolved: dict[tuple[Any, ...], Resolved] = {}
@@ -145,8 +153,14 @@ class TextRows:
         if found is None:
             if len(self._resolved) >= 1 << 12:
                 self._resolved.clear()
-            verdict = _judge_deferred(self._judge, url, valid, kind, naked, why)
-            found = self._resolved[key] = self._resolved_of(url, verdict)
+            # A valid URL whose columns the core works out needs no verdict made at all.
+            scheme = said_scheme(url, kind) if valid else None
+            hosts = native_host_columns(url, scheme, self._native) if valid else None
+            if hosts is not None:
+                found = (True, scheme, None, hosts, False)
+            else:
+                found = self._resolved_of(url, _judge_deferred(self._judge, url, valid, kind, naked, why))
+            self._resolved[key] = found
         return found
 
     def _resolved_of(self, url: str, verdict: Verdict) -> Resolved:
@@ -156,7 +170,13 @@ class TextRows:
 def _resolved_of(url: str, verdict: Verdict, second: str | None) -> Resolved:
     """A verdict's columns, as ``results._row`` fills them (``second``: the second opinion's profile)."""
     if verdict.valid:
-        return True, verdict.scheme, None, host_columns(url, verdict.scheme, verdict.parts), False
+        # The core's columns of a deferred verdict need only its scheme: no ``validate`` for it.
+        scheme = verdict.said_scheme() if isinstance(verdict, _DeferredVerdict) else verdict.scheme
+        native = _select.native()  # (a block's rows are filled here only when it runs)
+        hosts = None if native is None else native_host_columns(url, scheme, native)
+        if hosts is None:
+            hosts = host_columns(url, verdict.scheme, verdict.parts)
+        return True, scheme, None, hosts, False
     # A wrapper never closed (D21) is rejected whatever its text: no other profile takes it.
     unclosed = verdict.error is not None and verdict.error.production == "wrapper"
     elsewhere = second is not None and not unclosed and _second(url, second).valid

@@ -406,6 +406,16 @@ class _DeferredVerdict(Verdict):
         self.__dict__.update(plain.__dict__)
         return plain
 
+    def said_scheme(self) -> str | None:
+        """The scheme of this valid verdict as ``validate`` gives it (the URL's up to its first colon,
+        lower-cased; None for a "www." host's), with nothing else worked out: enough for the host
+        columns of the URLs the core takes (``hosts.native_host_columns``)."""
+        how = self.__dict__.get("_how")
+        if how is None:  # worked out already
+            scheme: str | None = self.__dict__["scheme"]
+            return scheme
+        return said_scheme(self.__dict__["url"], how[1])
+
     def __getattr__(self, name: str) -> Any:
         # Called only for what the instance's dict lacks: the fields not yet worked out.
         if name in _DEFERRED:
@@ -422,6 +432,12 @@ class _DeferredVerdict(Verdict):
 
     def __repr__(self) -> str:
         return repr(self._worked_out())
+
+
+def said_scheme(url: str, kind: int) -> str | None:
+    """The scheme ``validate`` gives a URL the native core found valid, judged as ``kind`` says
+    (its items' kinds): the URL's up to its first colon, lower-cased; None for a "www." host's."""
+    return None if kind == _WWW else url[: url.index(":")].lower()
 
 
 _FIELDS = ("url", "valid", "scheme", "parts", "error", "warnings", "profile")

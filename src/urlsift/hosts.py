@@ -11,6 +11,7 @@ import contextlib
 import re
 from collections.abc import Mapping
 from functools import lru_cache
+from types import ModuleType
 from typing import Any
 from urllib.parse import quote_from_bytes, unquote, unquote_to_bytes, urlsplit
 
@@ -35,14 +36,43 @@ def host_columns(url: str, scheme: str | None, parts: Mapping[str, Part]) -> Hos
     """The four columns of a valid URL (``scheme`` None: a "www." host with no scheme, the http URL
     it stands for). ``parts``: its verdict's."""
     found = _seen.get(url)  # (the URL says its scheme: a scheme-less one is a "www." host's)
-    if found is None:
-        if len(_seen) >= _URLS_HELD:
-            _seen.clear()
-        found = _seen[url] = _columns(url, scheme, parts)
-    return found
+    return _held(url, _columns(url, scheme, parts)) if found is None else found
+
+
+def native_host_columns(url: str, scheme: str | None, native: ModuleType) -> HostColumns | None:
+    """``host_columns`` without the verdict's parts, where the ``native`` core works the columns
+    out exactly as this module does (``rust/core/src/hosts.rs``'s ``columns`` decides: an http,
+    https or ftp URL of printable ASCII whose host is an ASCII name, no ``xn--``, no IP literal);
+    None where Python must."""
+    found = _seen.get(url)
+    if found is not None or not url.isascii():
+        return found
+    if scheme is None:
+        url_of, scheme = www_url(url), "http"
+    else:
+        url_of = url
+    worked_out: HostColumns | None = _native_hosts(native).columns(url_of, scheme)
+    return None if worked_out is None else _held(url, worked_out)
+
+
+def _held(url: str, columns: HostColumns) -> HostColumns:
+    if len(_seen) >= _URLS_HELD:
+        _seen.clear()
+    _seen[url] = columns
+    return columns
 
 
 _seen: dict[str, HostColumns] = {}
+
+
+@lru_cache(maxsize=2)
+def _native_hosts(native: ModuleType) -> Any:
+    """The core's host columns, given the Public Suffix List's file that the package reads (one
+    list: the core parses the same bytes, at first use)."""
+    from publicsuffixlist import PSLFILE
+
+    with open(PSLFILE, "rb") as file:
+        return native.HostColumns(file.read())
 
 
 def _columns(url: str, scheme: str | None, parts: Mapping[str, Part]) -> HostColumns:

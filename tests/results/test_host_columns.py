@@ -30,6 +30,9 @@ from urlsift.hosts import host_columns, surt
 from urlsift.rows import FIELDS, Row
 from urlsift.validate import validate
 
+pytestmark = pytest.mark.usefixtures("core")
+"""Every test under both cores: the native one works out the columns of the hosts it takes."""
+
 MESSAGE = (
     "From a@example.com Tue Jan 23 14:32:20 2024\n"
     "From: a@example.com\n"

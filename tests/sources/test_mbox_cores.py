@@ -181,12 +181,7 @@ INSTRUCTION_LIMIT = 15
 def test_the_splitters_instructions_grow_linearly(tmp_path: Path) -> None:
     cargo = shutil.which("cargo")
     assert cargo is not None
-    shapes = sorted(SHAPES)
-    paths = []
-    for k, shape in enumerate(shapes):
-        for size in COUNTED_SIZES:
-            paths.append(tmp_path / f"{k}-{size}.mbox")
-            paths[-1].write_bytes(SHAPES[shape](size))
+    shapes, paths = growth.shape_files(tmp_path, SHAPES, COUNTED_SIZES, ".mbox")
     for limit in (1 << 62, 100):  # held whole, and cut to its head
         command: list[str | Path] = [_example(cargo, "split_files"), str(limit), *paths]
         counts = growth.instructions(command, "split_one", len(paths), tmp_path)

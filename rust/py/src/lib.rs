@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 mod extract;
+mod hosts;
 mod mbox;
 mod mime;
 mod rows;
@@ -214,5 +215,6 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     mbox::register(module)?;
     mime::register(module)?;
     rows::register(module)?;
+    hosts::register(module)?;
     Ok(())
 }
