@@ -7,6 +7,7 @@ mod mbox;
 mod mime;
 mod rows;
 mod scan;
+mod text;
 mod write;
 
 use std::collections::HashMap;
@@ -213,6 +214,6 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     extract::register(module)?;
     mbox::register(module)?;
     mime::register(module)?;
-    rows::register(module)?;
+    text::register(module)?;
     Ok(())
 }

@@ -1,0 +1,329 @@
+//! A plain text's bytes as windows of characters (issue 31): the UTF-8 decoding that
+//! `stream._chunks` asks of Python's incremental decoder (`errors="replace"`), and the window the
+//! scan reads, with what is kept of it from one window to the next (`TextRows.blocks`' loop,
+//! `stream._matches`' windows). The core reads no file: the binding hands it the blocks Python
+//! read. Offsets stay characters, as in every column.
+
+use std::str;
+
+use crate::extract::Lines;
+use crate::rows::PREFIX_CHARS;
+use crate::scan::Unit;
+
+/// UTF-8 decoded as Python's incremental decoder does with `errors="replace"`: U+FFFD for each
+/// maximal subpart of an ill-formed sequence (Unicode's "best practice", which `str::from_utf8`'s
+/// `error_len` gives: a surrogate's encoding, an overlong form or a code point past U+10FFFF is
+/// one U+FFFD a byte), a sequence cut by a block's end held until the next block completes it, and
+/// one U+FFFD for a sequence the text ends inside of. A byte order mark stays a character (the
+/// "utf-8" codec keeps it).
+#[derive(Debug, Default)]
+pub struct Utf8Decoder {
+    /// The start of a sequence the last block ended inside of (at most 3 bytes).
+    held: Vec<u8>,
+}
+
+impl Utf8Decoder {
+    /// Appends `block`'s characters to `out`; `last`: no block comes after it. Returns how many
+    /// characters were appended.
+    pub fn decode(&mut self, block: &[u8], last: bool, out: &mut String) -> usize {
+        let joined;
+        let mut rest = if self.held.is_empty() {
+            block
+        } else {
+            self.held.extend_from_slice(block);
+            joined = std::mem::take(&mut self.held);
+            &joined[..]
+        };
+        let mut count = 0;
+        loop {
+            match str::from_utf8(rest) {
+                Ok(valid) => {
+                    count += characters(valid);
+                    out.push_str(valid);
+                    return count;
+                }
+                Err(error) => {
+                    let (valid, after) = rest.split_at(error.valid_up_to());
+                    // (`valid_up_to` bytes are UTF-8: the error says so.)
+                    let valid = str::from_utf8(valid).unwrap_or_default();
+                    count += characters(valid);
+                    out.push_str(valid);
+                    match error.error_len() {
+                        Some(bad) => {
+                            out.push(char::REPLACEMENT_CHARACTER);
+                            count += 1;
+                            rest = after.get(bad..).unwrap_or_default();
+                        }
+                        None if last => {
+                            out.push(char::REPLACEMENT_CHARACTER);
+                            return count + 1;
+                        }
+                        None => {
+                            self.held.extend_from_slice(after);
+                            return count;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// How many characters `text` holds (an ASCII text: its length).
+fn characters(text: &str) -> usize {
+    if text.is_ascii() {
+        text.len()
+    } else {
+        text.chars().count()
+    }
+}
+
+/// A window's characters as the scanner's units, one a character (as `scan.rs`'s binding makes
+/// them of a `str`): an ASCII window as its bytes, in place; a Latin-1 one as its Latin-1 bytes;
+/// one of the BMP as UTF-16 units; any other as code points. A decoded text has no lone surrogate.
+pub enum Units<'a> {
+    Bytes(&'a [u8]),
+    Utf16(&'a [[u8; 2]]),
+    Chars(&'a [char]),
+}
+
+/// A window's units when it is not ASCII, made once per window.
+#[derive(Debug, Default)]
+enum Wide {
+    #[default]
+    Ascii,
+    Latin1(Vec<u8>),
+    Utf16(Vec<[u8; 2]>),
+    Chars(Vec<char>),
+}
+
+impl Wide {
+    fn of(text: &str) -> Wide {
+        if text.is_ascii() {
+            return Wide::Ascii;
+        }
+        let widest = text.chars().map(u32::from).max().unwrap_or(0);
+        if widest < 0x100 {
+            Wide::Latin1(text.chars().map(|c| u8::try_from(u32::from(c)).unwrap_or(0xFF)).collect())
+        } else if widest < 0x10000 {
+            Wide::Utf16(
+                text.chars().map(|c| u16::try_from(u32::from(c)).unwrap_or(0xFFFD).to_le_bytes()).collect(),
+            )
+        } else {
+            Wide::Chars(text.chars().collect())
+        }
+    }
+}
+
+/// The start of the line that holds a window's first character, where that line began before the
+/// window (`around.StreamText` keeps the same): its position in the whole text, its first
+/// `PREFIX_CHARS` characters.
+#[derive(Debug, Default, Clone)]
+pub struct Prefix {
+    pub start: i64,
+    pub chars: Vec<char>,
+}
+
+/// A plain text read in windows: the characters decoded from the blocks given so far, from the
+/// window's first one (`base` in the whole text) on, and the line count's state. Each window is
+/// scanned from `resume` to `LOOKAHEAD` characters before its end (to its end at the text's end);
+/// `LOOKBEHIND` characters before where the scan stopped are kept for the next one.
+#[derive(Debug)]
+pub struct Windows {
+    decoder: Utf8Decoder,
+    text: String,
+    /// How many characters `text` holds.
+    held: usize,
+    wide: Wide,
+    size: usize,
+    lookahead: usize,
+    lookbehind: usize,
+    /// The window's first character in the whole text; where its scan starts (in the window).
+    pub base: usize,
+    pub resume: usize,
+    /// Every block given; the last one.
+    pub characters: usize,
+    pub ended: bool,
+    /// The line counter before the window's matches (and, once they are taken, after them).
+    pub lines: Lines,
+    pub prefix: Prefix,
+}
+
+impl Windows {
+    /// Windows of at least `size` characters to scan, `lookahead` and `lookbehind` as the
+    /// scanner's `LOOKAHEAD` and `LOOKBEHIND`.
+    pub fn new(size: usize, lookahead: usize, lookbehind: usize) -> Windows {
+        Windows {
+            decoder: Utf8Decoder::default(),
+            text: String::new(),
+            held: 0,
+            wide: Wide::Ascii,
+            size,
+            lookahead,
+            lookbehind,
+            base: 0,
+            resume: 0,
+            characters: 0,
+            ended: false,
+            lines: Lines::default(),
+            prefix: Prefix::default(),
+        }
+    }
+
+    /// Whether the window needs more of the text before it is scanned.
+    pub fn hungry(&self) -> bool {
+        !self.ended && self.held.saturating_sub(self.resume) < self.size + self.lookahead
+    }
+
+    /// The text's next block (an empty one: the text has ended).
+    pub fn feed(&mut self, block: &[u8]) {
+        let last = block.is_empty();
+        let count = self.decoder.decode(block, last, &mut self.text);
+        self.held += count;
+        self.characters += count;
+        self.ended = last;
+        self.refresh();
+    }
+
+    /// The window's units made once it is whole (no longer hungry).
+    fn refresh(&mut self) {
+        self.wide = if self.hungry() { Wide::Ascii } else { Wide::of(&self.text) };
+    }
+
+    /// Where the window's scan stops: `LOOKAHEAD` before its end, so that what starts before
+    /// that lies in the window whole, or its end at the text's.
+    pub fn stop(&self) -> usize {
+        if self.ended {
+            self.held
+        } else {
+            self.held.saturating_sub(self.lookahead)
+        }
+    }
+
+    /// The window's units (once it is no longer hungry).
+    pub fn units(&self) -> Units<'_> {
+        units_of(&self.text, &self.wide)
+    }
+
+    /// The window's units and its line counter, to scan it and count its lines.
+    pub fn scanned(&mut self) -> (Units<'_>, &mut Lines) {
+        (units_of(&self.text, &self.wide), &mut self.lines)
+    }
+
+    /// The next window, once this one's matches are all taken and its scan said where the next
+    /// must `resume` (in this window): what lies `LOOKBEHIND` before that on is kept, the line
+    /// count moved past what leaves, and the start of the line that holds the next window's first
+    /// character kept as its `prefix`.
+    pub fn advance(&mut self, resume: usize) {
+        let dropped = resume.saturating_sub(self.lookbehind);
+        let (base, lines, prefix) = (to_i64(self.base), &mut self.lines, &mut self.prefix);
+        match units_of(&self.text, &self.wide) {
+            Units::Bytes(units) => moved(units, dropped, base, lines, prefix),
+            Units::Utf16(units) => moved(units, dropped, base, lines, prefix),
+            Units::Chars(units) => moved(units, dropped, base, lines, prefix),
+        }
+        let at = self.text.char_indices().nth(dropped).map_or(self.text.len(), |(at, _)| at);
+        self.text.drain(..at);
+        self.held -= dropped.min(self.held);
+        self.base += dropped;
+        self.resume = resume - dropped;
+        self.refresh();
+    }
+
+    /// How many line breaks the text has, once it has ended and its last window's matches are
+    /// all taken.
+    pub fn line_breaks(&mut self) -> i64 {
+        let held = self.held;
+        let line = match self.scanned() {
+            (Units::Bytes(units), lines) => lines.at(units, held).0,
+            (Units::Utf16(units), lines) => lines.at(units, held).0,
+            (Units::Chars(units), lines) => lines.at(units, held).0,
+        };
+        line - 1
+    }
+}
+
+fn units_of<'a>(text: &'a str, wide: &'a Wide) -> Units<'a> {
+    match wide {
+        Wide::Ascii => Units::Bytes(text.as_bytes()),
+        Wide::Latin1(bytes) => Units::Bytes(bytes),
+        Wide::Utf16(units) => Units::Utf16(units),
+        Wide::Chars(chars) => Units::Chars(chars),
+    }
+}
+
+/// What leaves a window (its first `dropped` characters, `units`; the window at `base`): the
+/// line count moved past it and on to the next window's positions, and the start of the line
+/// that holds the next window's first character kept (`TextRows.blocks`' `prefix`).
+fn moved<T: Unit>(units: &[T], dropped: usize, base: i64, lines: &mut Lines, prefix: &mut Prefix) {
+    let kept = units.get(..dropped).unwrap_or(units);
+    let newline = T::rfind(kept, b'\n');
+    if newline.is_some() || prefix.start == base {
+        let first = newline.map_or(0, |at| at + 1);
+        let line = units.get(first..(first + PREFIX_CHARS).min(units.len())).unwrap_or_default();
+        let chars = line.iter().map(|unit| char::from_u32(unit.code()).unwrap_or('\u{FFFD}'));
+        *prefix = Prefix { start: base + to_i64(first), chars: chars.collect() };
+    }
+    lines.at(units, dropped);
+    lines.pos -= dropped.min(lines.pos);
+    lines.line_start -= to_i64(dropped);
+}
+
+fn to_i64(value: usize) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decoded(blocks: &[&[u8]]) -> String {
+        let mut decoder = Utf8Decoder::default();
+        let mut out = String::new();
+        let mut count = 0;
+        for block in blocks {
+            count += decoder.decode(block, false, &mut out);
+        }
+        count += decoder.decode(b"", true, &mut out);
+        assert_eq!(count, out.chars().count());
+        out
+    }
+
+    #[test]
+    fn maximal_subparts_are_one_replacement_each() {
+        // As Python's `bytes.decode("utf-8", "replace")`.
+        assert_eq!(decoded(&[b"a\xe2\x82z"]), "a\u{FFFD}z");
+        assert_eq!(decoded(&[b"\xf0\x80\x80"]), "\u{FFFD}\u{FFFD}\u{FFFD}");
+        assert_eq!(decoded(&[b"\xed\xa0\x80"]), "\u{FFFD}\u{FFFD}\u{FFFD}");
+        assert_eq!(decoded(&[b"\xf4\x90\x80\x80"]), "\u{FFFD}".repeat(4));
+        assert_eq!(decoded(&[b"\xff\xfe"]), "\u{FFFD}\u{FFFD}");
+        assert_eq!(decoded(&[b"\xef\xbb\xbfx"]), "\u{FEFF}x");
+    }
+
+    #[test]
+    fn a_sequence_cut_by_blocks_is_held() {
+        let euro = "\u{20AC}".as_bytes();
+        assert_eq!(decoded(&[&euro[..1], &euro[1..2], &euro[2..]]), "\u{20AC}");
+        assert_eq!(decoded(&[b"x\xf0\x9f", b"\x98\x80y"]), "x\u{1F600}y");
+        // Cut inside, then not continued: one replacement, then what follows.
+        assert_eq!(decoded(&[b"\xe2\x82", b"z"]), "\u{FFFD}z");
+        // The text ends inside a sequence: one replacement.
+        assert_eq!(decoded(&[b"z\xf0\x9f\x98"]), "z\u{FFFD}");
+    }
+
+    #[test]
+    fn windows_keep_the_lookbehind_and_count_lines() {
+        let mut windows = Windows::new(8, 2, 3);
+        windows.feed(b"ab\ncd\nefgh\nij");
+        assert!(!windows.hungry());
+        assert_eq!(windows.stop(), 11);
+        windows.advance(10);
+        assert_eq!((windows.base, windows.resume), (7, 3));
+        assert_eq!(windows.prefix.start, 6);
+        assert_eq!(windows.prefix.chars.iter().collect::<String>(), "efgh\nij");
+        windows.feed(b"");
+        assert!(windows.ended);
+        assert_eq!(windows.line_breaks(), 3);
+        assert_eq!(windows.characters, 13);
+    }
+}
