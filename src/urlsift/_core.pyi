@@ -211,3 +211,6 @@ class TextReader:
     @property
     def characters(self) -> int: ...
     def line_breaks(self) -> int: ...
+
+def _utf8_decoded(blocks: list[bytes], /) -> tuple[str, int]:
+    """``blocks`` decoded as ``TextReader`` decodes them, and how many characters it counted."""

@@ -23,9 +23,9 @@ pub struct Utf8Decoder {
 }
 
 impl Utf8Decoder {
-    /// Appends `block`'s characters to `out`; `last`: no block comes after it. Returns how many
-    /// characters were appended.
-    pub fn decode(&mut self, block: &[u8], last: bool, out: &mut String) -> usize {
+    /// Hands `block`'s characters to `sink`, a stretch of text at a time (each U+FFFD as one);
+    /// `last`: no block comes after it.
+    pub fn decode(&mut self, block: &[u8], last: bool, sink: &mut impl FnMut(&str)) {
         let joined;
         let mut rest = if self.held.is_empty() {
             block
@@ -34,85 +34,153 @@ impl Utf8Decoder {
             joined = std::mem::take(&mut self.held);
             &joined[..]
         };
-        let mut count = 0;
         loop {
             match str::from_utf8(rest) {
-                Ok(valid) => {
-                    count += characters(valid);
-                    out.push_str(valid);
-                    return count;
-                }
+                Ok(valid) => return sink(valid),
                 Err(error) => {
                     let (valid, after) = rest.split_at(error.valid_up_to());
                     // (`valid_up_to` bytes are UTF-8: the error says so.)
-                    let valid = str::from_utf8(valid).unwrap_or_default();
-                    count += characters(valid);
-                    out.push_str(valid);
+                    sink(str::from_utf8(valid).unwrap_or_default());
                     match error.error_len() {
                         Some(bad) => {
-                            out.push(char::REPLACEMENT_CHARACTER);
-                            count += 1;
+                            sink(REPLACEMENT);
                             rest = after.get(bad..).unwrap_or_default();
                         }
-                        None if last => {
-                            out.push(char::REPLACEMENT_CHARACTER);
-                            return count + 1;
-                        }
-                        None => {
-                            self.held.extend_from_slice(after);
-                            return count;
-                        }
+                        None if last => return sink(REPLACEMENT),
+                        None => return self.held.extend_from_slice(after),
                     }
                 }
             }
         }
     }
-}
 
-/// How many characters `text` holds (an ASCII text: its length).
-fn characters(text: &str) -> usize {
-    if text.is_ascii() {
-        text.len()
-    } else {
-        text.chars().count()
+    /// `block`'s characters appended to `out`, and how many there are.
+    pub fn decode_into(&mut self, block: &[u8], last: bool, out: &mut String) -> usize {
+        let mut count = 0;
+        self.decode(block, last, &mut |text: &str| {
+            count += text.chars().count();
+            out.push_str(text);
+        });
+        count
     }
 }
 
+const REPLACEMENT: &str = "\u{FFFD}";
+
 /// A window's characters as the scanner's units, one a character (as `scan.rs`'s binding makes
-/// them of a `str`): an ASCII window as its bytes, in place; a Latin-1 one as its Latin-1 bytes;
-/// one of the BMP as UTF-16 units; any other as code points. A decoded text has no lone surrogate.
+/// them of a `str`): bytes while every character is under U+0100 (ASCII, Latin-1), UTF-16 units
+/// while every one is of the BMP, else code points. A decoded text has no lone surrogate.
 pub enum Units<'a> {
     Bytes(&'a [u8]),
     Utf16(&'a [[u8; 2]]),
     Chars(&'a [char]),
 }
 
-/// A window's units when it is not ASCII, made once per window.
-#[derive(Debug, Default)]
-enum Wide {
-    #[default]
-    Ascii,
-    Latin1(Vec<u8>),
+/// A window's characters, held as the narrowest units that hold them all.
+#[derive(Debug)]
+enum Held {
+    Bytes(Vec<u8>),
     Utf16(Vec<[u8; 2]>),
     Chars(Vec<char>),
 }
 
-impl Wide {
-    fn of(text: &str) -> Wide {
-        if text.is_ascii() {
-            return Wide::Ascii;
-        }
-        let widest = text.chars().map(u32::from).max().unwrap_or(0);
-        if widest < 0x100 {
-            Wide::Latin1(text.chars().map(|c| u8::try_from(u32::from(c)).unwrap_or(0xFF)).collect())
-        } else if widest < 0x10000 {
-            Wide::Utf16(
-                text.chars().map(|c| u16::try_from(u32::from(c)).unwrap_or(0xFFFD).to_le_bytes()).collect(),
-            )
-        } else {
-            Wide::Chars(text.chars().collect())
+impl Held {
+    fn len(&self) -> usize {
+        match self {
+            Held::Bytes(units) => units.len(),
+            Held::Utf16(units) => units.len(),
+            Held::Chars(units) => units.len(),
         }
     }
+
+    fn units(&self) -> Units<'_> {
+        match self {
+            Held::Bytes(units) => Units::Bytes(units),
+            Held::Utf16(units) => Units::Utf16(units),
+            Held::Chars(units) => Units::Chars(units),
+        }
+    }
+
+    /// Appends `text`, widening the units when one of its characters needs it: each run of ASCII
+    /// at once, the rest a character at a time.
+    fn push(&mut self, text: &str) {
+        let mut rest = text;
+        while !rest.is_empty() {
+            let ascii = ascii_run(rest.as_bytes());
+            let (run, after) = rest.split_at(ascii);
+            match self {
+                Held::Bytes(units) => units.extend_from_slice(run.as_bytes()),
+                Held::Utf16(units) => units.extend(run.bytes().map(|byte| [byte, 0])),
+                Held::Chars(units) => units.extend(run.bytes().map(char::from)),
+            }
+            let mut chars = after.chars();
+            if let Some(c) = chars.next() {
+                self.push_char(c);
+            }
+            rest = chars.as_str();
+        }
+    }
+
+    fn push_char(&mut self, c: char) {
+        let code = u32::from(c);
+        match self {
+            Held::Bytes(units) => match u8::try_from(code) {
+                Ok(byte) => return units.push(byte),
+                Err(_) => *self = self.widened(code),
+            },
+            Held::Utf16(units) => match u16::try_from(code) {
+                Ok(unit) => return units.push(unit.to_le_bytes()),
+                Err(_) => *self = self.widened(code),
+            },
+            Held::Chars(units) => return units.push(c),
+        }
+        self.push_char(c);
+    }
+
+    /// The same characters as units wide enough for `code` too.
+    fn widened(&self, code: u32) -> Held {
+        let codes: Vec<u32> = match self {
+            Held::Bytes(units) => units.iter().map(|&unit| unit.code()).collect(),
+            Held::Utf16(units) => units.iter().map(|&unit| unit.code()).collect(),
+            Held::Chars(units) => units.iter().map(|&unit| unit.code()).collect(),
+        };
+        Held::narrowest(&codes, code)
+    }
+
+    /// `codes` as the narrowest units that hold them and `widest`.
+    fn narrowest(codes: &[u32], widest: u32) -> Held {
+        let widest = codes.iter().copied().max().unwrap_or(0).max(widest);
+        let unit = |code: u32| char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER);
+        if widest < 0x100 {
+            Held::Bytes(codes.iter().map(|&code| u8::try_from(code).unwrap_or(0)).collect())
+        } else if widest < 0x10000 {
+            Held::Utf16(codes.iter().map(|&code| u16::try_from(code).unwrap_or(0).to_le_bytes()).collect())
+        } else {
+            Held::Chars(codes.iter().map(|&code| unit(code)).collect())
+        }
+    }
+
+    /// The first `count` characters dropped; what is left made as narrow as it can be again.
+    fn drop_front(&mut self, count: usize) {
+        let codes: Vec<u32> = match self {
+            Held::Bytes(units) => return drop(units.drain(..count.min(units.len()))),
+            Held::Utf16(units) => units.iter().skip(count).map(|&unit| unit.code()).collect(),
+            Held::Chars(units) => units.iter().skip(count).map(|&unit| unit.code()).collect(),
+        };
+        *self = Held::narrowest(&codes, 0);
+    }
+}
+
+/// How many bytes `bytes` starts with that are ASCII (the check made a word of bytes at a time).
+fn ascii_run(bytes: &[u8]) -> usize {
+    let mut at = 0;
+    for chunk in bytes.chunks(32) {
+        if !chunk.is_ascii() {
+            return at + chunk.iter().position(|byte| !byte.is_ascii()).unwrap_or(0);
+        }
+        at += chunk.len();
+    }
+    at
 }
 
 /// The start of the line that holds a window's first character, where that line began before the
@@ -127,21 +195,19 @@ pub struct Prefix {
 /// A plain text read in windows: the characters decoded from the blocks given so far, from the
 /// window's first one (`base` in the whole text) on, and the line count's state. Each window is
 /// scanned from `resume` to `LOOKAHEAD` characters before its end (to its end at the text's end);
-/// `LOOKBEHIND` characters before where the scan stopped are kept for the next one.
+/// `LOOKBEHIND` characters before where the scan stopped are kept for the next one
+/// (`stream._matches`).
 #[derive(Debug)]
 pub struct Windows {
     decoder: Utf8Decoder,
-    text: String,
-    /// How many characters `text` holds.
-    held: usize,
-    wide: Wide,
+    held: Held,
     size: usize,
     lookahead: usize,
     lookbehind: usize,
     /// The window's first character in the whole text; where its scan starts (in the window).
     pub base: usize,
     pub resume: usize,
-    /// Every block given; the last one.
+    /// The characters of every block given; whether the last one was.
     pub characters: usize,
     pub ended: bool,
     /// The line counter before the window's matches (and, once they are taken, after them).
@@ -155,9 +221,7 @@ impl Windows {
     pub fn new(size: usize, lookahead: usize, lookbehind: usize) -> Windows {
         Windows {
             decoder: Utf8Decoder::default(),
-            text: String::new(),
-            held: 0,
-            wide: Wide::Ascii,
+            held: Held::Bytes(Vec::new()),
             size,
             lookahead,
             lookbehind,
@@ -172,42 +236,38 @@ impl Windows {
 
     /// Whether the window needs more of the text before it is scanned.
     pub fn hungry(&self) -> bool {
-        !self.ended && self.held.saturating_sub(self.resume) < self.size + self.lookahead
+        !self.ended && self.held.len().saturating_sub(self.resume) < self.size + self.lookahead
     }
 
     /// The text's next block (an empty one: the text has ended).
     pub fn feed(&mut self, block: &[u8]) {
         let last = block.is_empty();
-        let count = self.decoder.decode(block, last, &mut self.text);
-        self.held += count;
-        self.characters += count;
+        let before = self.held.len();
+        let held = &mut self.held;
+        self.decoder.decode(block, last, &mut |text: &str| held.push(text));
+        self.characters += self.held.len() - before;
         self.ended = last;
-        self.refresh();
-    }
-
-    /// The window's units made once it is whole (no longer hungry).
-    fn refresh(&mut self) {
-        self.wide = if self.hungry() { Wide::Ascii } else { Wide::of(&self.text) };
     }
 
     /// Where the window's scan stops: `LOOKAHEAD` before its end, so that what starts before
     /// that lies in the window whole, or its end at the text's.
     pub fn stop(&self) -> usize {
+        let held = self.held.len();
         if self.ended {
-            self.held
+            held
         } else {
-            self.held.saturating_sub(self.lookahead)
+            held.saturating_sub(self.lookahead)
         }
     }
 
-    /// The window's units (once it is no longer hungry).
+    /// The window's units.
     pub fn units(&self) -> Units<'_> {
-        units_of(&self.text, &self.wide)
+        self.held.units()
     }
 
     /// The window's units and its line counter, to scan it and count its lines.
     pub fn scanned(&mut self) -> (Units<'_>, &mut Lines) {
-        (units_of(&self.text, &self.wide), &mut self.lines)
+        (self.held.units(), &mut self.lines)
     }
 
     /// The next window, once this one's matches are all taken and its scan said where the next
@@ -215,40 +275,28 @@ impl Windows {
     /// count moved past what leaves, and the start of the line that holds the next window's first
     /// character kept as its `prefix`.
     pub fn advance(&mut self, resume: usize) {
-        let dropped = resume.saturating_sub(self.lookbehind);
+        let dropped = resume.saturating_sub(self.lookbehind).min(self.held.len());
         let (base, lines, prefix) = (to_i64(self.base), &mut self.lines, &mut self.prefix);
-        match units_of(&self.text, &self.wide) {
+        match self.held.units() {
             Units::Bytes(units) => moved(units, dropped, base, lines, prefix),
             Units::Utf16(units) => moved(units, dropped, base, lines, prefix),
             Units::Chars(units) => moved(units, dropped, base, lines, prefix),
         }
-        let at = self.text.char_indices().nth(dropped).map_or(self.text.len(), |(at, _)| at);
-        self.text.drain(..at);
-        self.held -= dropped.min(self.held);
+        self.held.drop_front(dropped);
         self.base += dropped;
         self.resume = resume - dropped;
-        self.refresh();
     }
 
     /// How many line breaks the text has, once it has ended and its last window's matches are
     /// all taken.
     pub fn line_breaks(&mut self) -> i64 {
-        let held = self.held;
+        let end = self.held.len();
         let line = match self.scanned() {
-            (Units::Bytes(units), lines) => lines.at(units, held).0,
-            (Units::Utf16(units), lines) => lines.at(units, held).0,
-            (Units::Chars(units), lines) => lines.at(units, held).0,
+            (Units::Bytes(units), lines) => lines.at(units, end).0,
+            (Units::Utf16(units), lines) => lines.at(units, end).0,
+            (Units::Chars(units), lines) => lines.at(units, end).0,
         };
         line - 1
-    }
-}
-
-fn units_of<'a>(text: &'a str, wide: &'a Wide) -> Units<'a> {
-    match wide {
-        Wide::Ascii => Units::Bytes(text.as_bytes()),
-        Wide::Latin1(bytes) => Units::Bytes(bytes),
-        Wide::Utf16(units) => Units::Utf16(units),
-        Wide::Chars(chars) => Units::Chars(chars),
     }
 }
 
@@ -282,9 +330,9 @@ mod tests {
         let mut out = String::new();
         let mut count = 0;
         for block in blocks {
-            count += decoder.decode(block, false, &mut out);
+            count += decoder.decode_into(block, false, &mut out);
         }
-        count += decoder.decode(b"", true, &mut out);
+        count += decoder.decode_into(b"", true, &mut out);
         assert_eq!(count, out.chars().count());
         out
     }
@@ -321,9 +369,15 @@ mod tests {
         assert_eq!((windows.base, windows.resume), (7, 3));
         assert_eq!(windows.prefix.start, 6);
         assert_eq!(windows.prefix.chars.iter().collect::<String>(), "efgh\nij");
+        // A character past Latin-1 widens the units; once it has left, they are bytes again.
+        windows.feed("\u{20AC}\n\u{E9}".as_bytes());
+        assert!(matches!(windows.units(), Units::Utf16(_)));
+        windows.advance(10);
+        assert!(matches!(windows.units(), Units::Bytes(&[b'\n', 0xE9])));
+        assert_eq!(windows.prefix.start, 11);
         windows.feed(b"");
         assert!(windows.ended);
-        assert_eq!(windows.line_breaks(), 3);
-        assert_eq!(windows.characters, 13);
+        assert_eq!(windows.line_breaks(), 4);
+        assert_eq!(windows.characters, 16);
     }
 }

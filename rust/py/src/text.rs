@@ -8,7 +8,7 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 use urlsift_core::scan::Scan;
-use urlsift_core::text::{Units, Windows};
+use urlsift_core::text::{Units, Utf8Decoder, Windows};
 
 use crate::extract::Extractor;
 use crate::rows::{columns, take};
@@ -105,6 +105,22 @@ impl TextReader {
     }
 }
 
+/// The text of `blocks` as `TextReader` decodes them (then the end of the text): the tests' way
+/// to hold the decoder to Python's.
+#[pyfunction]
+fn _utf8_decoded(blocks: Vec<Vec<u8>>) -> PyResult<(String, usize)> {
+    guard("text", || {
+        let mut decoder = Utf8Decoder::default();
+        let (mut text, mut count) = (String::new(), 0);
+        for block in &blocks {
+            count += decoder.decode_into(block, false, &mut text);
+        }
+        count += decoder.decode_into(b"", true, &mut text);
+        (text, count)
+    })
+}
+
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
-    module.add_class::<TextReader>()
+    module.add_class::<TextReader>()?;
+    module.add_function(wrap_pyfunction!(_utf8_decoded, module)?)
 }
