@@ -153,6 +153,7 @@ def _cut(data: bytes, size: int) -> list[bytes]:
 
 def _core_decoded(blocks: list[bytes]) -> str:
     assert _select.NATIVE is not None
+    text: str
     text, count = _select.NATIVE._utf8_decoded(blocks)
     assert count == len(text)
     return text
@@ -209,7 +210,8 @@ BYTE_SOUPS = st.lists(
 @settings(max_examples=300, deadline=None)
 @given(data=BYTE_SOUPS, sizes=st.lists(st.integers(1, 9), min_size=1, max_size=5))
 def test_the_core_decodes_byte_soups_in_any_blocks_as_python(data: bytes, sizes: list[int]) -> None:
-    blocks, at = [], 0
+    blocks: list[bytes] = []
+    at = 0
     while at < len(data):
         size = sizes[len(blocks) % len(sizes)]
         blocks.append(data[at : at + size])
