@@ -10,13 +10,17 @@ from __future__ import annotations
 import codecs
 import io
 import os
+import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
+import growth
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scan.test_core_scan import INSTRUCTION_LIMIT, _example
 
 from urlsift import _native_rows, _select, results
 from urlsift._model import Defect, MessageText, Provenance
@@ -255,6 +259,34 @@ def test_undecodable_bytes_in_blocks_give_the_same_rows(data: bytes, block: int,
     finally:
         _native_rows.BLOCK_BYTES, _native_rows.CHUNK_CHARS = saved
     assert tally.characters == len(data.decode("utf-8", "replace"))
+
+
+# Texts that may cost the decoder and the windows most per byte, each at two sizes 10x apart.
+DECODED_SHAPES: dict[str, Callable[[int], bytes]] = {
+    "ASCII lines": lambda n: b"see http://x.example/ here\n" * (n // 27),
+    "one line": lambda n: b"x" * n,
+    "Latin-1 letters": lambda n: "\u00e9a".encode() * (n // 3),
+    "a wide letter a line": lambda n: ("\u20ac" + "a" * 60 + "\n").encode() * (n // 64),
+    "a letter past the BMP a window": lambda n: ("\U0001f600" + "b" * 70_000).encode() * (n // 70_004 + 1),
+    "three-byte letters": lambda n: "\u4e2d".encode() * (n // 3),
+    "ill-formed bytes": lambda n: b"\xff\xe2\x82a\xed\xa0\x80" * (n // 7),
+}
+DECODED_SIZES = (400_000, 4_000_000)
+
+
+@growth.counted
+def test_the_decoders_instructions_grow_linearly(tmp_path: Path) -> None:
+    cargo = shutil.which("cargo")
+    assert cargo is not None
+    shapes = sorted(DECODED_SHAPES)
+    paths = []
+    for k, shape in enumerate(shapes):
+        for size in DECODED_SIZES:
+            paths.append(tmp_path / f"{k}-{size}.txt")
+            paths[-1].write_bytes(DECODED_SHAPES[shape](size))
+    command: list[str | Path] = [_example(cargo, "text_files"), *paths]
+    counts = growth.instructions(command, "read_one", len(paths), tmp_path)
+    growth.assert_instructions_linear(shapes, counts, INSTRUCTION_LIMIT, 100_000)
 
 
 @native
