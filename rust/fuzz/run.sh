@@ -12,7 +12,7 @@ root=$(cd "$here/../.." && pwd)
 seconds=${1:-60}
 shift || true
 targets=("${@:-scan}")
-[ $# -gt 0 ] || targets=(scan grammar mbox message)
+[ $# -gt 0 ] || targets=(scan grammar mbox message text)
 work=$root/target/fuzz
 mkdir -p "$work/plans"
 "$root/.venv/bin/python" - "$work/plans" <<'PY'
@@ -46,7 +46,7 @@ import sys
 from pathlib import Path
 
 target, corpus, root = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
-if target == "scan":
+if target in ("scan", "text"):
     texts = [p.read_bytes()[:4096] for p in sorted((root / "corpora").rglob("*")) if p.is_file()]
 elif target == "mbox":  # pieces of each mbox, from its start and from a message's
     texts = [p.read_bytes()[k : k + 4096] for p in sorted((root / "corpora").rglob("*.mbox")) for k in (0, 9000)]

@@ -182,21 +182,6 @@ class MessageReader:
         names and texts, flowed {part: DelSp=yes}, defects (kind, part, detail); or why the Python
         reader must read the message."""
 
-def rows(
-    matches: object, base: int, limit: int, prefix: tuple[int, str], /
-) -> (
-    tuple[
-        list[str],
-        list[tuple[str, ...]],
-        list[object],
-        bytes,
-        list[tuple[str, bool, int, bool, int | None]],
-        list[tuple[int, tuple[object, ...]]],
-    ]
-    | None
-):
-    """A window's next rows as columns (``_native_rows.TextRows``): an ``Extractor``'s matches."""
-
 @final
 class HostColumns:
     """``hosts.py``'s four columns of a valid http, https or ftp URL (rust/core/src/hosts.rs), made
@@ -206,3 +191,36 @@ class HostColumns:
     def columns(
         self, url: str, scheme: str
     ) -> tuple[str | None, str | None, str | None, str | None] | None: ...
+
+class TextReader:
+    """A plain text's bytes to rows (``_native_rows.TextRows``): decoded as UTF-8 with
+    ``errors="replace"``, read in windows of at least ``size`` characters."""
+
+    def __init__(self, extractor: Extractor, size: int, lookahead: int, lookbehind: int, /) -> None: ...
+    @property
+    def hungry(self) -> bool: ...
+    def feed(self, block: bytes, /) -> None: ...
+    def rows(
+        self, limit: int, /
+    ) -> (
+        tuple[
+            list[str],
+            list[tuple[str, ...]],
+            list[object],
+            bytes,
+            list[tuple[str, bool, int, bool, int | None]],
+            list[tuple[int, tuple[object, ...]]],
+        ]
+        | None
+    ):
+        """The window's next rows as columns: url, alternatives, wrapper, the number columns
+        (native 64-bit integers), the distinct verdicts, the undecided candidates."""
+    def advance(self) -> bool: ...
+    @property
+    def base(self) -> int: ...
+    @property
+    def characters(self) -> int: ...
+    def line_breaks(self) -> int: ...
+
+def _utf8_decoded(blocks: list[bytes], /) -> tuple[str, int]:
+    """``blocks`` decoded as ``TextReader`` decodes them, and how many characters it counted."""

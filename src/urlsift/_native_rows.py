@@ -17,7 +17,6 @@ from operator import itemgetter
 from typing import IO, Any
 
 from . import _select
-from ._lines import Lines
 from ._model import Match, MessageText, Verdict
 from .around import quote_depth
 from .extract import (
@@ -31,13 +30,13 @@ from .extract import (
 from .hosts import NO_HOST, HostColumns, host_columns, native_host_columns
 from .rows import Block, Options, Tally
 from .scanner import LOOKAHEAD, LOOKBEHIND
-from .stream import _MIN_WINDOW, CHUNK_CHARS, _chunks
+from .stream import _MIN_WINDOW, CHUNK_CHARS
 from .validate import validate
 
-__all__ = ["CHUNK_CHARS", "Found", "TextRows", "in_core", "message_block"]
+__all__ = ["BLOCK_BYTES", "CHUNK_CHARS", "Found", "TextRows", "in_core", "message_block"]
 
-_PREFIX_CHARS = 8 + 16 * 5
-"""The start of a line kept once the window has moved past it (``around._PREFIX_CHARS``)."""
+BLOCK_BYTES = 1 << 20
+"""How much of a plain text is read at a time (the core holds no more of it than a window)."""
 
 _NUMBERS = ("line", "column", "start", "end", "quote_depth")
 """The core's number columns, in the order it lays them out (then each row's verdict index)."""
@@ -65,7 +64,10 @@ takes the rejected URL."""
 
 
 class TextRows:
-    """The rows of one plain text, as ``Block``s, and the text's lines and characters once read."""
+    """The rows of one plain text, as ``Block``s, and the text's lines and characters once read.
+    The file's bytes go to the core as they are read (``_core.TextReader``): it decodes them as
+    UTF-8 (as ``stream._chunks``' decoder, ``errors="replace"``), keeps the windows and the line
+    count, and fills the columns; no ``str`` is made of the text."""
 
     def __init__(self, file: IO[bytes], options: Options, where: tuple[Any, ...], date_header: str | None):
         self.options = options
@@ -77,52 +79,27 @@ class TextRows:
         native = _select.native()
         if native is None:
             raise RuntimeError("the native core is not in use")  # (``in_core`` says when it is)
-        self._extractor = extraction._extractor(native)
         self._native = native
-        self._rows = native.rows
-        self._read = _chunks(file, "utf-8", CHUNK_CHARS)
+        window = max(CHUNK_CHARS, _MIN_WINDOW)
+        self._reader = native.TextReader(extraction._extractor(native), window, LOOKAHEAD, LOOKBEHIND)
+        self._file = file
         self._resolved: dict[tuple[Any, ...], Resolved] = {}
-
-    def _chunk(self) -> str:
-        chunk = self._read()
-        self.characters += len(chunk)
-        return chunk
 
     def blocks(self, tally: Tally, most: int) -> Iterator[Block]:
         """The text's blocks of up to ``most`` rows, in order, counted in ``tally`` as they come
         (``stream._matches``' windows: the same matches, whatever the cuts). A text of a million
         candidates is never held as a million rows at once."""
-        rows = self._rows
-        window = max(CHUNK_CHARS, _MIN_WINDOW)
-        buffer, base, resume, dropped, ended = "", 0, 0, 0, False
-        lines = Lines("")
-        prefix = (0, "")  # the start of the line holding the window's first character
+        reader, read, size = self._reader, self._file.read, BLOCK_BYTES
         while True:
-            parts = [buffer]
-            held = len(buffer)
-            while not ended and held - resume < window + LOOKAHEAD:
-                chunk = self._chunk()
-                ended = not chunk
-                parts.append(chunk)
-                held += len(chunk)
-            buffer = "".join(parts)
-            stop = len(buffer) if ended else len(buffer) - LOOKAHEAD
-            lines.rebase(buffer, dropped)
-            found = self._extractor.extract(buffer, resume, stop, base == 0, lines.state())
-            if found is None:  # (a lone surrogate, which no decoded byte stream holds)
-                raise RuntimeError("the native core refused a decoded text")
-            while (columns := rows(found, base, most, prefix)) is not None:
+            while reader.hungry:
+                reader.feed(read(size))
+            base = reader.base
+            while (columns := reader.rows(most)) is not None:
                 yield self._block(columns, base, tally)
-            lines.restore(found.lines)
-            if ended:  # the line breaks: counted by the core up to its last match, here after it
-                self.lines = lines.at(len(buffer))[0] - 1
-                return
-            resume = found.resume
-            dropped = max(0, resume - LOOKBEHIND)
-            newline = buffer.rfind("\n", 0, dropped)
-            if newline >= 0 or prefix[0] == base:  # a line that starts in what is dropped
-                prefix = (base + newline + 1, buffer[newline + 1 : newline + 1 + _PREFIX_CHARS])
-            buffer, base, resume = buffer[dropped:], base + dropped, resume - dropped
+            if not reader.advance():
+                break
+        self.lines = reader.line_breaks()
+        self.characters = reader.characters
 
     def _block(self, found: tuple[Any, ...], base: int, tally: Tally) -> Block:
         urls, alternatives, wrappers, numbers, verdicts, undecided = found

@@ -7,15 +7,20 @@ the command line's output, byte for byte, under both cores."""
 
 from __future__ import annotations
 
+import codecs
 import io
 import os
+import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
+import growth
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scan.test_core_scan import INSTRUCTION_LIMIT, _example
 
 from urlsift import _native_rows, _select, results
 from urlsift._model import Defect, MessageText, Provenance
@@ -137,6 +142,151 @@ def test_a_line_longer_than_a_window_keeps_its_quote_depth() -> None:
         _native_rows.CHUNK_CHARS = saved
     depths = [row.quote_depth for row in rows if isinstance(row, Row)]
     assert depths == [1, 1]
+
+
+@native
+def _python_decoded(blocks: list[bytes]) -> str:
+    """``stream._chunks``' decoding: the oracle of the core's."""
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    return "".join(decoder.decode(block) for block in blocks) + decoder.decode(b"", final=True)
+
+
+def _cut(data: bytes, size: int) -> list[bytes]:
+    return [data[at : at + size] for at in range(0, len(data), size)]
+
+
+def _core_decoded(blocks: list[bytes]) -> str:
+    assert _select.NATIVE is not None
+    text: str
+    text, count = _select.NATIVE._utf8_decoded(blocks)
+    assert count == len(text)
+    return text
+
+
+# Each shape of UTF-8 and of what is not: 2, 3 and 4 bytes, the bounds of each lead byte's second
+# byte (E0, ED, F0, F4), overlong forms, surrogates, past U+10FFFF, stray continuations, leads
+# with no continuation, C0/C1/F5-FF, a byte order mark.
+SEQUENCES = [
+    "é".encode(),
+    "€".encode(),
+    "😀".encode(),
+    "\U0010ffff".encode(),
+    b"\xef\xbb\xbf",
+    b"\xe0\xa0\x80",
+    b"\xe0\x9f\xbf",
+    b"\xed\x9f\xbf",
+    b"\xed\xa0\x80",
+    b"\xf0\x90\x80\x80",
+    b"\xf0\x8f\xbf\xbf",
+    b"\xf4\x8f\xbf\xbf",
+    b"\xf4\x90\x80\x80",
+    b"\xc0\xaf",
+    b"\xc1\xbf",
+    b"\xc2",
+    b"\xe2\x82",
+    b"\xf0\x9f\x98",
+    b"\x80\xbf",
+    b"\xf5\x80\x80\x80",
+    b"\xff\xfe",
+]
+
+
+@native
+@pytest.mark.parametrize("sequence", SEQUENCES, ids=lambda sequence: sequence.hex())
+def test_the_core_decodes_a_sequence_cut_anywhere_as_python(sequence: bytes) -> None:
+    for before, after in [(b"", b""), (b"a", b"z"), (b"a", b"\x80"), (b"a", "€".encode())]:
+        data = before + sequence + sequence + after
+        expected = data.decode("utf-8", "replace")
+        for cut in range(len(data) + 1):
+            for third in range(cut, len(data) + 1):
+                blocks = [data[:cut], data[cut:third], data[third:]]
+                assert _core_decoded(blocks) == expected == _python_decoded(blocks), (blocks, cut)
+
+
+BYTE_SOUPS = st.lists(
+    st.sampled_from([*SEQUENCES, b"a", b"\n", b"\r\n", b" ", b"<URL:", b"http://x.example/"])
+    | st.binary(max_size=8),
+    max_size=40,
+).map(b"".join)
+
+
+@native
+@settings(max_examples=300, deadline=None)
+@given(data=BYTE_SOUPS, sizes=st.lists(st.integers(1, 9), min_size=1, max_size=5))
+def test_the_core_decodes_byte_soups_in_any_blocks_as_python(data: bytes, sizes: list[int]) -> None:
+    blocks: list[bytes] = []
+    at = 0
+    while at < len(data):
+        size = sizes[len(blocks) % len(sizes)]
+        blocks.append(data[at : at + size])
+        at += size
+    assert _core_decoded(blocks) == _python_decoded(blocks) == data.decode("utf-8", "replace")
+
+
+@native
+@pytest.mark.parametrize("path", CORPORA, ids=lambda path: str(path.relative_to(ROOT)))
+def test_the_core_decodes_every_corpus_file_as_python(path: Path) -> None:
+    data = path.read_bytes()
+    expected = data.decode("utf-8", "replace")
+    assert _core_decoded([data]) == expected
+    assert _core_decoded(_cut(data, 7)) == expected
+
+
+@native
+@settings(max_examples=40, deadline=None)
+@given(
+    data=st.lists(
+        st.sampled_from(
+            [
+                b"\xef\xbb\xbfhttp://bom.example/ ",
+                b"<URL:http://crlf.example/a-\r\n b>\r\n",
+                b"> http://\xff.example/ \xe2\x82 <http://x\xc3\xa9.example/\xf0\x9f\x98\x80>\n",
+                b'\xed\xa0\x80 www.example.com/\xc0\xaf "http://q.example/\x80"\n',
+                b"\xe4\xb8\xad <URL:http://\xe4\xb8\xad.example/>\r",
+                b"x" * 700 + b" http://long.example/\n",
+            ]
+        ),
+        max_size=12,
+    ).map(b"".join),
+    block=st.sampled_from([1, 2, 3, 5, 64, 1 << 20]),
+    chunk=st.sampled_from([1 << 9, 1 << 20]),
+)
+def test_undecodable_bytes_in_blocks_give_the_same_rows(data: bytes, block: int, chunk: int) -> None:
+    saved = _native_rows.BLOCK_BYTES, _native_rows.CHUNK_CHARS
+    _native_rows.BLOCK_BYTES, _native_rows.CHUNK_CHARS = block, chunk
+    try:
+        _, tally = _same("bytes.txt", Options(read=TEXT, invalid=True), data)
+    finally:
+        _native_rows.BLOCK_BYTES, _native_rows.CHUNK_CHARS = saved
+    assert tally.characters == len(data.decode("utf-8", "replace"))
+
+
+# Texts that may cost the decoder and the windows most per byte, each at two sizes 10x apart.
+DECODED_SHAPES: dict[str, Callable[[int], bytes]] = {
+    "ASCII lines": lambda n: b"see http://x.example/ here\n" * (n // 27),
+    "one line": lambda n: b"x" * n,
+    "Latin-1 letters": lambda n: "\u00e9a".encode() * (n // 3),
+    "a wide letter a line": lambda n: ("\u20ac" + "a" * 60 + "\n").encode() * (n // 64),
+    "a letter past the BMP a window": lambda n: ("\U0001f600" + "b" * 70_000).encode() * (n // 70_004 + 1),
+    "three-byte letters": lambda n: "\u4e2d".encode() * (n // 3),
+    "ill-formed bytes": lambda n: b"\xff\xe2\x82a\xed\xa0\x80" * (n // 7),
+}
+DECODED_SIZES = (400_000, 4_000_000)
+
+
+@growth.counted
+def test_the_decoders_instructions_grow_linearly(tmp_path: Path) -> None:
+    cargo = shutil.which("cargo")
+    assert cargo is not None
+    shapes = sorted(DECODED_SHAPES)
+    paths = []
+    for k, shape in enumerate(shapes):
+        for size in DECODED_SIZES:
+            paths.append(tmp_path / f"{k}-{size}.txt")
+            paths[-1].write_bytes(DECODED_SHAPES[shape](size))
+    command: list[str | Path] = [_example(cargo, "text_files"), *paths]
+    counts = growth.instructions(command, "read_one", len(paths), tmp_path)
+    growth.assert_instructions_linear(shapes, counts, INSTRUCTION_LIMIT, 100_000)
 
 
 @native

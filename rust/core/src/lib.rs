@@ -14,6 +14,7 @@ pub mod rejoin;
 pub mod rows;
 pub mod scan;
 mod scan_tables;
+pub mod text;
 pub mod write;
 mod write_tables;
 

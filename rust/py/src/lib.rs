@@ -8,6 +8,7 @@ mod mbox;
 mod mime;
 mod rows;
 mod scan;
+mod text;
 mod write;
 
 use std::collections::HashMap;
@@ -214,7 +215,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     extract::register(module)?;
     mbox::register(module)?;
     mime::register(module)?;
-    rows::register(module)?;
     hosts::register(module)?;
+    text::register(module)?;
     Ok(())
 }

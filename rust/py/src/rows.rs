@@ -1,5 +1,5 @@
-//! A window's rows as columns (`urlsift._core.rows`, issue 31): the matches of an `Extractor`'s
-//! `Matches`, taken a block at a time, with no Python object made per row but its strings. The
+//! A window's rows as columns (issue 31; `_core.TextReader`'s, `text.rs`): its matches, taken a
+//! block at a time, with no Python object made per row but its strings. The
 //! core fills `url`, `alternatives`, `wrapper`, `line`, `column`, `start`, `end` and
 //! `quote_depth`; each row names its verdict by an index into the block's distinct verdicts
 //! (url, valid, kind, naked, why), which Python works out once each (`_native_rows.py`). A
@@ -7,26 +7,17 @@
 
 use std::collections::HashMap;
 
-use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 use urlsift_core::extract::{self as core, Found};
 use urlsift_core::rows::{bounds, quote_depth, PREFIX_CHARS};
 use urlsift_core::scan::Unit;
+use urlsift_core::text::Prefix;
 
-use crate::extract::{kind_of, Matches};
-use crate::scan::UnitSlice;
-
-/// The start of the line that holds a window's first character, where that line began before the
-/// window (`around.StreamText` keeps the same): its position in the whole text, its first
-/// characters.
-struct Prefix {
-    start: i64,
-    chars: Vec<char>,
-}
+use crate::extract::kind_of;
 
 /// A found match with the columns the core works out.
-struct Row {
+pub(crate) struct Row {
     found: Found,
     start: i64,
     end: i64,
@@ -58,7 +49,7 @@ fn depth_of<T: Unit>(units: &[T], found: &Found, base: i64, prefix: &Prefix) -> 
 
 /// The next matches of `scan`, at most `limit` (a candidate gives one at most), each with its
 /// columns.
-fn take<T: Unit>(
+pub(crate) fn take<T: Unit>(
     extractor: &core::Extractor,
     grammar: &urlsift_core::Grammar,
     matches: (&mut urlsift_core::scan::Scan, &mut core::Lines),
@@ -80,32 +71,12 @@ fn take<T: Unit>(
     Ok(rows)
 }
 
-/// The next rows (at most `limit`) of `matches`, a window whose first character is at `base` in
-/// the whole text, as (url, alternatives, wrapper, numbers, verdicts, undecided): `numbers` is
-/// the `line`, `column`, `start`, `end`, `quote_depth` and verdict index columns, one after the
-/// other, as native 64-bit integers; `verdicts` the distinct (url, valid, kind, naked, why);
-/// `undecided` (row, candidate) for each candidate Python's judge must rank (its verdict index
-/// -1). None once the window has no more. `prefix`: the start of the line that holds the
-/// window's first character, as `StreamText` keeps it (its position, its first characters).
-#[pyfunction]
-fn rows<'py>(
-    matches: &Bound<'py, Matches>,
-    base: i64,
-    limit: usize,
-    prefix: (i64, String),
+/// `rows`' tuple of the rows `found` (None: there are none).
+pub(crate) fn columns<'py>(
+    py: Python<'py>,
+    extractor: &crate::extract::Extractor,
+    found: Vec<Row>,
 ) -> PyResult<Option<Bound<'py, PyTuple>>> {
-    let py = matches.py();
-    let mut held = matches.borrow_mut();
-    let Matches { extractor, units, scan, lines, .. } = &mut *held;
-    let extractor = extractor.get();
-    let (inner, grammar) = (&extractor.inner, &extractor.grammar.get().inner);
-    let prefix = Prefix { start: prefix.0, chars: prefix.1.chars().collect() };
-    let taken = units.with(py, "rows", |units| match units {
-        UnitSlice::Bytes(bytes) => take(inner, grammar, (scan, lines), bytes, base, limit, &prefix),
-        UnitSlice::Utf16(units) => take(inner, grammar, (scan, lines), units, base, limit, &prefix),
-        UnitSlice::Chars(chars) => take(inner, grammar, (scan, lines), chars, base, limit, &prefix),
-    })?;
-    let found = taken.map_err(PyRuntimeError::new_err)?;
     if found.is_empty() {
         return Ok(None);
     }
@@ -156,8 +127,4 @@ fn rows<'py>(
             undecided.into_any(),
         ],
     )?))
-}
-
-pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
-    module.add_function(wrap_pyfunction!(rows, module)?)
 }
