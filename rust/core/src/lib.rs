@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 pub mod extract;
+pub mod mail;
 pub mod mbox;
 pub mod mime;
 pub mod rejoin;

@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 mod extract;
+mod mail;
 mod mbox;
 mod mime;
 mod rows;
@@ -213,6 +214,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     extract::register(module)?;
     mbox::register(module)?;
     mime::register(module)?;
+    mail::register(module)?;
     rows::register(module)?;
     Ok(())
 }
