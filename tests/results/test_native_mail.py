@@ -140,9 +140,15 @@ MESSAGES = [
     b"Content-Type: text/plain; charset=utf-8\n\nundecodable \xff http://u.example/ \xe4\xb8\xad.example\n",
     b"Newsgroups: comp.x\nDate: garbage\n\n<http://unclosed.example/ and http://bad.example/%zz\n",
     b"X-Mailer: \xf0\x9f\x98\x80 www.emoji.example\n\n\xf0\x9f\x98\x80 http://e.example/\xf0\x9f\x98\x80\n",
-    # Python's: an encoded word, flowed text, HTML, another charset, RFC 2231, a bad header block
-    b"Subject: =?utf-8?q?http=3A//w.example/?=\n\nbody http://w2.example/\n",
+    # D31: flowed text, a URL broken across soft breaks, quoted, DelSp=yes, CRLF, a signature
     b"Content-Type: text/plain; format=flowed\n\nhttp://flowed.example/a \nb http://f2.example/\n",
+    b"Content-Type: text/plain; format=flowed; delsp=yes\n\n> see http://d.example/a- \n> b/c \n>> x\n",
+    b"Content-Type: text/plain; format=flowed\r\n\r\n"
+    b" <URL:http://crlf.example/ \r\n a/b> \r\n-- \r\nsig \r\n",
+    b"Content-Type: text/plain; format=flowed; charset=utf-8\n\n"
+    b"h\xc3\xa9 http://\xc3\xa9.example/ \n\xe4\xb8\xad tel:+1-201-555-0123 \n",
+    # Python's: an encoded word, HTML, another charset, RFC 2231, a bad header block
+    b"Subject: =?utf-8?q?http=3A//w.example/?=\n\nbody http://w2.example/\n",
     b"Content-Type: text/html\n\n<a href='http://h.example/'>x</a>\n",
     b"Content-Type: text/plain; charset=koi8-r\n\n\xc1 http://k.example/\n",
     b"Content-Type: text/plain; name*=utf-8''x\n\nhttp://r.example/\n",
@@ -159,6 +165,37 @@ MESSAGES = [
 def test_mboxes_of_both_kinds_of_message(messages: list[tuple[bytes, bytes]], invalid: bool) -> None:
     data = b"".join(separator + message + b"\n" for message, separator in messages)
     _same("made.mbox", Options(invalid=invalid, second_opinion="modern"), data)
+
+
+FLOWED_LINES = st.sampled_from(
+    [
+        "",
+        " ",
+        "> ",
+        ">> ",
+        ">",
+        "-- ",
+        "http://a.example/",
+        "b/c",
+        "<URL:http://w.example/",
+        "x>",
+        "tel:+1-201-",
+    ]
+)
+
+
+@native
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.lists(FLOWED_LINES, min_size=1, max_size=4).map("".join), max_size=12),
+    st.booleans(),
+    st.sampled_from(["\n", "\r\n"]),
+)
+def test_flowed_parts_are_placed_back_as_matcher_places_them(lines: list[str], delsp: bool, end: str) -> None:
+    """D31: the core's unflowing (rust/core/src/flowed.rs) against ``flowed.py``'s, in rows."""
+    head = "Content-Type: text/plain; format=flowed" + ("; delsp=yes" if delsp else "")
+    message = (head + end + end + end.join(lines) + end).encode()
+    _same("flowed.mbox", Options(invalid=True), SEPARATOR + message + b"\n")
 
 
 def _mbox(messages: Iterator[bytes]) -> bytes:

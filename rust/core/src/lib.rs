@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 pub mod extract;
+pub mod flowed;
 pub mod mail;
 pub mod mbox;
 pub mod mime;

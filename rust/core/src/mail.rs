@@ -4,15 +4,16 @@
 //! `quote_depth` filled in as `rows` fills a plain text's. `results.py`'s `_message` and
 //! `_native_rows.message_block` are the reference.
 //!
-//! A message is left to Python (`Outcome::Python`, with why) wherever this path would not give
-//! exactly what `mime.read`, `Matcher` and `results._row` give: the reader's own fallbacks, an
-//! RFC 2047 word in a scanned header or in Message-ID, Date or Newsgroups (`mime._header_text`
-//! and `_scanned_headers` decode it with Python's codecs), and a format=flowed part (D31: its
-//! lines are joined before the scan and the matches placed back in the text read).
+//! A format=flowed part is unflowed before its scan and its matches placed back in the text read
+//! (D31, `flowed`), as `Matcher` does. A message is left to Python (`Outcome::Python`, with why)
+//! wherever this path would not give exactly what `mime.read`, `Matcher` and `results._row`
+//! give: the reader's own fallbacks, and an RFC 2047 word in a scanned header or in Message-ID,
+//! Date or Newsgroups (`mime._header_text` and `_scanned_headers` decode it with Python's codecs).
 
 use std::borrow::Cow;
 
 use crate::extract::{Extractor, Found, Lines};
+use crate::flowed::unflow;
 use crate::mime::{self, Defect};
 use crate::rows::{bounds, quote_depth, PREFIX_CHARS};
 use crate::scan::Unit;
@@ -86,10 +87,6 @@ fn left_to_python(read: &mime::Message) -> Option<&'static str> {
     {
         return Some("encoded-word");
     }
-    // D31: flowed lines are joined before the scan (flowed.unflow), positions mapped back.
-    if !read.flowed.is_empty() {
-        return Some("flowed");
-    }
     None
 }
 
@@ -101,13 +98,17 @@ fn scanned(
     grammar: &Grammar,
     batch: &mut Batch,
 ) -> Read {
-    let mime::Message { headers, message_id, date, newsgroups, parts, defects, .. } = read;
+    let mime::Message { headers, message_id, date, newsgroups, parts, defects, flowed } = read;
     let (count, texts) = (headers.len(), headers.len() + parts.len());
-    for (name, text) in headers.into_iter().chain(parts) {
+    for (k, (name, text)) in headers.into_iter().chain(parts).enumerate() {
+        // D31: whether the part is flowed, and then whether DelSp=yes.
+        let part = k.checked_sub(count);
+        let delsp = flowed.iter().find(|(at, _)| Some(*at) == part).map(|&(_, delsp)| delsp);
+        let scan = Scan { extractor, grammar, delsp };
         let rows = match Units::of(&text) {
-            Units::Bytes(units) => text_rows(extractor, grammar, &units),
-            Units::Utf16(units) => text_rows(extractor, grammar, &units),
-            Units::Chars(units) => text_rows(extractor, grammar, &units),
+            Units::Bytes(units) => scan.rows(&units),
+            Units::Utf16(units) => scan.rows(&units),
+            Units::Chars(units) => scan.rows(&units),
         };
         if rows.is_empty() {
             continue;
@@ -151,23 +152,42 @@ impl<'a> Units<'a> {
     }
 }
 
-/// The matches of one whole text (`Extraction.whole`), each with its start, end and quote depth.
-fn text_rows<T: Unit>(
-    extractor: &Extractor,
-    grammar: &Grammar,
-    units: &[T],
-) -> Vec<(Found, usize, usize, i64)> {
-    let mut scan = extractor.scanner.start(units, 0, None, true);
-    let mut lines = Lines::default();
-    let mut rows = Vec::new();
-    while let Some(candidate) = extractor.scanner.next(&mut scan, units) {
-        if let Some(found) = extractor.candidate(grammar, units, &candidate, &mut lines) {
-            let (start, end) = bounds(&found);
-            let depth = depth_in(units, &found);
-            rows.push((found, start, end, depth));
+/// How one text is scanned: the extraction, and for a flowed part whether `DelSp=yes`.
+struct Scan<'a> {
+    extractor: &'a Extractor,
+    grammar: &'a Grammar,
+    delsp: Option<bool>,
+}
+
+impl Scan<'_> {
+    /// The matches of one whole text (`Extraction.whole`; a flowed part's unflowed first and its
+    /// matches placed back, as `matches._originals` does), each with its start, end and quote
+    /// depth in the text.
+    fn rows<T: Unit>(&self, text: &[T]) -> Vec<(Found, usize, usize, i64)> {
+        let unflowed = self.delsp.and_then(|delsp| unflow(text, delsp));
+        let mut found = self.matches(unflowed.as_ref().map_or(text, |unflowed| &unflowed.units));
+        if let Some(unflowed) = &unflowed {
+            let mut lines = Lines::default();
+            found = found.into_iter().map(|one| unflowed.original(one, text, &mut lines)).collect();
         }
+        let row = |one: Found| {
+            let (start, end) = bounds(&one);
+            let depth = depth_in(text, &one);
+            (one, start, end, depth)
+        };
+        found.into_iter().map(row).collect()
     }
-    rows
+
+    fn matches<T: Unit>(&self, units: &[T]) -> Vec<Found> {
+        let Scan { extractor, grammar, .. } = self;
+        let mut scan = extractor.scanner.start(units, 0, None, true);
+        let mut lines = Lines::default();
+        let mut found = Vec::new();
+        while let Some(candidate) = extractor.scanner.next(&mut scan, units) {
+            found.extend(extractor.candidate(grammar, units, &candidate, &mut lines));
+        }
+        found
+    }
 }
 
 /// D25: `around.quote_depth` of a match in its whole text: the quote marks that begin its line,
