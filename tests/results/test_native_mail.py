@@ -17,11 +17,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import growth
 import pytest
 from hostile_cases import message_cases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from results.test_native_rows import _same
+from scan import test_core_scan as core_scan
 
 from urlsift import _native_mail, _native_rows, _select, results
 from urlsift.rows import Filters, Options
@@ -231,3 +233,42 @@ def test_a_failing_core_leaves_its_batch_to_python(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(_native_mail.MailRows, "read", failing)
     assert _same("x.mbox", Options(), data) == expected
+
+
+# Growth: 10x the batch, at most 15x the instructions of the core (callgrind, as the reader's).
+SHAPES = {
+    "many messages": lambda n: b"\x00".join(b"Subject: s\n\nhttp://m%d.example/\n" % k for k in range(n)),
+    "many parts": lambda n: (
+        b"Content-Type: multipart/mixed; boundary=b\n\n"
+        + b"--b\nContent-Type: text/plain\n\nhttp://x.example/\n" * n
+        + b"--b--\n"
+    ),
+    "headers of URLs": lambda n: (
+        b"".join(b"X-H%d: <http://h%d.example/>\n" % (k, k) for k in range(n)) + b"\nx\n"
+    ),
+    "flowed, every line joined": lambda n: (
+        b"Content-Type: text/plain; format=flowed\n\n" + b"see http://f.example/a- \nb/c and \n" * (10 * n)
+    ),
+    "flowed, quoted": lambda n: (
+        b"Content-Type: text/plain; format=flowed; delsp=yes\n\n"
+        + b"> <URL:http://q.example/ \n> a> \n>> x \n" * (10 * n)
+    ),
+    "one line of URLs": lambda n: b"\n" + b"http://l.example/ " * (10 * n),
+}
+
+
+@pytest.mark.skipif(core_scan.VALGRIND is None, reason="valgrind is missing: instructions are not counted")
+@pytest.mark.skipif(core_scan.CARGO is None, reason="cargo is missing: the core's example cannot be built")
+def test_the_core_batch_readers_instructions_grow_linearly(tmp_path: Path) -> None:
+    assert core_scan.VALGRIND is not None
+    assert core_scan.CARGO is not None
+    files = []
+    for k, shape in enumerate(SHAPES.values()):
+        for size in (100, 1000):
+            files.append(tmp_path / f"{k}-{size}.batch")
+            files[-1].write_bytes(shape(size))
+    example = core_scan._example(core_scan.CARGO, "read_mail")
+    said = subprocess.run([example, *files], capture_output=True, text=True, timeout=300, check=True)
+    assert all(int(rows) > 0 for rows in said.stdout.split()[:-1])  # each found its URLs
+    counts = growth.instructions([example, *files], "read_one", len(files), tmp_path)
+    growth.assert_instructions_linear(list(SHAPES), counts, core_scan.INSTRUCTION_LIMIT, 100_000)
