@@ -12,7 +12,7 @@ import os
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -236,7 +236,7 @@ def test_a_failing_core_leaves_its_batch_to_python(monkeypatch: pytest.MonkeyPat
 
 
 # Growth: 10x the batch, at most 15x the instructions of the core (callgrind, as the reader's).
-SHAPES = {
+SHAPES: dict[str, Callable[[int], bytes]] = {
     "many messages": lambda n: b"\x00".join(b"Subject: s\n\nhttp://m%d.example/\n" % k for k in range(n)),
     "many parts": lambda n: (
         b"Content-Type: multipart/mixed; boundary=b\n\n"
