@@ -12,7 +12,9 @@ messages already split (it does less than the CLI, which also reads and splits t
 figure is the best of N rounds, the two interleaved so a slow spell of the machine hits both.
 Under ``URLSIFT_CORE=rust`` the command line also runs with the Python oracle's mbox splitter
 (``sources/mbox.py``) in place of the native one (issue 32): the figures before and after it, in
-one run. ``--jobs`` also times ``-j 1`` and ``-j 2`` on copies of the mbox (the files are the unit of work).
+one run; and with every message read into Python (``MessageText``, ``Matcher``, rows from
+``Match``es) in place of the core's rows of messages (``_native_mail``), likewise. ``--jobs``
+also times ``-j 1`` and ``-j 2`` on copies of the mbox (the files are the unit of work).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from unittest import mock
 
 from _corpora import REPO, SHARED
 
-from urlsift import _select
+from urlsift import _select, results
 from urlsift.cli import main
 from urlsift.extract import _judge
 from urlsift.matches import _HEADER_MATCHES
@@ -107,6 +109,12 @@ def main_bench() -> None:
                 native_cli()
 
         runs["python split"] = python_split
+
+        def python_messages() -> None:  # issue 32: each message read into Python, as before
+            with mock.patch.object(results, "_read_options", lambda options: options.read):
+                native_cli()
+
+        runs["python messages"] = python_messages
     times = best(args.rounds, runs)
     print(f"{Path(args.mbox).name}: {megabytes:.1f} MB, {len(split)} messages, best of {args.rounds}")
     print(f"  bare email.message_from_bytes loop  {megabytes / times['bare']:6.1f} MB/s")
@@ -116,6 +124,8 @@ def main_bench() -> None:
     if "python split" in times:
         print(f"  the same, Python mbox splitter       {megabytes / times['python split']:6.1f} MB/s")
         print(f"  ratio                               {times['bare'] / times['python split']:6.2f}")
+        print(f"  the same, messages read into Python {megabytes / times['python messages']:6.1f} MB/s")
+        print(f"  ratio                               {times['bare'] / times['python messages']:6.2f}")
     if args.jobs:
         with tempfile.TemporaryDirectory() as folder:
             copies = []

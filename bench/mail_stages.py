@@ -58,7 +58,7 @@ from urlsift.results import _message as message_rows
 from urlsift.rows import Options, Row, Tally
 from urlsift.sources import ReadOptions, mime, read_path
 from urlsift.sources import _message as read_message
-from urlsift.sources.mbox import messages
+from urlsift.sources.mbox import MailBytes, messages
 
 # A tree that scans runs of messages together has these (its command line does); an earlier one
 # (PYTHONPATH at another checkout, for figures before) scans one message at a time.
@@ -192,6 +192,7 @@ def stages(path: Path, rounds: int) -> None:
             runs[f"split {core}"] = _under(core, runs["split"])
             runs[f"mime {core}"] = _under(core, runs["mime"])
         by_core = sum(not isinstance(mime._native_reader(native).read(m.data), str) for m in raw)
+        runs.update(_mail_runs(raw, where, options, cli))
     t = best(rounds, runs)
     shown = {
         "split": t["split"],
@@ -225,6 +226,15 @@ def stages(path: Path, rounds: int) -> None:
             f"  mime.read by core: python {python:.1f}, rust {rust:.1f} us/message"
             f" ({python / rust:.1f}x); the native core read {by_core:,} of {n:,} itself"
         )
+    if native is not None:
+        by_batch, walked = t["core rows"] / n * 1e6, t["mail rows"] / n * 1e6
+        python = t["cli python messages"] / n * 1e6
+        print(
+            f"  messages made rows of by the core (_native_mail): the core's batches {by_batch:.1f},"
+            f" with the messages it leaves to Python and the blocks {walked:.1f} us/message;"
+            f" the command line with every message read into Python {python:.1f}"
+            f" ({t['cli python messages'] / t['cli']:.2f}x the time)"
+        )
     floor = t["read_path"] + t["joined"] + t["output"]
     target = 1.5 if path.name == "blinux-list.mbox" else 1.0
     print(
@@ -234,6 +244,42 @@ def stages(path: Path, rounds: int) -> None:
         f" the target ({target}x the bare loop) allows {t['bare'] / target / n * 1e6:.1f}:"
         f" ratio at the floor {t['bare'] / floor:.2f}"
     )
+
+
+def _mail_runs(
+    raw: list[Any], where: Provenance, options: Options, cli: Callable[[], None]
+) -> dict[str, Callable[[], Any]]:
+    """Issue 32: the core's rows of messages (``_native_mail``) alone, walked as ``results._mail``
+    walks them, and the command line with every message read into Python instead."""
+    from unittest import mock
+
+    from urlsift._native_mail import MailRows
+    from urlsift.results import _batched, _mail
+
+    mail = [
+        MailBytes(m.data, where._replace(message=m.number, offset=m.offset), m.pipermail)
+        for m in raw
+        if m.complete and m.size <= options.read.max_message
+    ]
+    batches: list[list[MailBytes]] = [batch for batch in _batched(iter(mail)) if isinstance(batch, list)]  # type: ignore[misc]
+
+    def core_rows() -> None:
+        reader = MailRows(options)
+        for batch in batches:
+            reader.read(batch)
+
+    def mail_rows() -> None:
+        _HEADER_MATCHES.clear()
+        reader, matcher, tally = MailRows(options), Matcher(options), Tally()
+        for batch in batches:
+            for _ in _mail(batch, options, tally, matcher, reader):
+                pass
+
+    def python_messages() -> None:
+        with mock.patch.object(results, "_read_options", lambda options: options.read):
+            cli()
+
+    return {"core rows": core_rows, "mail rows": mail_rows, "cli python messages": python_messages}
 
 
 def main_bench() -> None:

@@ -224,3 +224,17 @@ class TextReader:
 
 def _utf8_decoded(blocks: list[bytes], /) -> tuple[str, int]:
     """``blocks`` decoded as ``TextReader`` decodes them, and how many characters it counted."""
+
+def mail_rows(
+    extractor: Extractor, skipped: list[str], messages: list[bytes], /
+) -> tuple[
+    list[str | tuple[str | None, str | None, str | None, int, int, list[tuple[str, str, str]], int]],
+    list[tuple[int, str]],
+    list[str],
+    list[tuple[str, ...]],
+    list[object],
+    bytes,
+    list[tuple[str, bool, int, bool, int | None]],
+    list[tuple[int, tuple[object, ...]]],
+]:
+    """A batch of messages' outcomes and rows as columns (``_native_mail``, issue 32)."""

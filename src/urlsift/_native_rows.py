@@ -42,12 +42,14 @@ _NUMBERS = ("line", "column", "start", "end", "quote_depth")
 """The core's number columns, in the order it lays them out (then each row's verdict index)."""
 
 
-def in_core(options: Options) -> bool:
+def in_core(options: Options, messages: bool = False) -> bool:
     """Whether the rows of ``options`` are made as columns (a plain text's filled by the native
-    core): the one place that decides.
+    core): the one place that decides. With ``messages``: whether an mbox's messages are read,
+    scanned and made rows of by the core, a batch at a time (``_native_mail``).
     The options that need Python per row keep ``results._row``: ``--context`` and ``--wayback``
     (the text and the date around each row), ``--max-quote-depth`` and ``--host`` (a row dropped
-    as it is found); and the Python core runs no native step at all."""
+    as it is found); and the Python core runs no native step at all. Messages go through Python
+    too under ``--parts`` and the date filters (D38: ``results._narrowed`` leaves texts out)."""
     filters = options.filters
     return (
         _select.native() is not None
@@ -55,6 +57,7 @@ def in_core(options: Options) -> bool:
         and not options.wayback
         and filters.max_quote_depth is None
         and not filters.hosts
+        and not (messages and (filters.parts != "all" or filters.dated))
     )
 
 

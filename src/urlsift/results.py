@@ -25,14 +25,26 @@ from ._model import (
     TextStream,
     www_url,
 )
+from ._native_mail import MailBatch, MailRows
 from ._native_rows import Found, TextRows, in_core, message_block
 from .around import StreamText, Text, context, quote_depth
 from .dates import iso, timestamp, wayback
 from .hosts import ARCHIVED, NO_HOST, host_columns
 from .matches import BATCH_WEIGHT, Matcher, extraction, weight
 from .rows import Block, Event, FileEvents, Filters, Options, Piece, Report, Row, Tally, place, walked
-from .sources import Counter, Item, dirs, read_path, read_piece, read_stream, reason
+from .sources import (
+    Counter,
+    Item,
+    ReadOptions,
+    dirs,
+    read_message,
+    read_path,
+    read_piece,
+    read_stream,
+    reason,
+)
 from .sources.faults import unexpected
+from .sources.mbox import MailBytes
 from .sources.packed import CORRUPT
 from .stream import extract_stream
 from .units import Unit
@@ -96,8 +108,9 @@ def _found(
     tally.files += 1
     blocks = blocks and in_core(options)
     failed = False
-    item: TextStream | Defect | Skipped | list[MessageText] | None = None
+    item: TextStream | Defect | Skipped | list[MessageText] | list[MailBytes] | None = None
     matcher = Matcher(options)  # its set-up once a file, not once a message
+    mail: MailRows | None = None  # the core's reader of messages as bytes (``_read_options``)
     filters = options.filters
     narrowed = items if filters.parts == "all" and not filters.dated else _narrowed(items, filters)
     batches = _batched(narrowed)
@@ -105,7 +118,11 @@ def _found(
         for item in batches:
             read.count(tally)  # the bytes so far, in the counts of a piece cut after them (Ctrl-C)
             if isinstance(item, list):  # messages, which say their own bugs
-                yield from _messages(item, options, tally, matcher, blocks)
+                if item and isinstance(item[0], MailBytes):
+                    mail = MailRows(options) if mail is None else mail
+                    yield from _mail(item, options, tally, matcher, mail)
+                else:
+                    yield from _messages(item, options, tally, matcher, blocks)  # type: ignore[arg-type]
                 continue
             try:
                 if isinstance(item, TextStream):
@@ -179,21 +196,26 @@ def _text(
 
 def _batched(
     items: Iterator[Item],
-) -> Generator[TextStream | Defect | Skipped | list[MessageText], None, None]:
+) -> Generator[TextStream | Defect | Skipped | list[MessageText] | list[MailBytes], None, None]:
     """``items``, with each run of messages in lists of up to ``BATCH_WEIGHT`` (a heavier message
-    alone), to be scanned together; what the reader read is given before its error is passed on."""
-    batch: list[MessageText] = []
+    alone), to be scanned together, those read (``MessageText``) and those to read (``MailBytes``)
+    apart; what the reader read is given before its error is passed on."""
+    batch: list[Any] = []
     held = 0
     try:
         for item in items:
-            if not isinstance(item, MessageText):
+            if not isinstance(item, MessageText | MailBytes):
                 if batch:
                     yield batch
                     batch, held = [], 0
                 yield item
                 continue
-            more = weight(item)
-            if batch and (held + more > BATCH_WEIGHT or item.pipermail != batch[0].pipermail):
+            more = weight(item) if isinstance(item, MessageText) else len(item.data) + 256
+            if batch and (
+                held + more > BATCH_WEIGHT
+                or item.pipermail != batch[0].pipermail
+                or type(item) is not type(batch[0])
+            ):
                 yield batch
                 batch, held = [], 0
             batch.append(item)
@@ -234,6 +256,86 @@ def _messages(
             yield from _given(held, options, tally)
     if held:
         yield from _given(held, options, tally)
+
+
+def _mail(
+    batch: list[MailBytes], options: Options, tally: Tally, matcher: Matcher, mail: MailRows
+) -> Iterator[Event | Block]:
+    """The reports and rows of each message of ``batch`` in turn, read and scanned by the core
+    (``_native_mail``): the rows of the messages between two that have reports as a block; a
+    message the core leaves to Python (or all of them, if the core fails: a bug) read as before."""
+    read: MailBatch | None = None
+    if len(batch) > 1 or len(batch[0].data) <= BATCH_WEIGHT:  # (a heavy one: its matches as found)
+        try:
+            read = mail.read(batch)
+        except Exception:  # a bug in the core (a caught panic): Python reads these messages
+            read = None
+    placed: dict[int, tuple[Any, ...]] = {}  # each message's columns of where it is (``_where``)
+    first = upto = 0  # the first row not given yet; the end of the rows of the messages so far
+    runs = 0  # the messages whose rows are held
+    for j, raw in enumerate(batch):
+        outcome = None if read is None else read.outcomes[j]
+        if outcome is None or isinstance(outcome, str) or outcome[5]:  # reports (or rows) of its own
+            if read is not None:
+                yield from _mail_block(read, (first, upto), placed, options, tally, raw.where, runs)
+            first, runs = upto, 0
+        if outcome is None or isinstance(outcome, str):
+            yield from _messages([_read_whole(raw, options)], options, tally, matcher)
+            continue
+        try:
+            tally.messages += 1
+            message_id, date, newsgroups, headers, texts, defects, end = outcome
+            w = raw.where
+            provenance = Provenance(w[0], w[1], w[2], w[3], message_id, date, newsgroups, w[7])
+            if not texts and any(kind in _MESSAGE_LOST for kind, _, _ in defects):
+                tally.messages_failed += 1
+            tally.headers += headers
+            tally.parts += texts - headers
+            for kind, part, detail in defects:
+                yield _report(Defect(kind, provenance._replace(part=part), detail), tally)
+            if end > upto:
+                placed[j] = _where(provenance)
+                upto = end
+                runs += 1
+        except Exception as error:  # a bug in one message: it is lost, the next ones are read
+            tally.messages_failed += 1
+            yield _report(unexpected(error, raw.where), tally)
+        if read is not None and upto - first >= PIECE_ROWS:  # pieces cut as before
+            yield from _mail_block(read, (first, upto), placed, options, tally, raw.where, runs)
+            first, runs = upto, 0
+    if read is not None:
+        yield from _mail_block(read, (first, upto), placed, options, tally, raw.where, runs)
+
+
+def _mail_block(
+    read: MailBatch,
+    rows: tuple[int, int],
+    placed: dict[int, tuple[Any, ...]],
+    options: Options,
+    tally: Tally,
+    where: Provenance,
+    messages: int,
+) -> Iterator[Block | Report]:
+    """The rows ``rows`` (first, end) of ``read``, of ``messages`` messages, as a block
+    (``_given``'s, for ``_mail``); ``where``: the message the report of a bug names."""
+    try:
+        block = read.block(*rows, placed, options, tally)
+    except Exception as error:  # a bug: these messages' rows are lost, said once, the next ones are read
+        tally.messages_failed += messages
+        yield _report(unexpected(error, where), tally)
+    else:
+        if block is not None:
+            yield block
+
+
+def _read_whole(raw: MailBytes, options: Options) -> MessageText:
+    """A message of ``MailBytes`` read as ``sources`` reads any other (``mime.read``)."""
+    return read_message(raw.data, raw.where, options.read, raw.pipermail)
+
+
+def _read_options(options: Options) -> ReadOptions:
+    """What a file is read with: an mbox's messages as their bytes where the core makes their rows."""
+    return options.read._replace(mail_bytes=True) if in_core(options, messages=True) else options.read
 
 
 REPORTS_PER_BLOCK = 1 / 8
@@ -461,7 +563,7 @@ def unit_pieces(unit: Unit, options: Options) -> Iterator[Piece]:
         return
     tally, counter = Tally(), Counter()
     read = _Read(counter)
-    items = read_piece(unit.kind, unit.path, unit.start, unit.end, options.read, counter)
+    items = read_piece(unit.kind, unit.path, unit.start, unit.end, _read_options(options), counter)
     yield from _in_pieces(unit.path, _found(unit.path, items, options, tally, read, True), tally, read)
 
 
@@ -477,9 +579,9 @@ def file_pieces(
     tally, counter = Tally(), Counter()
     read = _Read(counter)
     items = (
-        read_path(path, options.read, counter)
+        read_path(path, _read_options(options), counter)
         if file is None
-        else read_stream(file, path, options.read, counter)
+        else read_stream(file, path, _read_options(options), counter)
     )
     found: Iterator[Event | Block] = _found(path, items, options, tally, read, True)
     if watch is not None:

@@ -73,7 +73,7 @@ STAGES = frozenset(path.stem for path in PACKAGE.glob("*.py")) | {"grammar", "so
 NOTHING = STAGES
 """For the modules that import nothing of urlsift (the records every stage shares)."""
 
-RESULTS = {"results", "rows", "matches", "pieces", "around", "_native_rows"}
+RESULTS = {"results", "rows", "matches", "pieces", "around", "_native_rows", "_native_mail"}
 """The results stage's modules."""
 PRINTING = {"cli", "output", "progress", "dask", "parquet", "workers", "batches"}
 """What comes after the results stage."""
@@ -145,6 +145,8 @@ LATER_STAGES = {
     "matches.py": PRINTING | RESULTS - {"matches", "rows"} | {"units"},
     # A plain text's rows as the native core fills them: the records, the extraction and the hosts.
     "_native_rows.py": PRINTING | RESULTS - {"rows", "_native_rows", "around"} | {"units", "sources"},
+    # An mbox's messages' rows as the core makes them (issue 32): the plain text's columns, the bytes.
+    "_native_mail.py": PRINTING | RESULTS - {"rows", "_native_rows", "_native_mail"} | {"units"},
     "results.py": PRINTING | {"pieces"},
     "pieces.py": PRINTING - {"batches"} | {"results", "matches"},
     "output.py": {"cli", "scanner", "rejoin", "validate", "extract", "sources", "units", "workers", "dask"}

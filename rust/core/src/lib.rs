@@ -7,7 +7,9 @@
 #![forbid(unsafe_code)]
 
 pub mod extract;
+pub mod flowed;
 pub mod hosts;
+pub mod mail;
 pub mod mbox;
 pub mod mime;
 pub mod rejoin;

@@ -4,6 +4,7 @@
 
 mod extract;
 mod hosts;
+mod mail;
 mod mbox;
 mod mime;
 mod rows;
@@ -216,6 +217,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     mbox::register(module)?;
     mime::register(module)?;
     hosts::register(module)?;
+    mail::register(module)?;
     text::register(module)?;
     Ok(())
 }

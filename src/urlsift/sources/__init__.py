@@ -23,7 +23,7 @@ from .._model import Defect, MessageText, Provenance, Skipped, TextStream
 from . import archives, faults, jsonl, publicinbox, warc
 from .archives import reason
 from .batch import BatchError, articles, is_batch
-from .mbox import HEAD_BYTES, is_separator, messages
+from .mbox import HEAD_BYTES, MailBytes, RawMessage, is_separator, messages
 from .packed import (
     CORRUPT,
     MAX_DEPTH,
@@ -47,7 +47,7 @@ MAX_MESSAGE = 100 * 10**6
 MAX_LINE = 1 << 20
 """A line longer than this in a message is reported (mail lines are at most 998 bytes, RFC 5322)."""
 
-Item = MessageText | TextStream | Defect | Skipped
+Item = MessageText | TextStream | Defect | Skipped | MailBytes
 
 # Two or more header lines at the very start, one of them a header every message or article has.
 _HEADERS = re.compile(
@@ -82,6 +82,9 @@ class ReadOptions(NamedTuple):
     another's, even one that holds it (a clone, objects copied in)."""
     date_field: str | None = None
     """"jsonl": the dotted path of the field that is a record's ``date`` (``jsonl._date``)."""
+    mail_bytes: bool = False
+    """An mbox's plain messages given as ``MailBytes``, for the core to read with their rows
+    (``_native_rows.in_core``'s to say: ``results`` sets it)."""
 
     def inbox(self, path: str | None = None) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
         """What ``publicinbox.read`` needs of these, for the repository at ``path``."""
@@ -339,8 +342,7 @@ def _read(
     if fmt in ("mbox", "batch"):
         try:
             for raw in (messages if fmt == "mbox" else articles)(file, options.max_message):
-                here = _at_message(where, raw.number, raw.offset)
-                yield _message(raw.data, raw.size, here, options, raw.complete, raw.pipermail)
+                yield _mbox_message(raw, where, options, fmt == "mbox")
         except BatchError as error:
             yield Defect("corrupt", where, f"news batch: {error}")
         return
@@ -442,8 +444,7 @@ def read_piece(
         size = os.fstat(raw.fileno()).st_size
         if kind == "mbox":
             for message in range_messages(file, start, end, options.max_message):
-                here = _at_message(where, message.number, message.offset)
-                yield _message(message.data, message.size, here, options, message.complete, message.pipermail)
+                yield _mbox_message(message, where, options)
         elif kind == "text":
             yield from _text(range_reader(file, start, end), where)
         elif kind == "jsonl":  # records numbered by their lines in the range, with offsets in the file
@@ -492,6 +493,21 @@ def _at_message(where: Provenance, number: int, offset: int) -> Provenance:
     """``where`` (a file's, or an archive member's) with a message's index and offset in it."""
     # Built whole, not by _replace: this runs once a message, and _replace costs a few microseconds.
     return Provenance(where.source, where.member, number, offset, *where[4:])
+
+
+def _mbox_message(raw: RawMessage, where: Provenance, options: ReadOptions, mbox: bool = True) -> Item:
+    """An mbox's message read (a news batch's article too): as its bytes (``MailBytes``) where
+    the options ask it and no check of ``_read_message`` applies (over the limit, a line cut by
+    the file's end, a line over ``MAX_LINE``), else as a ``MessageText``."""
+    here = _at_message(where, raw.number, raw.offset)
+    if options.mail_bytes and mbox and raw.complete and raw.size <= min(options.max_message, MAX_LINE):
+        return MailBytes(raw.data, here, raw.pipermail)
+    return _message(raw.data, raw.size, here, options, raw.complete, raw.pipermail)
+
+
+def read_message(data: bytes, where: Provenance, options: ReadOptions, pipermail: bool) -> MessageText:
+    """A whole message (of an mbox, read to its end) as a ``MessageText``, by ``mime.read``."""
+    return _message(data, len(data), where, options, True, pipermail)
 
 
 def _message(
@@ -579,6 +595,7 @@ __all__ = [
     "Item",
     "ReadOptions",
     "cut_points",
+    "read_message",
     "read_path",
     "read_piece",
     "read_stream",

@@ -25,6 +25,7 @@ from types import ModuleType
 from typing import IO, NamedTuple
 
 from .. import _select
+from .._model import Provenance
 
 _SENDER = re.compile(rb"\S+")
 _TIME = re.compile(rb"\d\d:\d\d")
@@ -54,6 +55,16 @@ class RawMessage(NamedTuple):
     pipermail: bool = False
     """D32: its separator has pipermail's shape (``From user at host  date``): the archiver wrote
     every address in it as ``user at host``."""
+
+
+class MailBytes(NamedTuple):
+    """A message left as its bytes, for the core to read, scan and make rows of with the other
+    messages of its batch (``ReadOptions.mail_bytes``, ``_native_mail``): no ``MessageText``."""
+
+    data: bytes
+    where: Provenance
+    """Its file, member, index and offset (the rest is read from it)."""
+    pipermail: bool
 
 
 def is_separator(line: bytes) -> bool:

@@ -1,0 +1,204 @@
+//! A batch of messages -> their rows' columns (issue 32), with no Python object per message: each
+//! message read (`mime::read`), each of its texts scanned and judged alone (`extract_each`'s
+//! matches: one scan per text, lines and columns in it), and each match's `start`, `end` and
+//! `quote_depth` filled in as `rows` fills a plain text's. `results.py`'s `_message` and
+//! `_native_rows.message_block` are the reference.
+//!
+//! A format=flowed part is unflowed before its scan and its matches placed back in the text read
+//! (D31, `flowed`), as `Matcher` does. A message is left to Python (`Outcome::Python`, with why)
+//! wherever this path would not give exactly what `mime.read`, `Matcher` and `results._row`
+//! give: the reader's own fallbacks, and an RFC 2047 word in a scanned header or in Message-ID,
+//! Date or Newsgroups (`mime._header_text` and `_scanned_headers` decode it with Python's codecs).
+
+use std::borrow::Cow;
+
+use crate::extract::{Extractor, Found, Lines};
+use crate::flowed::unflow;
+use crate::mime::{self, Defect};
+use crate::rows::{bounds, quote_depth, PREFIX_CHARS};
+use crate::scan::Unit;
+use crate::Grammar;
+
+/// One match's row: the match, and the columns the core works out (characters of its text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    pub found: Found,
+    pub start: usize,
+    pub end: usize,
+    pub depth: i64,
+    /// Its text: an index into the batch's `wheres`.
+    pub text: usize,
+}
+
+/// A message read here: what `results._message` needs of it besides its rows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Read {
+    pub message_id: Option<String>,
+    pub date: Option<String>,
+    pub newsgroups: Option<String>,
+    /// How many of its texts are header values (they come first).
+    pub headers: usize,
+    pub texts: usize,
+    pub defects: Vec<Defect>,
+    /// Where its rows end in the batch's (they start where the message before's end).
+    pub rows_end: usize,
+}
+
+/// What became of one message of a batch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Read(Read),
+    /// Python reads it (`sources/mime.py`, `Matcher`), for this reason.
+    Python(&'static str),
+}
+
+/// A batch's messages, the texts that have rows (message index, part name), and the rows.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Batch {
+    pub messages: Vec<Outcome>,
+    pub wheres: Vec<(usize, String)>,
+    pub rows: Vec<Row>,
+}
+
+/// The messages of `data` read and scanned in order; `skipped`: the headers not scanned
+/// (`mime.TRACE_HEADERS`).
+pub fn read_batch(data: &[&[u8]], skipped: &[String], extractor: &Extractor, grammar: &Grammar) -> Batch {
+    let mut batch = Batch::default();
+    for (index, message) in data.iter().enumerate() {
+        let outcome = match mime::read(message, skipped) {
+            Err(why) => Outcome::Python(why.as_str()),
+            Ok(read) => match left_to_python(&read) {
+                Some(why) => Outcome::Python(why),
+                None => Outcome::Read(scanned(read, index, extractor, grammar, &mut batch)),
+            },
+        };
+        batch.messages.push(outcome);
+    }
+    batch
+}
+
+/// Why Python must read a message the core read, if it must (the one place that decides).
+fn left_to_python(read: &mime::Message) -> Option<&'static str> {
+    let encoded = |value: &str| value.contains("=?");
+    // mime._scanned_headers and _header_text: RFC 2047 words, decoded by Python's codecs.
+    let identity = [&read.message_id, &read.date, &read.newsgroups];
+    if read.headers.iter().any(|(_, value)| encoded(value))
+        || identity.iter().any(|v| v.as_deref().is_some_and(encoded))
+    {
+        return Some("encoded-word");
+    }
+    None
+}
+
+/// The rows of a message's texts (header values, then parts), added to `batch`.
+fn scanned(
+    read: mime::Message,
+    index: usize,
+    extractor: &Extractor,
+    grammar: &Grammar,
+    batch: &mut Batch,
+) -> Read {
+    let mime::Message { headers, message_id, date, newsgroups, parts, defects, flowed } = read;
+    let (count, texts) = (headers.len(), headers.len() + parts.len());
+    for (k, (name, text)) in headers.into_iter().chain(parts).enumerate() {
+        // D31: whether the part is flowed, and then whether DelSp=yes.
+        let part = k.checked_sub(count);
+        let delsp = flowed.iter().find(|(at, _)| Some(*at) == part).map(|&(_, delsp)| delsp);
+        let scan = Scan { extractor, grammar, delsp };
+        let rows = match Units::of(&text) {
+            Units::Bytes(units) => scan.rows(&units),
+            Units::Utf16(units) => scan.rows(&units),
+            Units::Chars(units) => scan.rows(&units),
+        };
+        if rows.is_empty() {
+            continue;
+        }
+        let at = batch.wheres.len();
+        batch.wheres.push((index, name));
+        batch.rows.extend(rows.into_iter().map(|(found, start, end, depth)| Row {
+            found,
+            start,
+            end,
+            depth,
+            text: at,
+        }));
+    }
+    Read { message_id, date, newsgroups, headers: count, texts, defects, rows_end: batch.rows.len() }
+}
+
+/// A text as the scanner's units, one a character (`scan.rs`'s `Units` in the binding): its
+/// bytes when ASCII, Latin-1 bytes, UTF-16 units of the BMP, else code points.
+enum Units<'a> {
+    Bytes(Cow<'a, [u8]>),
+    Utf16(Vec<[u8; 2]>),
+    Chars(Vec<char>),
+}
+
+impl<'a> Units<'a> {
+    fn of(text: &'a str) -> Self {
+        if text.is_ascii() {
+            return Units::Bytes(Cow::Borrowed(text.as_bytes()));
+        }
+        let widest = text.chars().map(u32::from).max().unwrap_or(0);
+        if widest <= 0xFF {
+            return Units::Bytes(Cow::Owned(
+                text.chars().map(|c| u8::try_from(u32::from(c)).unwrap_or(0)).collect(),
+            ));
+        }
+        if widest <= 0xFFFF {
+            return Units::Utf16(text.encode_utf16().map(u16::to_le_bytes).collect());
+        }
+        Units::Chars(text.chars().collect())
+    }
+}
+
+/// How one text is scanned: the extraction, and for a flowed part whether `DelSp=yes`.
+struct Scan<'a> {
+    extractor: &'a Extractor,
+    grammar: &'a Grammar,
+    delsp: Option<bool>,
+}
+
+impl Scan<'_> {
+    /// The matches of one whole text (`Extraction.whole`; a flowed part's unflowed first and its
+    /// matches placed back, as `matches._originals` does), each with its start, end and quote
+    /// depth in the text.
+    fn rows<T: Unit>(&self, text: &[T]) -> Vec<(Found, usize, usize, i64)> {
+        let unflowed = self.delsp.and_then(|delsp| unflow(text, delsp));
+        let mut found = self.matches(unflowed.as_ref().map_or(text, |unflowed| &unflowed.units));
+        if let Some(unflowed) = &unflowed {
+            let mut lines = Lines::default();
+            found = found.into_iter().map(|one| unflowed.original(one, text, &mut lines)).collect();
+        }
+        let row = |one: Found| {
+            let (start, end) = bounds(&one);
+            let depth = depth_in(text, &one);
+            (one, start, end, depth)
+        };
+        found.into_iter().map(row).collect()
+    }
+
+    fn matches<T: Unit>(&self, units: &[T]) -> Vec<Found> {
+        let Scan { extractor, grammar, .. } = self;
+        let mut scan = extractor.scanner.start(units, 0, None, true);
+        let mut lines = Lines::default();
+        let mut found = Vec::new();
+        while let Some(candidate) = extractor.scanner.next(&mut scan, units) {
+            found.extend(extractor.candidate(grammar, units, &candidate, &mut lines));
+        }
+        found
+    }
+}
+
+/// D25: `around.quote_depth` of a match in its whole text: the quote marks that begin its line,
+/// read up to the match (nothing before it on its line: 0).
+fn depth_in<T: Unit>(units: &[T], found: &Found) -> i64 {
+    let start = found.span.0;
+    let Ok(column) = usize::try_from(found.column) else { return 0 };
+    if column == 0 || column > start {
+        return 0;
+    }
+    let line_start = start - column;
+    let end = start.min(line_start + PREFIX_CHARS);
+    units.get(line_start..end).map_or(0, quote_depth)
+}
