@@ -178,7 +178,7 @@ class MessageReader:
         ]
         | str
     ):
-        """Header names and values (RFC 2047 words as written), Message-ID, Date, Newsgroups, part
+        """Header names and values (RFC 2047 words decoded), Message-ID, Date, Newsgroups, part
         names and texts, flowed {part: DelSp=yes}, defects (kind, part, detail); or why the Python
         reader must read the message."""
 
@@ -238,3 +238,11 @@ def mail_rows(
     list[tuple[int, tuple[object, ...]]],
 ]:
     """A batch of messages' outcomes and rows as columns (``_native_mail``, issue 32)."""
+
+def page_read(html: str, /) -> tuple[str, list[str], str | None] | None:
+    """``sources.page.read(html)`` by the core (text, links, base); None where the page is left to
+    Python (rust/core/src/mime/html.rs)."""
+
+def header_decoded(value: str, /) -> tuple[str, str | None] | None:
+    """``sources.mime._header_decoded(value)`` by the core; None where a word's charset is left to
+    Python (rust/core/src/mime/words.rs)."""

@@ -4,6 +4,7 @@
 //! kinds `mime.py` gives; the same bytes read again give the same message. Each part unflowed
 //! (D31, both DelSp) is the part less its joins, and every position maps back inside the part;
 //! the batch reader (`mail::read_batch`, a toy judge) gives rows within their texts, in order.
+//! The page reader and the RFC 2047 decoder run on the bytes as text too.
 #![no_main]
 
 use std::sync::OnceLock;
@@ -50,6 +51,12 @@ fn check_unflowed(text: &[char]) {
 
 fuzz_target!(|data: &[u8]| {
     let Some((_, data)) = data.split_first() else { return };
+    // The page reader and the RFC 2047 decoder on the bytes as text, whatever they hold.
+    let text = String::from_utf8_lossy(data);
+    if let Some(page) = mime::page_read(&text) {
+        assert!(page.base.is_none() || !page.text.is_empty(), "a base's href is in the text");
+    }
+    let _ = mime::header_decoded(&text);
     let skipped = ["received".to_owned(), "dkim-signature".to_owned()];
     let (extractor, grammar) = toy();
     let batch = mail::read_batch(&[data, data], &skipped, extractor, grammar);
