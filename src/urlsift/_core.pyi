@@ -178,9 +178,13 @@ class MessageReader:
         ]
         | str
     ):
-        """Header names and values (RFC 2047 words as written), Message-ID, Date, Newsgroups, part
+        """Header names and values (RFC 2047 words decoded), Message-ID, Date, Newsgroups, part
         names and texts, flowed {part: DelSp=yes}, defects (kind, part, detail); or why the Python
         reader must read the message."""
+
+def header_decoded(value: str, /) -> tuple[str, str | None] | None:
+    """``sources.mime._header_decoded(value)`` by the core; None where a word's charset is left to
+    Python (rust/core/src/mime/words.rs)."""
 
 def rows(
     matches: object, base: int, limit: int, prefix: tuple[int, str], /

@@ -12,10 +12,13 @@
 //! Whatever else a message holds (another charset, a `text/html` part, an RFC 2231 parameter, a
 //! non-ASCII Content-Type) is not guessed at: `read` says why it did not read the message
 //! (`Fallback`), and the caller reads it with the Python reader (one place decides: `read`'s
-//! checks). RFC 2047 words are left as written: the caller decodes the
-//! values that hold one (`mime._header_decoded`, Python's codecs for every charset).
+//! checks). RFC 2047 words in the headers are decoded as `mime._header_decoded` decodes them
+//! (`words`), for the same charsets; a word in any other leaves the message to Python too.
 
 mod transfer;
+mod words;
+
+pub use words::decoded as header_decoded;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -38,6 +41,8 @@ pub enum Fallback {
     Charset,
     /// A `text/html` part (`sources/page.py`).
     Html,
+    /// An RFC 2047 word in a charset other than those above (or a name that is no ASCII).
+    WordCharset,
 }
 
 impl Fallback {
@@ -48,6 +53,7 @@ impl Fallback {
             Fallback::Rfc2231 => "rfc2231",
             Fallback::Charset => "charset",
             Fallback::Html => "html",
+            Fallback::WordCharset => "word-charset",
         }
     }
 }
@@ -60,13 +66,14 @@ pub struct Defect {
     pub detail: String,
 }
 
-/// A message read: what `MessageText` is made of, but for the RFC 2047 words left as written.
+/// A message read: what `MessageText` is made of.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Message {
     /// The headers to scan, in order: name, and value as `mime.read` keeps it (blanks after the
-    /// colon and carriage returns at its end taken off; encoded words as written).
+    /// colon and carriage returns at its end taken off, RFC 2047 words decoded; a header left with
+    /// no colon and no "www." once decoded is dropped).
     pub headers: Vec<(String, String)>,
-    /// Message-ID, Date and Newsgroups as `_Entity.get` gives them (encoded words as written).
+    /// Message-ID, Date and Newsgroups as `_Entity.get` gives them, RFC 2047 words decoded.
     pub message_id: Option<String>,
     pub date: Option<String>,
     pub newsgroups: Option<String>,
@@ -85,13 +92,26 @@ pub fn read(data: &[u8], skipped: &[String]) -> Result<Message, Fallback> {
     for (name, value) in message.headers() {
         // No colon, no URL, but for an encoded word and a "www." host with no scheme (mime.read).
         let kept = value.contains(':') || value.contains("=?") || contains_www(value);
-        if kept && !skipped.iter().any(|trace| name.eq_ignore_ascii_case(trace)) {
-            found.headers.push((name.to_owned(), trimmed(value).to_owned()));
+        if !kept || skipped.iter().any(|trace| name.eq_ignore_ascii_case(trace)) {
+            continue;
+        }
+        let (value, problem) = words::decoded(trimmed(value)).ok_or(Fallback::WordCharset)?;
+        if let Some(problem) = problem {
+            defect(&mut found, "malformed", name, problem); // still scanned, as decoded (or written)
+        }
+        if value.contains(':') || contains_www(&value) {
+            found.headers.push((name.to_owned(), value));
         }
     }
-    found.message_id = message.get("message-id").map(str::to_owned);
-    found.date = message.get("date").map(str::to_owned);
-    found.newsgroups = message.get("newsgroups").map(str::to_owned);
+    // `mime._header_text`: the words decoded, any problem left unsaid.
+    let text = |name: &str| {
+        message
+            .get(name)
+            .map(|value| words::decoded(value).map(|(text, _)| text).ok_or(Fallback::WordCharset))
+    };
+    found.message_id = text("message-id").transpose()?;
+    found.date = text("date").transpose()?;
+    found.newsgroups = text("newsgroups").transpose()?;
     let mut counter = 0;
     walk(&message, &mut found, &mut counter, "text/plain", 0)?;
     Ok(found)

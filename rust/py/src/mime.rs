@@ -53,7 +53,15 @@ fn message(py: Python<'_>, read: Result<core::Message, core::Fallback>) -> PyRes
     Ok(fields.into_pyobject(py)?.into_any())
 }
 
+/// `mime._header_decoded(value)` by the core: the value with its RFC 2047 words decoded and the
+/// problem said of them; None where a word's charset is left to Python.
+#[pyfunction]
+fn header_decoded(value: &str) -> PyResult<Option<(String, Option<&'static str>)>> {
+    guard("header_decoded", || core::header_decoded(value))
+}
+
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<MessageReader>()?;
+    module.add_function(wrap_pyfunction!(header_decoded, module)?)?;
     Ok(())
 }

@@ -108,8 +108,8 @@ def read(data: bytes, where: Provenance, pipermail: bool = False) -> MessageText
     it comes from a pipermail archive (D32, ``MessageText.pipermail``)."""
     native = _select.native()
     if native is not None:
-        # The core reads it, or says why not (another charset, HTML, RFC 2231, a header block of
-        # the stdlib's odd case: the one place that decides, rust/core/src/mime.rs); read here then.
+        # The core reads it, or says why not (another charset, in a part or an RFC 2047 word, HTML,
+        # RFC 2231: the one place that decides, rust/core/src/mime.rs); read here then.
         found = _native_reader(native).read(data)
         if not isinstance(found, str):
             return _from_core(found, where, pipermail)
@@ -171,21 +171,11 @@ _CoreMessage = tuple[
 
 
 def _from_core(read_: _CoreMessage, where: Provenance, pipermail: bool) -> MessageText:
-    """The ``MessageText`` of a message the core read: its RFC 2047 words decoded here, by
-    Python's codecs, as ``read`` decodes them."""
+    """The ``MessageText`` of a message the core read (its RFC 2047 words decoded there, and their
+    problems among its defects)."""
     names, values, message_id, date, newsgroups, parts, texts, flowed, defects = read_
-    names, values, problems = _scanned_headers(names, values)
     headers = len(values)
-    provenance = Provenance(
-        where[0],
-        where[1],
-        where[2],
-        where[3],
-        _header_text(message_id),
-        _header_text(date),
-        _header_text(newsgroups),
-        where[7],
-    )
+    provenance = Provenance(where[0], where[1], where[2], where[3], message_id, date, newsgroups, where[7])
     found = MessageText(
         provenance,
         values + texts,
@@ -195,8 +185,6 @@ def _from_core(read_: _CoreMessage, where: Provenance, pipermail: bool) -> Messa
         {index + headers: delsp for index, delsp in flowed.items()},  # D31
         pipermail,
     )
-    for name, problem in problems:
-        _defect(found, "malformed", name, problem)
     for kind, part, detail in defects:
         _defect(found, kind, part, detail)
     return found
