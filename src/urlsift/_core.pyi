@@ -182,6 +182,10 @@ class MessageReader:
         names and texts, flowed {part: DelSp=yes}, defects (kind, part, detail); or why the Python
         reader must read the message."""
 
+def page_read(html: str, /) -> tuple[str, list[str], str | None] | None:
+    """``sources.page.read(html)`` by the core (text, links, base); None where the page is left to
+    Python (rust/core/src/mime/html.rs)."""
+
 def header_decoded(value: str, /) -> tuple[str, str | None] | None:
     """``sources.mime._header_decoded(value)`` by the core; None where a word's charset is left to
     Python (rust/core/src/mime/words.rs)."""

@@ -126,6 +126,7 @@ LATER_STAGES = {
     "_version.py": NOTHING,
     "_select.py": NOTHING,  # which core runs (issue 31): the native module is no stage
     "_unicode_tables.py": NOTHING,  # renders rust/core/src/scan_tables.rs from this Python's str (issue 31)
+    "_html_tables.py": NOTHING,  # renders rust/core/src/mime/html_tables.rs from html (issue 32)
     "errors.py": NOTHING,  # the exceptions every stage may raise (issue 29)
     "canonical.py": {
         *("scanner", "rejoin", "extract", "stream", "cli", "sources", "results", "rows", "matches"),

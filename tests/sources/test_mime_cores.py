@@ -122,7 +122,8 @@ def test_nesting_around_the_limit_reads_the_same_by_both_cores(depth: int) -> No
 
 
 def test_what_the_core_leaves_to_python_it_names() -> None:
-    assert _by_core(b"Content-Type: text/html\n\n<a href='http://a.example/'>") == "html"
+    assert _by_core(b"Content-Type: text/html\n\n<a href='http://a.example/'>") is None
+    assert _by_core(b"Content-Type: text/html\n\n<base href='http://a.example/'><a href=x>") == "html-base"
     assert _by_core(b"Content-Type: text/plain; charset=koi8-r\n\n\xc1") == "charset"
     assert _by_core(b"Content-Type: text/plain; name*=utf-8''x\n\nx") == "rfc2231"
     assert _by_core("Content-Type: text/plain; x=\u00e9\n\nx".encode()) == "non-ascii-type"
@@ -291,6 +292,15 @@ SHAPES: dict[str, Callable[[int], bytes]] = {
     ),
     "long qp lines": lambda n: b"Content-Transfer-Encoding: quoted-printable\n\n" + b"a=3D=\r\nb" * (40 * n),
     "nested": lambda n: nested_multiparts(60, b"lorem ipsum=\n" * (20 * n)),
+    "a page of unclosed tags": lambda n: (
+        b"Content-Type: text/html\n\n<p>see <a href='http://h.example/'>it</a>" + b"<a " * (1000 * n)
+    ),
+    "a page of references, links and scripts": lambda n: (
+        b"Content-Type: text/html\n\n"
+        + b"<p>a &amp; &notit; &#x41; &#99999<a href=x title='&lt;'>y</a><script>1</scrIpt ><!-- c -->"
+        * (20 * n)
+        + b"<style>&amp; </styl"
+    ),
     "encoded words, some unclosed": lambda n: (
         b"Subject: " + b"=?utf-8?q?a=3A?= =?latin-1?b?6Q?=\n x =?a" * (20 * n) + b"\n\nx\n"
     ),

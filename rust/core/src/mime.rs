@@ -9,15 +9,19 @@
 //! base64 as `binascii` undoes them (`transfer`), then decoded from UTF-8, US-ASCII, Latin-1 or
 //! Windows-1252, undecodable bytes replaced and counted as Python's codecs replace them.
 //!
-//! Whatever else a message holds (another charset, a `text/html` part, an RFC 2231 parameter, a
-//! non-ASCII Content-Type) is not guessed at: `read` says why it did not read the message
+//! `text/html` parts are read as `sources/page.py` reads them (`html`). Whatever else a message
+//! holds (another charset, a page whose relative links a `<base href>` resolves, an RFC 2231
+//! parameter, a non-ASCII Content-Type) is not guessed at: `read` says why it did not read the message
 //! (`Fallback`), and the caller reads it with the Python reader (one place decides: `read`'s
 //! checks). RFC 2047 words in the headers are decoded as `mime._header_decoded` decodes them
 //! (`words`), for the same charsets; a word in any other leaves the message to Python too.
 
+mod html;
+mod html_tables;
 mod transfer;
 mod words;
 
+pub use html::{read as page_read, Page};
 pub use words::decoded as header_decoded;
 
 use std::borrow::Cow;
@@ -39,8 +43,10 @@ pub enum Fallback {
     Rfc2231,
     /// A text part whose charset is none of UTF-8, US-ASCII, Latin-1 and Windows-1252.
     Charset,
-    /// A `text/html` part (`sources/page.py`).
+    /// A `text/html` part that `html::read` leaves to Python (a reference Python's `int()` refuses).
     Html,
+    /// D39: a `text/html` part with a `<base href>` and relative links (Python's `urljoin`).
+    HtmlBase,
     /// An RFC 2047 word in a charset other than those above (or a name that is no ASCII).
     WordCharset,
 }
@@ -53,6 +59,7 @@ impl Fallback {
             Fallback::Rfc2231 => "rfc2231",
             Fallback::Charset => "charset",
             Fallback::Html => "html",
+            Fallback::HtmlBase => "html-base",
             Fallback::WordCharset => "word-charset",
         }
     }
@@ -524,9 +531,6 @@ fn split(entity: &Entity<'_>, boundary: &[u8]) -> (Vec<(usize, usize)>, Option<&
 
 /// `mime._text_part`: the part undone from its transfer encoding and decoded from its charset.
 fn text_part(entity: &Entity<'_>, found: &mut Message, part: String, content: &Type) -> Result<(), Fallback> {
-    if content.kind == "text/html" {
-        return Err(Fallback::Html);
-    }
     let charset = charset(&content.charset).ok_or(Fallback::Charset)?;
     let encoding = py_strip(entity.get("content-transfer-encoding").unwrap_or(""));
     let body = entity.body();
@@ -568,6 +572,16 @@ fn text_part(entity: &Entity<'_>, found: &mut Message, part: String, content: &T
         let detail = format!("{replaced} undecodable byte {sequences} ({})", content.charset);
         defect(found, "undecodable-bytes", &part, detail);
     }
+    let text = if content.kind == "text/html" {
+        let page = html::read(&text).ok_or(Fallback::Html)?;
+        // D39: relative links against a <base href> are resolved by Python's urljoin.
+        if page.base.is_some() && page.links.iter().any(|link| html::relative(link)) {
+            return Err(Fallback::HtmlBase);
+        }
+        page.text
+    } else {
+        text
+    };
     if let Some(delsp) = content.delsp {
         found.flowed.push((found.parts.len(), delsp)); // D31: unflowed before scanning
     }
@@ -614,7 +628,11 @@ mod tests {
 
     #[test]
     fn what_is_not_read_natively_says_why() {
-        assert_eq!(read_plain(b"Content-Type: text/html\n\n<p>"), Err(Fallback::Html));
+        let page = read_plain(b"Content-Type: text/html\n\n<p>a &amp; <a href=x>b").unwrap();
+        assert_eq!(page.parts, [("0 text/html".to_owned(), "a & \n\nx\n\nb".to_owned())]);
+        let based = b"Content-Type: text/html\n\n<base href=http://a/><a href=x>";
+        assert_eq!(read_plain(based), Err(Fallback::HtmlBase));
+        assert!(read_plain(b"Content-Type: text/html\n\n<base href=http://a/><a href=http://b/>").is_ok());
         assert_eq!(read_plain(b"Content-Type: text/plain; charset=koi8-r\n\nx"), Err(Fallback::Charset));
         assert_eq!(read_plain(b"Content-Type: text/plain; title*=us-ascii''x\n\nx"), Err(Fallback::Rfc2231));
         let odd = read_plain(b"Subject : a:\n b\nno header\n\nx").unwrap();

@@ -60,8 +60,19 @@ fn header_decoded(value: &str) -> PyResult<Option<(String, Option<&'static str>)
     guard("header_decoded", || core::header_decoded(value))
 }
 
+/// A page read: its text, its links' values and its base.
+type PageFields = (String, Vec<String>, Option<String>);
+
+/// `page.read(html)` by the core: (text, links, base); None where the page is left to Python.
+#[pyfunction]
+fn page_read(py: Python<'_>, html: &str) -> PyResult<Option<PageFields>> {
+    let read = py.detach(|| guard("page_read", || core::page_read(html)))?;
+    Ok(read.map(|page| (page.text, page.links, page.base)))
+}
+
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<MessageReader>()?;
+    module.add_function(wrap_pyfunction!(page_read, module)?)?;
     module.add_function(wrap_pyfunction!(header_decoded, module)?)?;
     Ok(())
 }
