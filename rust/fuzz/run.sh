@@ -56,6 +56,7 @@ elif target == "message":  # whole messages of the mail and news corpora, as the
     mboxes = sorted((root / "corpora").rglob("*.mbox"))
     found = [m.data[:8192] for p in mboxes for m in messages(p.open("rb"))]
     texts = found[::10]
+    texts += [b"Content-Type: text/html\n\n<p>a &amp;&notit;&#x41;<a href='x'>b</a><script>c</script", b"Subject: =?utf-8?q?a_b?= =?latin-1?b?6Q?=\n\nx"]
 else:
     urls = {
         json.loads(line)["url"].encode()
