@@ -60,30 +60,31 @@ impl Suffixes {
         suffixes
     }
 
-    /// How many labels of `labels` are public (the package's `_countpublic`, unknown TLDs public).
-    fn count_public(&self, labels: &[&str]) -> usize {
-        let count = labels.len();
+    /// How many labels of `host` (lower-case, no empty label) are public: the package's
+    /// `_countpublic`, unknown TLDs public. Each suffix is a slice of `host`, looked up as it is.
+    fn count_public(&self, host: &str) -> usize {
+        let starts: Vec<usize> =
+            std::iter::once(0).chain(host.match_indices('.').map(|(at, _)| at + 1)).collect();
+        let count = starts.len();
         if count == 1 {
             return 1;
         }
         let from = count.saturating_sub(self.max_labels + 1);
-        let mut probe = String::new();
-        for i in from..count {
+        let mut probe = String::with_capacity(host.len() + 2);
+        for (i, &start) in starts.iter().enumerate().skip(from) {
             let depth = count - i;
-            let joined = labels[i..].join(".");
+            let suffix = &host[start..];
             probe.clear();
             probe.push('!');
-            probe.push_str(&joined);
+            probe.push_str(suffix);
             if self.rules.contains(&probe) {
                 return depth - 1;
             }
-            probe.clear();
-            probe.push_str("*.");
-            probe.push_str(&joined);
+            probe.replace_range(..1, "*.");
             if self.rules.contains(&probe) {
                 return if i > 0 { depth + 1 } else { depth };
             }
-            if self.rules.contains(&joined) {
+            if self.rules.contains(suffix) {
                 return depth;
             }
         }
@@ -96,22 +97,23 @@ impl Suffixes {
             return None;
         }
         let host = host.strip_suffix('.').unwrap_or(host).to_ascii_lowercase();
-        let labels: Vec<&str> = host.split('.').collect();
-        if labels.contains(&"") {
+        if host.split('.').any(str::is_empty) {
             return None;
         }
-        let public = self.count_public(&labels);
-        if public == 0 || labels.len() < public + 1 {
+        let public = self.count_public(&host);
+        let labels = host.split('.').count();
+        if public == 0 || labels < public + 1 {
             return None;
         }
-        Some(labels[labels.len() - public - 1..].join("."))
+        let start = host.split('.').take(labels - public - 1).map(|label| label.len() + 1).sum::<usize>();
+        Some(host[start..].to_string())
     }
 }
 
 /// `hosts._IPV4`: `\d+(\.\d+){3}`.
 fn is_dotted_quad(host: &str) -> bool {
-    let parts: Vec<&str> = host.split('.').collect();
-    parts.len() == 4 && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+    host.split('.').count() == 4
+        && host.split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The columns of a valid URL whose scheme (lower-cased) is `scheme`, or `None`: Python's to work
@@ -572,6 +574,56 @@ mod tests {
         assert_eq!(key("https://h.example:8443").as_deref(), Some("example,h:8443)/"));
         assert_eq!(key("http://h:x/"), None);
         assert_eq!(surt("http://[::1]/"), None);
+    }
+
+    #[test]
+    fn no_input_panics() {
+        // Whatever the string (the binding passes any str), an answer and no panic.
+        let list =
+            Suffixes::parse("// ===BEGIN ICANN DOMAINS===\n*.ck\n!www.ck\nK.com\n\u{e9}.fr".as_bytes());
+        let pieces = [
+            "http",
+            "://",
+            "www.",
+            "é",
+            "%",
+            "%2",
+            "%C3%A9",
+            "@",
+            ":",
+            "[",
+            "]",
+            ".",
+            "..",
+            "/",
+            "?",
+            "#",
+            "&",
+            "=",
+            "0",
+            "08",
+            "(",
+            ")",
+            "a",
+            "cfid=",
+            "cftoken=1",
+            "sid=",
+            ".aspx",
+            " ",
+            "\u{0}",
+        ];
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..20_000 {
+            let mut url = String::new();
+            for _ in 0..(state % 12) {
+                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                url.push_str(pieces[(state >> 33) as usize % pieces.len()]);
+            }
+            let _ = columns(&url, "http", &list);
+            let _ = surt(&url);
+            let _ = list.registered_domain(&url);
+            let _ = forms(&url);
+        }
     }
 
     #[test]
