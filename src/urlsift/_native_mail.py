@@ -19,14 +19,11 @@ from ._native_rows import Resolved, _finished, _resolved_of
 from .extract import Extraction, _extraction_for, _judge_deferred, _native_matches
 from .rows import Block, Options, Tally
 from .sources.mbox import MailBytes
-from .sources.mime import TRACE_HEADERS
 
 __all__ = ["MailBatch", "MailRows", "Outcome"]
 
 _NUMBERS = ("line", "column", "start", "end", "quote_depth")
 """The core's number columns, in the order it lays them out (then each row's verdict and text)."""
-
-_SKIPPED = sorted(TRACE_HEADERS)
 
 Outcome = str | tuple[str | None, str | None, str | None, int, int, list[tuple[DefectKind, str, str]], int]
 """What became of a message: why Python must read it, or (Message-ID, Date, Newsgroups, how many
@@ -41,8 +38,11 @@ class MailRows:
         native = _select.native()
         if native is None:
             raise RuntimeError("the native core is not in use")  # (``in_core`` says when it is)
+        from .sources.mime import TRACE_HEADERS  # (a mail run's: a text run loads no mail reader)
+
         self.options = options
         self._native = native
+        self._skipped = sorted(TRACE_HEADERS)
         self._extractions: dict[bool, Extraction] = {}
         self._resolved: dict[tuple[Any, ...], Resolved] = {}
 
@@ -55,7 +55,7 @@ class MailRows:
             extraction = _extraction_for(options.profile, options.naked, True, options.schemes, pipermail)
             self._extractions[pipermail] = extraction
         found = self._native.mail_rows(
-            extraction._extractor(self._native), _SKIPPED, [message.data for message in messages]
+            extraction._extractor(self._native), self._skipped, [message.data for message in messages]
         )
         outcomes, wheres, urls, alternatives, wrappers, numbers, verdicts, undecided = found
         count = len(urls)
