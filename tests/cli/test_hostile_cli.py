@@ -425,9 +425,16 @@ def _mbox(path: Path, count: int) -> Path:
     return path
 
 
+def _messages_in_python(patch: pytest.MonkeyPatch) -> None:
+    """Every message read into Python (``MessageText``), where the faults below are put: under the
+    Rust core an mbox's messages are the core's (its faults: tests/results/test_native_mail.py)."""
+    patch.setattr(urlsift.results, "_read_options", lambda options: options.read)
+
+
 def test_an_internal_error_in_one_message_loses_that_message_only(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    _messages_in_python(monkeypatch)
     real = urlsift.results._message
 
     def failing(message: MessageText, *args: Any) -> Iterator[Any]:
@@ -454,6 +461,7 @@ def test_an_internal_error_in_one_message_loses_that_message_only(
 def test_the_message_a_reader_fails_on_is_counted_and_the_next_file_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    _messages_in_python(monkeypatch)
     real = read_path
 
     def failing(path: str, *args: Any) -> Iterator[Any]:
@@ -963,6 +971,7 @@ def test_a_machine_fault_in_one_message_is_named_as_such(
         return real(data, *args)
 
     with pytest.MonkeyPatch.context() as patch:
+        _messages_in_python(patch)
         patch.setattr("urlsift.sources.mime.read", failing)
         assert main(["--stats", str(mbox)]) == 2
     out, err = capsys.readouterr()
