@@ -165,6 +165,17 @@ def instructions(command: Sequence[str | Path], function: str, calls: int, folde
     return counts
 
 
+def shape_files(shapes: dict[str, Callable[[int], bytes]], sizes: Sequence[int], folder: Path) -> list[Path]:
+    """Each of ``shapes`` (in sorted order) at each of ``sizes``, written to a file of ``folder``:
+    the inputs of a native example whose counts ``assert_instructions_linear`` reads."""
+    paths = []
+    for k, shape in enumerate(sorted(shapes)):
+        for size in sizes:
+            paths.append(folder / f"{k}-{size}.in")
+            paths[-1].write_bytes(shapes[shape](size))
+    return paths
+
+
 def assert_instructions_linear(
     shapes: Sequence[str], counts: Sequence[int], limit: float, least: int
 ) -> None:
