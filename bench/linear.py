@@ -1,9 +1,11 @@
 """Exact growth ratios of validation and extraction time on adversarial shapes (the tests only fail
 above 30x): CPU time per run, timed as tests/growth.py does (batches of 50 ms, best of three), with
 the speed at the largest size in MB/s (millions of characters a second), on each core (the native
-one where it is built; issue 31's target: 20 MB/s a text).
+one where it is built; issue 31's target: 20 MB/s a text). ``rows``: the text's UTF-8 bytes to the
+rows of ``--input-format text --invalid`` (``_native_rows.TextRows``: the command line's path),
+under the native core only.
 
-python bench/linear.py [strict|modern ...] [--only validate|scan|extract ...]
+python bench/linear.py [strict|modern ...] [--only validate|scan|extract|rows ...]
     (default: both profiles, one after the other, and every job)
 """
 
@@ -15,6 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 import argparse
+import io
 import itertools
 from collections.abc import Callable
 
@@ -23,11 +26,13 @@ from scan.test_linear import SHAPES, TEXT_SHAPES
 
 import urlsift
 from urlsift import _select
+from urlsift._native_rows import TextRows
+from urlsift.rows import Options, Tally
 from urlsift.scanner import KNOWN_SCHEMES, scanner_for
 
 SIZES = (10_000, 100_000, 1_000_000)
 PROFILES = ("strict", "modern")
-JOBS = ("validate", "scan", "extract")
+JOBS = ("validate", "scan", "extract", "rows")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -56,14 +61,22 @@ def runs(profile: str, only: list[str]) -> None:
     def extract_all(text: str) -> int:
         return sum(1 for _ in urlsift.extract(text, invalid=True, profile=profile))
 
+    options = Options(profile="modern" if profile == "modern" else "strict", invalid=True)
+
+    def rows_all(text: str) -> int:
+        rows = TextRows(io.BytesIO(text.encode()), options, (), None)
+        return sum(block.rows for block in rows.blocks(Tally(), 1000))
+
     jobs: tuple[tuple[str, dict[str, Callable[[int], str]], Callable[[str], object]], ...] = (
         (f"validate ({profile})", SHAPES, validate),
         (f"scan ({profile})", TEXT_SHAPES, scan_all),
         (f"extract(invalid=True) ({profile})", TEXT_SHAPES, extract_all),
+        (f"rows of bytes, --invalid ({profile})", TEXT_SHAPES, rows_all),
     )
     jobs = tuple(job for job, name in zip(jobs, JOBS, strict=True) if name in only)
-    cores = [core for core in _select.CORES if core == "python" or _select.NATIVE is not None]
+    every = [core for core in _select.CORES if core == "python" or _select.NATIVE is not None]
     for title, shapes, run in jobs:
+        cores = [core for core in every if core == "rust" or run is not rows_all]
         heads = "".join(f"   {core + ' ratios':>13} {'MB/s':>7}" for core in cores)
         print(f"{title:34}{heads}   (MB/s at {SIZES[-1]:,})")
         for shape in sorted(shapes):

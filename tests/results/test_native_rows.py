@@ -278,15 +278,10 @@ DECODED_SIZES = (400_000, 4_000_000)
 def test_the_decoders_instructions_grow_linearly(tmp_path: Path) -> None:
     cargo = shutil.which("cargo")
     assert cargo is not None
-    shapes = sorted(DECODED_SHAPES)
-    paths = []
-    for k, shape in enumerate(shapes):
-        for size in DECODED_SIZES:
-            paths.append(tmp_path / f"{k}-{size}.txt")
-            paths[-1].write_bytes(DECODED_SHAPES[shape](size))
+    _, paths = growth.shape_files(tmp_path, DECODED_SHAPES, DECODED_SIZES, ".in")
     command: list[str | Path] = [_example(cargo, "text_files"), *paths]
     counts = growth.instructions(command, "read_one", len(paths), tmp_path)
-    growth.assert_instructions_linear(shapes, counts, INSTRUCTION_LIMIT, 100_000)
+    growth.assert_instructions_linear(sorted(DECODED_SHAPES), counts, INSTRUCTION_LIMIT, 100_000)
 
 
 @native
