@@ -7,8 +7,8 @@
 //! A format=flowed part is unflowed before its scan and its matches placed back in the text read
 //! (D31, `flowed`), as `Matcher` does. A message is left to Python (`Outcome::Python`, with why)
 //! wherever this path would not give exactly what `mime.read`, `Matcher` and `results._row`
-//! give: the reader's own fallbacks, and an RFC 2047 word in a scanned header or in Message-ID,
-//! Date or Newsgroups (`mime._header_text` and `_scanned_headers` decode it with Python's codecs).
+//! give: the reader's own fallbacks (`mime::Fallback`, the one place that decides; RFC 2047 words
+//! are decoded by the reader itself, `mime/words.rs`, or the message is left to Python there).
 
 use std::borrow::Cow;
 
@@ -67,27 +67,11 @@ pub fn read_batch(data: &[&[u8]], skipped: &[String], extractor: &Extractor, gra
     for (index, message) in data.iter().enumerate() {
         let outcome = match mime::read(message, skipped) {
             Err(why) => Outcome::Python(why.as_str()),
-            Ok(read) => match left_to_python(&read) {
-                Some(why) => Outcome::Python(why),
-                None => Outcome::Read(scanned(read, index, extractor, grammar, &mut batch)),
-            },
+            Ok(read) => Outcome::Read(scanned(read, index, extractor, grammar, &mut batch)),
         };
         batch.messages.push(outcome);
     }
     batch
-}
-
-/// Why Python must read a message the core read, if it must (the one place that decides).
-fn left_to_python(read: &mime::Message) -> Option<&'static str> {
-    let encoded = |value: &str| value.contains("=?");
-    // mime._scanned_headers and _header_text: RFC 2047 words, decoded by Python's codecs.
-    let identity = [&read.message_id, &read.date, &read.newsgroups];
-    if read.headers.iter().any(|(_, value)| encoded(value))
-        || identity.iter().any(|v| v.as_deref().is_some_and(encoded))
-    {
-        return Some("encoded-word");
-    }
-    None
 }
 
 /// The rows of a message's texts (header values, then parts), added to `batch`.
