@@ -151,7 +151,8 @@ MESSAGES = [
     b"h\xc3\xa9 http://\xc3\xa9.example/ \n\xe4\xb8\xad tel:+1-201-555-0123 \n",
     # RFC 2047 words the core decodes (mime/words.rs): Q, B without its padding, two side by side
     b"Subject: =?utf-8?q?http=3A//w.example/?=\n\nbody http://w2.example/\n",
-    b"Subject: =?utf-8?b?aHR0cDovL2IuZXhhbXBsZS8?= x\nList-Post: =?iso-8859-1?q?<mailto:l@x.example>?=\n\nb\n",
+    b"Subject: =?utf-8?b?aHR0cDovL2IuZXhhbXBsZS8?= x\n"
+    b"List-Post: =?iso-8859-1?q?<mailto:l@x.example>?=\n\nb\n",
     b"Subject: =?utf-8?q?see_?= =?utf-8?q?http://two.example/?=\nDate: =?us-ascii?q?Mon?=\n\nb\n",
     # Python's: a word in another charset, HTML, another charset, RFC 2231, a bad header block
     b"Subject: =?koi8-r?q?http://k2.example/?=\n\nbody http://w3.example/\n",
