@@ -32,6 +32,9 @@ class Unflowed(NamedTuple):
     """The unflowed text: the original less the joins."""
     segments: tuple[tuple[int, int], ...]
     """(start in ``text``, start in the original) of each stretch copied whole, in order."""
+    starts: tuple[int, ...]
+    """Each stretch's start in ``text`` (``segments``' first halves: ``original`` searches them for
+    every match, so they are laid out once, not once a match)."""
 
 
 _QUOTE_MARKS = re.compile(">+")
@@ -55,7 +58,7 @@ def unflow(text: str, delsp: bool) -> Unflowed:
     space are looked at (a sixth of a flowed part's lines on list mail): each joins the next line
     when that one has the same quote depth."""
     if " \n" not in text and " \r\n" not in text:  # no line ends in a space: nothing to join
-        return Unflowed(text, ((0, 0),))
+        return Unflowed(text, ((0, 0),), (0,))
     out: list[str] = []
     segments: list[tuple[int, int]] = [(0, 0)]
     length = 0  # of the unflowed text so far
@@ -80,12 +83,12 @@ def unflow(text: str, delsp: bool) -> Unflowed:
         copied_from = soft_break.end()
         segments.append((length, copied_from))
     out.append(text[copied_from:])
-    return Unflowed("".join(out), tuple(segments))
+    return Unflowed("".join(out), tuple(segments), tuple(u for u, _ in segments))
 
 
 def original(match: Match, unflowed: Unflowed, text: str, lines: Lines) -> Match:
     """``match`` (of ``unflowed.text``) with its span, pieces, line and column in ``text``."""
-    starts = [u for u, _ in unflowed.segments]
+    starts = unflowed.starts
 
     def at(u: int) -> int:
         k = bisect_right(starts, u) - 1

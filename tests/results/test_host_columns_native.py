@@ -172,11 +172,27 @@ def test_hypothesis_urls_have_the_same_columns_whatever_their_verdict(url: str) 
         ("http://%C3%A9.example/", False),  # not ASCII once unescaped
         ("mailto:a@b.example", False),  # no authority scheme
         ("news:comp.lang.python", False),
+        ("https://a?@b.example/", False),  # "?" in a user name (RFC 1738): the verdict's host
+        ("ftp://u:p?@h.example/x", False),
     ],
 )
 def test_the_core_takes_the_plain_hosts_and_leaves_the_rest(url: str, taken: bool) -> None:
     scheme = url.partition(":")[0].lower()
     assert (_core_columns(url, scheme) is not None) is taken
+
+
+@native
+@pytest.mark.parametrize(
+    "url",
+    ["https://a?@b.example/", "ftp://a?@b.example/x", "https://a?b@c.example", "ftp://u;x?=&@h.example/"],
+)
+def test_a_question_mark_in_the_userinfo_gives_the_verdicts_host(url: str) -> None:
+    # RFC 1738 lets a user name hold "?": the strict verdict's host is after the "@", where
+    # urlsplit's reading of the authority stops at the "?".
+    verdict = urlsift.validate(url, profile="strict")
+    assert verdict.valid
+    columns = _core_columns(url, verdict.scheme)
+    assert columns is None or columns == _python_columns(url, verdict.scheme, verdict.parts)
 
 
 @native

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import growth
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -17,7 +18,7 @@ from strategies import profile_urls
 import urlsift
 from urlsift._lines import Lines
 from urlsift.cli import main
-from urlsift.flowed import original, unflow
+from urlsift.flowed import Unflowed, original, unflow
 from urlsift.shapes import empty_scheme_part
 
 pytestmark = pytest.mark.usefixtures("core")  # issue 31: each test on both cores
@@ -90,6 +91,22 @@ def test_a_flowed_url_has_its_line_and_column_in_the_part() -> None:
     (match,) = flowed_matches(text, True)
     assert (match.url, match.line, match.column) == ("http://a.example/long/x", 2, 7)
     assert match.pieces == ((9, 28), (33, 37))
+
+
+def test_matches_are_placed_back_in_time_linear_in_the_joins() -> None:
+    # A soft break after every URL: as many joins as matches; only the placing back is counted.
+    def placed(text: str) -> tuple[Unflowed, str, Lines, list[urlsift.Match]]:
+        unflowed = unflow(text, False)
+        return unflowed, text, Lines(text), list(urlsift.extract(unflowed.text))
+
+    def place_back(found: tuple[Unflowed, str, Lines, list[urlsift.Match]]) -> None:
+        unflowed, text, lines, matches = found
+        for match in matches:
+            original(match, unflowed, text, lines)
+
+    inputs = [placed("http://q.example/ \n" * lines) for lines in (100, 1_000)]
+    assert len(inputs[1][3]) == 1_000
+    growth.assert_linear_steps(place_back, inputs, "a join a URL", reset=lambda: None)
 
 
 def _message(body: str, delsp: bool) -> bytes:

@@ -130,6 +130,9 @@ pub fn columns(url: &str, scheme: &str, suffixes: &Suffixes) -> Option<Columns> 
         return None;
     }
     let end = url.find('#').unwrap_or(url.len());
+    if question_in_userinfo(url, start, end) {
+        return None;
+    }
     let Some((begin, stop)) = host_span(url, start, end) else {
         return Some((None, None, None, None));
     };
@@ -144,6 +147,17 @@ pub fn columns(url: &str, scheme: &str, suffixes: &Suffixes) -> Option<Columns> 
     let key = surt(url)?;
     let domain = suffixes.registered_domain(&host);
     Some((Some(host.clone()), Some(host), domain, key))
+}
+
+/// Whether a "?" comes before an "@" in the authority: RFC 1738's user and password may hold one
+/// (the strict profile), and then the verdict's `host` part, not the authority's reading, says
+/// which the host is (`hosts._written_host`): Python's to work out.
+fn question_in_userinfo(url: &str, start: usize, end: usize) -> bool {
+    let Some(authority) = url.get(start..end).and_then(|rest| rest.strip_prefix("//")) else {
+        return false;
+    };
+    let authority = &authority[..authority.find('/').unwrap_or(authority.len())];
+    authority.find('?').is_some_and(|at| authority[at..].contains('@'))
 }
 
 /// `grammar._profile.host_span` with the ends "/?" (`hosts._written_host`): after the last "@"

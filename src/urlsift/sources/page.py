@@ -20,8 +20,8 @@ regex speed.
 
 from __future__ import annotations
 
+import html
 import re
-from html import unescape
 from typing import NamedTuple
 from urllib.parse import urljoin, urlsplit
 
@@ -35,7 +35,23 @@ _BETWEEN = re.compile(r"[\s/]*")  # before an attribute (a "/" not before ">" is
 _NAME = re.compile(r"[^\s/>][^\s/=>]*")
 _EQUALS = re.compile(r"\s*=+\s*")
 _BARE_VALUE = re.compile(r"[^\s>]*")
+_LONG_DECIMAL = re.compile(r"(?<=&#)[0-9]{4301,}")
+"""A decimal character reference of more digits than ``int()`` reads (4,300 by default)."""
 _RAW_END = {name: re.compile(rf"</{name}\s*>", re.IGNORECASE) for name in _RAW_TEXT}
+
+
+def unescape(text: str) -> str:
+    """``html.unescape(text)``, but that a decimal reference longer than ``int()`` reads (which
+    makes it raise) is read as the number it writes: past U+10FFFF, U+FFFD, as any other."""
+    if "&#" in text:
+        text = _LONG_DECIMAL.sub(_shorter, text)
+    return html.unescape(text)
+
+
+def _shorter(digits: re.Match[str]) -> str:
+    """The same number in as few digits (0x110000, the first past Unicode, for a longer one)."""
+    written = digits[0].lstrip("0") or "0"
+    return written if len(written) <= 7 else str(0x110000)
 
 
 class Page(NamedTuple):
