@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from unittest import mock
+from urllib.parse import unquote_to_bytes
 
 import growth
 import pytest
@@ -154,6 +155,30 @@ def test_surt_costs_linear_time(piece: str) -> None:
     where = "?" if "=" in piece or piece == "&" else ""
     urls = [f"http://a.example/{where}{piece * n}x" for n in (300, 3000)]
     growth.assert_linear(surt, urls, f"surt of {piece!r} repeated")
+
+
+@growth.timing
+@pytest.mark.parametrize("where", ["", "?q=", "%252e"])
+def test_escapes_of_escapes_cost_linear_time(where: str) -> None:
+    """ "%252525...41" is undone a round a "25": as rounds of whole passes, quadratic."""
+    urls = [f"http://a.example/{where}%{'25' * n}41" for n in (300, 3000)]
+    growth.assert_linear(surt, urls, "surt of an escape escaped again and again")
+
+
+def _unescaped_round_by_round(data: bytes) -> bytes:
+    """The package's own way: whole rounds of ``unquote_to_bytes`` till one changes nothing."""
+    while (decoded := unquote_to_bytes(data)) != data:
+        data = decoded
+    return data
+
+
+_ESCAPE_PIECES = ["%", "%25", "%2", "5", "2", "4", "1", "a", "F", "g", "/", "\u00e9"]
+
+
+@given(st.lists(st.sampled_from(_ESCAPE_PIECES), max_size=30))
+def test_escapes_of_escapes_are_undone_as_round_by_round(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    assert hosts._unescaped(text) == _unescaped_round_by_round(text.encode("utf-8", "surrogateescape"))
 
 
 def test_surt_agrees_with_the_surt_package() -> None:
