@@ -8,9 +8,14 @@ every or none of them; and a core that fails on a batch."""
 
 from __future__ import annotations
 
+import bz2
+import gzip
+import lzma
 import os
 import subprocess
 import sys
+import tarfile
+import zipfile
 from collections import Counter
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
@@ -277,3 +282,46 @@ def test_the_core_batch_readers_instructions_grow_linearly(tmp_path: Path) -> No
     assert all(int(rows) > 0 for rows in said.stdout.split()[:-1])  # each found its URLs
     counts = growth.instructions([example, *files], "read_one", len(files), tmp_path)
     growth.assert_instructions_linear(list(SHAPES), counts, core_scan.INSTRUCTION_LIMIT, 100_000)
+
+
+def _packed(tmp_path: Path, kind: str, mboxes: list[Path]) -> Path:
+    """``mboxes`` in one container or stream of ``kind``."""
+    if kind == "zip":
+        packed = tmp_path / "mail.zip"
+        with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as archive:
+            for path in mboxes:
+                archive.write(path, f"lists/{path.name}")
+        return packed
+    if kind in ("tar", "tar.xz"):
+        packed = tmp_path / f"mail.{kind}"
+        with tarfile.open(packed, "w:xz" if kind == "tar.xz" else "w") as archive:
+            for path in mboxes:
+                archive.add(path, f"lists/{path.name}")
+        return packed
+    compressors: dict[str, Callable[[bytes], bytes]] = {
+        "gz": gzip.compress,
+        "bz2": bz2.compress,
+        "xz": lzma.compress,
+    }
+    compress = compressors[kind]
+    packed = tmp_path / f"{mboxes[0].name}.{kind}"
+    packed.write_bytes(compress(mboxes[0].read_bytes()))
+    return packed
+
+
+PACKED_MBOXES = [
+    ROOT / "corpora" / "mail" / name for name in ("r-devel-2000-May.mbox", "mail-url-hard-cases.mbox")
+]
+
+
+@native
+@pytest.mark.parametrize("kind", ["zip", "tar", "tar.xz", "gz", "bz2"])
+def test_packed_mboxes_members_are_read_by_the_core_and_said_the_same(
+    kind: str, tmp_path: Path, outcomes: Counter[str]
+) -> None:
+    """An mbox in a zip or tar, or compressed, reaches the core's reader as a plain one does (issue
+    32: the containers stay in Python), with the same output as the oracle's."""
+    packed = _packed(tmp_path, kind, PACKED_MBOXES)
+    _, tally = _same(str(packed), Options())
+    assert outcomes["native"] > 0.9 * tally.messages > 0
+    _same_cli("--format", "jsonl", "--invalid", "--stats", str(packed))
