@@ -68,54 +68,48 @@ impl MboxSplitter {
 
     /// The messages completed by the next block of the input.
     fn feed<'py>(&mut self, py: Python<'py>, block: &[u8]) -> PyResult<Bound<'py, PyList>> {
-        let splitter = self.inner.as_mut().ok_or_else(|| PyValueError::new_err("the input has ended"))?;
-        let found = py.detach(|| {
-            guard("mbox", || {
-                let mut out = Vec::new();
-                splitter.feed(block, &mut out);
-                out
-            })
-        })?;
-        batch(py, found)
+        batch(py, self.fed(py, block)?)
     }
 
     /// `feed`'s messages as one chunk of columns (`chunk`).
     fn feed_chunk<'py>(&mut self, py: Python<'py>, block: &[u8]) -> PyResult<Bound<'py, PyTuple>> {
+        chunk(py, self.fed(py, block)?)
+    }
+
+    /// The input has ended: its last message (if any).
+    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        batch(py, self.finished(py)?)
+    }
+
+    /// `finish`'s message as a chunk of columns (`chunk`).
+    fn finish_chunk<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        chunk(py, self.finished(py)?)
+    }
+}
+
+impl MboxSplitter {
+    /// The messages `block` completes, split with the GIL released.
+    fn fed(&mut self, py: Python<'_>, block: &[u8]) -> PyResult<Vec<core::RawMessage>> {
         let splitter = self.inner.as_mut().ok_or_else(|| PyValueError::new_err("the input has ended"))?;
-        let found = py.detach(|| {
+        py.detach(|| {
             guard("mbox", || {
                 let mut out = Vec::new();
                 splitter.feed(block, &mut out);
                 out
             })
-        })?;
-        chunk(py, found)
+        })
     }
 
-    /// `finish`'s message as a chunk of columns (`chunk`).
-    fn finish_chunk<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+    /// The input's last message (if any); the splitter is done.
+    fn finished(&mut self, py: Python<'_>) -> PyResult<Vec<core::RawMessage>> {
         let splitter = self.inner.take().ok_or_else(|| PyValueError::new_err("the input has ended"))?;
-        let found = py.detach(|| {
+        py.detach(|| {
             guard("mbox", || {
                 let mut out = Vec::new();
                 splitter.finish(&mut out);
                 out
             })
-        })?;
-        chunk(py, found)
-    }
-
-    /// The input has ended: its last message (if any).
-    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let splitter = self.inner.take().ok_or_else(|| PyValueError::new_err("the input has ended"))?;
-        let found = py.detach(|| {
-            guard("mbox", || {
-                let mut out = Vec::new();
-                splitter.finish(&mut out);
-                out
-            })
-        })?;
-        batch(py, found)
+        })
     }
 }
 
