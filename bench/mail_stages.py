@@ -52,7 +52,7 @@ from urlsift._model import MessageText, Provenance
 from urlsift.cli import main
 from urlsift.extract import _judge, extract
 from urlsift.flowed import unflow
-from urlsift.matches import _HEADER_MATCHES, Matcher
+from urlsift.matches import _HEADER_MATCHES, BATCH_WEIGHT, Matcher
 from urlsift.output import Printing, writer
 from urlsift.results import _message as message_rows
 from urlsift.rows import Options, Row, Tally
@@ -265,13 +265,13 @@ def _mail_runs(
         mail = [item for item in _chunked(found, where, read) if isinstance(item, MailChunk)]
 
     def core_rows() -> None:
-        reader = MailRows(options)
+        reader = MailRows(options, BATCH_WEIGHT)
         for chunk in mail:
             reader.read(chunk)
 
     def mail_rows() -> None:
         _HEADER_MATCHES.clear()
-        reader, matcher, tally = MailRows(options), Matcher(options), Tally()
+        reader, matcher, tally = MailRows(options, BATCH_WEIGHT), Matcher(options), Tally()
         for chunk in mail:
             for _ in _mail(chunk, options, tally, matcher, reader):
                 pass

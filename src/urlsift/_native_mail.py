@@ -19,7 +19,6 @@ from ._model import DefectKind, Match
 from ._native_rows import Resolved, _finished, _resolved_of
 from .dates import iso
 from .extract import Extraction, _extraction_for, _judge_deferred, _native_matches
-from .matches import BATCH_WEIGHT
 from .rows import Block, Options, Tally, TextColumns
 from .sources.mbox import MailChunk
 
@@ -31,23 +30,25 @@ _NUMBERS = ("line", "column", "start", "end", "quote_depth")
 
 class MailRows:
     """The core's reader of a file's messages, for one ``Options``: the extractions (by whether
-    the messages are pipermail's, D32) and the verdicts' columns worked out so far."""
+    the messages are pipermail's, D32) and the verdicts' columns worked out so far. A message of
+    more than ``heaviest`` bytes is left to Python (``matches.BATCH_WEIGHT``: its matches are
+    found as they are taken, never held whole)."""
 
-    def __init__(self, options: Options) -> None:
+    def __init__(self, options: Options, heaviest: int) -> None:
         native = _select.native()
         if native is None:
             raise RuntimeError("the native core is not in use")  # (``in_core`` says when it is)
         from .sources.mime import TRACE_HEADERS  # (a mail run's: a text run loads no mail reader)
 
-        self.options = options
+        self.options, self.heaviest = options, heaviest
         self._native = native
         self._skipped = sorted(TRACE_HEADERS)
         self._extractions: dict[bool, Extraction] = {}
         self._resolved: dict[tuple[Any, ...], Resolved] = {}
 
     def read(self, chunk: MailChunk) -> MailBatch:
-        """The outcomes and rows of ``chunk``'s messages (a message heavier than ``BATCH_WEIGHT``
-        is left to Python: its matches are found as they are taken, never held whole)."""
+        """The outcomes and rows of ``chunk``'s messages (one heavier than ``heaviest`` left to
+        Python: "heavy")."""
         options = self.options
         pipermail = chunk.pipermail
         extraction = self._extractions.get(pipermail)
@@ -55,7 +56,7 @@ class MailRows:
             extraction = _extraction_for(options.profile, options.naked, True, options.schemes, pipermail)
             self._extractions[pipermail] = extraction
         found = self._native.mail_rows(
-            extraction._extractor(self._native), self._skipped, chunk.data, chunk.ends, BATCH_WEIGHT
+            extraction._extractor(self._native), self._skipped, chunk.data, chunk.ends, self.heaviest
         )
         python, ids, dates, groups, counts, defects, text_message, text_part, *rows = found
         urls, alternatives, wrappers, numbers, verdicts, undecided = rows

@@ -122,7 +122,7 @@ def _found(
                 yield from _messages(item, options, tally, matcher, blocks)
                 continue
             if isinstance(item, MailChunk):  # likewise
-                mail = MailRows(options) if mail is None else mail
+                mail = MailRows(options, BATCH_WEIGHT) if mail is None else mail
                 yield from _mail(item, options, tally, matcher, mail)
                 continue
             try:
