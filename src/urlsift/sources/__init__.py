@@ -505,6 +505,7 @@ def _at_message(where: Provenance, number: int, offset: int) -> Provenance:
 
 
 def _mbox(file: IO[bytes], where: Provenance, options: ReadOptions) -> Iterator[Item]:
+    """An mbox's messages, each as a ``MessageText``."""
     for raw in messages(file, options.max_message):
         yield _mbox_message(raw, where, options)
 
@@ -529,6 +530,7 @@ def _chunked(found: Iterator[Chunk], where: Provenance, options: ReadOptions) ->
         ends, numbers, offsets, sizes, complete, pipermail = (
             columns[k * count : (k + 1) * count] for k in range(6)
         )
+        # D32: a chunk is of one kind, pipermail's or not (its addresses are read apart).
         if all(complete) and max(sizes) <= cap and pipermail.count(pipermail[0]) == count:
             yield MailChunk(data, ends, where, numbers, offsets, bool(pipermail[0]))
             continue
