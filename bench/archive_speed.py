@@ -28,7 +28,9 @@ import os
 import shutil
 import tempfile
 import time
+from array import array
 from collections.abc import Callable, Iterator
+from itertools import accumulate, chain
 from pathlib import Path
 from typing import IO
 from unittest import mock
@@ -77,6 +79,10 @@ def best(
     return times
 
 
+_CHUNKED = ("number", "offset", "size", "complete", "pipermail")
+"""A chunk's columns after where each message ends (``MboxSplitter.feed_chunk``'s)."""
+
+
 def main_bench() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("mbox", nargs="?")
@@ -104,8 +110,23 @@ def main_bench() -> None:
         def oracle(native: object, file: IO[bytes], limit: int, start: int) -> Iterator[mbox.RawMessage]:
             return mbox._messages(file, limit, start)
 
+        def oracle_chunks(native: object, file: IO[bytes], limit: int, start: int) -> Iterator[mbox.Chunk]:
+            # The Python splitter's messages in chunks of about a block, as the core's columns.
+            held: list[mbox.RawMessage] = []
+            for message in chain(mbox._messages(file, limit, start), [None]):
+                if held and (message is None or sum(len(m.data) for m in held) >= mbox.BLOCK_BYTES):
+                    ends = list(accumulate(len(m.data) for m in held))
+                    columns = [ends, *([getattr(m, name) for m in held] for name in _CHUNKED)]
+                    yield b"".join(m.data for m in held), array("q", [n for c in columns for n in c])
+                    held = []
+                if message is not None:
+                    held.append(message)
+
         def python_split() -> None:
-            with mock.patch.object(mbox, "_native_messages", oracle):
+            with (
+                mock.patch.object(mbox, "_native_messages", oracle),
+                mock.patch.object(mbox, "_chunks", oracle_chunks),
+            ):
                 native_cli()
 
         runs["python split"] = python_split

@@ -52,13 +52,13 @@ from urlsift._model import MessageText, Provenance
 from urlsift.cli import main
 from urlsift.extract import _judge, extract
 from urlsift.flowed import unflow
-from urlsift.matches import _HEADER_MATCHES, Matcher
+from urlsift.matches import _HEADER_MATCHES, BATCH_WEIGHT, Matcher
 from urlsift.output import Printing, writer
 from urlsift.results import _message as message_rows
 from urlsift.rows import Options, Row, Tally
 from urlsift.sources import ReadOptions, mime, read_path
 from urlsift.sources import _message as read_message
-from urlsift.sources.mbox import MailBytes, messages
+from urlsift.sources.mbox import messages
 
 # A tree that scans runs of messages together has these (its command line does); an earlier one
 # (PYTHONPATH at another checkout, for figures before) scans one message at a time.
@@ -192,7 +192,7 @@ def stages(path: Path, rounds: int) -> None:
             runs[f"split {core}"] = _under(core, runs["split"])
             runs[f"mime {core}"] = _under(core, runs["mime"])
         by_core = sum(not isinstance(mime._native_reader(native).read(m.data), str) for m in raw)
-        runs.update(_mail_runs(raw, where, options, cli))
+        runs.update(_mail_runs(data, where, options, cli))
     t = best(rounds, runs)
     shown = {
         "split": t["split"],
@@ -247,32 +247,33 @@ def stages(path: Path, rounds: int) -> None:
 
 
 def _mail_runs(
-    raw: list[Any], where: Provenance, options: Options, cli: Callable[[], None]
+    data: bytes, where: Provenance, options: Options, cli: Callable[[], None]
 ) -> dict[str, Callable[[], Any]]:
     """Issue 32: the core's rows of messages (``_native_mail``) alone, walked as ``results._mail``
     walks them, and the command line with every message read into Python instead."""
     from unittest import mock
 
     from urlsift._native_mail import MailRows
-    from urlsift.results import _batched, _mail
+    from urlsift.results import _mail
+    from urlsift.sources import _chunked
+    from urlsift.sources.mbox import MailChunk, chunks
 
-    mail = [
-        MailBytes(m.data, where._replace(message=m.number, offset=m.offset), m.pipermail)
-        for m in raw
-        if m.complete and m.size <= options.read.max_message
-    ]
-    batches: list[list[MailBytes]] = [batch for batch in _batched(iter(mail)) if isinstance(batch, list)]  # type: ignore[misc]
+    with _select.using("rust"):
+        found = chunks(io.BytesIO(data), options.read.max_message)
+        assert found is not None
+        read = options.read._replace(mail_bytes=True)
+        mail = [item for item in _chunked(found, where, read) if isinstance(item, MailChunk)]
 
     def core_rows() -> None:
-        reader = MailRows(options)
-        for batch in batches:
-            reader.read(batch)
+        reader = MailRows(options, BATCH_WEIGHT)
+        for chunk in mail:
+            reader.read(chunk)
 
     def mail_rows() -> None:
         _HEADER_MATCHES.clear()
-        reader, matcher, tally = MailRows(options), Matcher(options), Tally()
-        for batch in batches:
-            for _ in _mail(batch, options, tally, matcher, reader):
+        reader, matcher, tally = MailRows(options, BATCH_WEIGHT), Matcher(options), Tally()
+        for chunk in mail:
+            for _ in _mail(chunk, options, tally, matcher, reader):
                 pass
 
     def python_messages() -> None:

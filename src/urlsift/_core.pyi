@@ -73,6 +73,10 @@ class MboxSplitter:
     def __init__(self, limit: int, start: int = 0) -> None: ...
     def feed(self, block: bytes, /) -> list[tuple[int, int, bytes, int, bool, bool]]: ...
     def finish(self) -> list[tuple[int, int, bytes, int, bool, bool]]: ...
+    def feed_chunk(self, block: bytes, /) -> tuple[bytes, bytes]:
+        """``feed``'s messages as one chunk: their data one after the other, and six columns of
+        native 64-bit integers (where each ends, number, offset, size, complete, pipermail)."""
+    def finish_chunk(self) -> tuple[bytes, bytes]: ...
 
 def next_separator(block: bytes, first: int, endpos: int, /) -> int | None:
     """sources/split.py's ``_separator_in``: the first separator at or after ``first``."""
@@ -226,10 +230,16 @@ def _utf8_decoded(blocks: list[bytes], /) -> tuple[str, int]:
     """``blocks`` decoded as ``TextReader`` decodes them, and how many characters it counted."""
 
 def mail_rows(
-    extractor: Extractor, skipped: list[str], messages: list[bytes], /
+    extractor: Extractor, skipped: list[str], data: bytes, ends: Sequence[int], heaviest: int, /
 ) -> tuple[
-    list[str | tuple[str | None, str | None, str | None, int, int, list[tuple[str, str, str]], int]],
     list[tuple[int, str]],
+    list[str | None],
+    list[str | None],
+    list[str | None],
+    bytes,
+    list[tuple[int, str, str, str]],
+    bytes,
+    list[str],
     list[str],
     list[tuple[str, ...]],
     list[object],
@@ -237,7 +247,7 @@ def mail_rows(
     list[tuple[str, bool, int, bool, int | None]],
     list[tuple[int, tuple[object, ...]]],
 ]:
-    """A batch of messages' outcomes and rows as columns (``_native_mail``, issue 32)."""
+    """A chunk of messages' outcomes and rows as columns (``_native_mail``, issue 32)."""
 
 def page_read(html: str, /) -> tuple[str, list[str], str | None] | None:
     """``sources.page.read(html)`` by the core (text, links, base); None where the page is left to

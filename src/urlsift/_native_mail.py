@@ -4,63 +4,64 @@ leaves to Python (``mail_rows`` says why: another charset, HTML, RFC 2047 words,
 which ``results`` reads as before. The core reads each message (rust/core/src/mime.rs), scans
 each of its texts alone (``extract_each``'s matches) and fills the row columns it can; what needs
 Python's judge (``scheme``, ``error``, the host columns, the second opinion) is worked out once
-per distinct verdict, as for a plain text (``_native_rows``). The rows are those
+per distinct verdict, as for a plain text (``_native_rows``). A chunk's messages come and go as
+columns (``sources.mbox.MailChunk`` in, ``MailBatch`` out): no Python object a message but its
+Message-ID, Date and Newsgroups. The rows are those
 ``results._message`` makes of the same messages (tests/results/test_native_mail.py)."""
 
 from __future__ import annotations
 
 from array import array
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import _select
 from ._model import DefectKind, Match
 from ._native_rows import Resolved, _finished, _resolved_of
+from .dates import iso
 from .extract import Extraction, _extraction_for, _judge_deferred, _native_matches
-from .rows import Block, Options, Tally
-from .sources.mbox import MailBytes
+from .rows import Block, Options, Tally, TextColumns
+from .sources.mbox import MailChunk
 
-__all__ = ["MailBatch", "MailRows", "Outcome"]
+__all__ = ["MailBatch", "MailRows"]
 
 _NUMBERS = ("line", "column", "start", "end", "quote_depth")
 """The core's number columns, in the order it lays them out (then each row's verdict and text)."""
 
-Outcome = str | tuple[str | None, str | None, str | None, int, int, list[tuple[DefectKind, str, str]], int]
-"""What became of a message: why Python must read it, or (Message-ID, Date, Newsgroups, how many
-header values, how many texts, defects as (kind, part, detail), where its rows end)."""
-
 
 class MailRows:
     """The core's reader of a file's messages, for one ``Options``: the extractions (by whether
-    the messages are pipermail's, D32) and the verdicts' columns worked out so far."""
+    the messages are pipermail's, D32) and the verdicts' columns worked out so far. A message of
+    more than ``heaviest`` bytes is left to Python (``matches.BATCH_WEIGHT``: its matches are
+    found as they are taken, never held whole)."""
 
-    def __init__(self, options: Options) -> None:
+    def __init__(self, options: Options, heaviest: int) -> None:
         native = _select.native()
         if native is None:
             raise RuntimeError("the native core is not in use")  # (``in_core`` says when it is)
         from .sources.mime import TRACE_HEADERS  # (a mail run's: a text run loads no mail reader)
 
-        self.options = options
+        self.options, self.heaviest = options, heaviest
         self._native = native
         self._skipped = sorted(TRACE_HEADERS)
         self._extractions: dict[bool, Extraction] = {}
         self._resolved: dict[tuple[Any, ...], Resolved] = {}
 
-    def read(self, messages: Sequence[MailBytes]) -> MailBatch:
-        """The outcomes and rows of ``messages`` (all of one ``pipermail``)."""
+    def read(self, chunk: MailChunk) -> MailBatch:
+        """The outcomes and rows of ``chunk``'s messages (one heavier than ``heaviest`` left to
+        Python: "heavy")."""
         options = self.options
-        pipermail = messages[0].pipermail
+        pipermail = chunk.pipermail
         extraction = self._extractions.get(pipermail)
         if extraction is None:
             extraction = _extraction_for(options.profile, options.naked, True, options.schemes, pipermail)
             self._extractions[pipermail] = extraction
         found = self._native.mail_rows(
-            extraction._extractor(self._native), self._skipped, [message.data for message in messages]
+            extraction._extractor(self._native), self._skipped, chunk.data, chunk.ends, self.heaviest
         )
-        outcomes, wheres, urls, alternatives, wrappers, numbers, verdicts, undecided = found
+        python, ids, dates, groups, counts, defects, text_message, text_part, *rows = found
+        urls, alternatives, wrappers, numbers, verdicts, undecided = rows
         count = len(urls)
-        laid = array("q")
-        laid.frombytes(numbers)
+        laid = _laid(numbers)
         columns: dict[str, Any] = {name: laid[k * count : (k + 1) * count] for k, name in enumerate(_NUMBERS)}
         index, text = laid[5 * count : 6 * count], laid[6 * count :]
         resolved = [self._resolve(extraction, *verdict) for verdict in verdicts]
@@ -73,7 +74,9 @@ class MailRows:
             index[i] = len(resolved)
             resolved.append(_resolved_of(match.url, match.verdict, options.second_opinion))
         columns.update(url=urls, alternatives=alternatives, wrapper=wrappers)
-        return MailBatch(outcomes, wheres, columns, list(map(resolved.__getitem__, index)), text)
+        per_row = list(map(resolved.__getitem__, index))
+        messages = _Messages(chunk, ids, dates, groups, _laid(counts))
+        return MailBatch(messages, python, defects, (_laid(text_message), text_part), columns, per_row, text)
 
     def _resolve(
         self, extraction: Extraction, url: str, valid: bool, kind: int, naked: bool, why: int | None
@@ -88,37 +91,85 @@ class MailRows:
         return found
 
 
-class MailBatch:
-    """A batch's messages as the core read them: each one's ``Outcome``, and the rows' columns,
-    to be cut into blocks between the messages that have reports (``block``)."""
+def _laid(numbers: bytes) -> array[int]:
+    laid = array("q")
+    laid.frombytes(numbers)
+    return laid
+
+
+class _Messages:
+    """A chunk's messages as the core read them, column by column: where each is (its number and
+    offset, Message-ID, Date, Newsgroups), how many header values and texts it has, and where its
+    rows end among the batch's."""
 
     def __init__(
         self,
-        outcomes: list[Outcome],
-        wheres: list[tuple[int, str]],
+        chunk: MailChunk,
+        ids: list[str | None],
+        dates: list[str | None],
+        groups: list[str | None],
+        counts: array[int],
+    ) -> None:
+        count = len(ids)
+        self.chunk, self.ids, self.dates, self.groups = chunk, ids, dates, groups
+        self.headers, self.texts = counts[:count], counts[count : 2 * count]
+        self.rows_end = counts[2 * count :]
+
+
+class MailBatch:
+    """A chunk's messages as the core read them, as columns (``_Messages``), and the rows'
+    columns, to be cut into blocks between the messages that have reports (``block``):
+    ``python``, (message, why) of each message Python must read; ``defects``, (message, kind,
+    part, detail) of the others', in order."""
+
+    def __init__(
+        self,
+        messages: _Messages,
+        python: list[tuple[int, str]],
+        defects: list[tuple[int, DefectKind, str, str]],
+        texts: tuple[array[int], list[str]],
         columns: dict[str, Any],
         per_row: list[Resolved],
         text: array[int],
     ) -> None:
-        self.outcomes = outcomes
-        self._wheres, self._columns, self._per_row, self._text = wheres, columns, per_row, text
+        self.messages, self.python, self.defects = messages, python, defects
+        self._texts, self._columns, self._per_row, self._text = texts, columns, per_row, text
 
-    def block(
-        self, first: int, end: int, placed: Mapping[int, tuple[Any, ...]], options: Options, tally: Tally
-    ) -> Block | None:
-        """The rows ``first`` to ``end`` as a block (None: none), counted in ``tally``; ``placed``:
-        each of their messages' columns of where it is (``results._where``'s)."""
+    @property
+    def outcomes(self) -> list[str | None]:
+        """What became of each message: why Python must read it, or None (read here)."""
+        said: list[str | None] = [None] * len(self.messages.ids)
+        for k, why in self.python:
+            said[k] = why
+        return said
+
+    def block(self, first: int, end: int, options: Options, tally: Tally) -> Block | None:
+        """The rows ``first`` to ``end`` as a block (None: none), counted in ``tally``: their
+        texts and messages as columns (``results._where``'s, then the part), made a column at a
+        time."""
         if first >= end:
             return None
         texts = self._text
         low, high = texts[first], texts[end - 1] + 1
-        wheres: list[tuple[Any, ...]] = []
-        headers: list[str | None] = []
-        for message, part in self._wheres[low:high]:
-            where = placed[message]
-            wheres.append((*where[:-1], part))
-            headers.append(where[-1])
+        of = self._texts[0][low:high]  # each text's message
+        held = list(dict.fromkeys(of))  # the messages of these texts, in order
+        messages, chunk = self.messages, self.messages.chunk
+        where = chunk.where
+        count = len(held)
+        dates = list(map(messages.dates.__getitem__, held))
+        columns = (
+            [where.source] * count,
+            [where.member] * count,
+            list(map(chunk.numbers.__getitem__, held)),
+            list(map(chunk.offsets.__getitem__, held)),
+            list(map(messages.ids.__getitem__, held)),
+            list(map(iso, dates)),
+            list(map(messages.groups.__getitem__, held)),
+        )
+        message = array("q", map(dict(zip(held, range(count), strict=True)).__getitem__, of))
         text = array("q", [k - low for k in texts[first:end]])
-        columns = {name: values[first:end] for name, values in self._columns.items()}
-        date_header = list(map(headers.__getitem__, text))
-        return _finished(columns, self._per_row[first:end], options, tally, wheres, text, date_header)
+        rows = {name: values[first:end] for name, values in self._columns.items()}
+        written = [None if date is None else date.strip() for date in dates]  # (Date as written)
+        date_header = list(map(written.__getitem__, map(message.__getitem__, text)))
+        wheres = TextColumns(columns, message, self._texts[1][low:high])
+        return _finished(rows, self._per_row[first:end], options, tally, wheres, text, date_header)

@@ -28,7 +28,7 @@ from .extract import (
     said_scheme,
 )
 from .hosts import NO_HOST, HostColumns, host_columns, native_host_columns
-from .rows import Block, Options, Tally
+from .rows import Block, Options, Tally, TextColumns
 from .scanner import LOOKAHEAD, LOOKBEHIND
 from .stream import _MIN_WINDOW, CHUNK_CHARS
 from .validate import validate
@@ -172,7 +172,7 @@ def _finished(
     per_row: list[Resolved],
     options: Options,
     tally: Tally,
-    wheres: list[tuple[Any, ...]],
+    wheres: list[tuple[Any, ...]] | TextColumns,
     text: array[int],
     date_header: list[str | None],
 ) -> Block:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import islice
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ._model import DefectKind, Wrapper
 from .errors import MissingExtra
 from .results import Watch, file_pieces, unit_pieces
-from .rows import FIELDS, Block, Event, Options, Piece, Report, Row, Tally
+from .rows import FIELDS, Block, Event, Options, Piece, Report, Row, Tally, TextColumns
 from .units import Unit
 
 if TYPE_CHECKING:
@@ -324,7 +324,11 @@ class _Builder:
         """The rows held so far as columns, then the block's."""
         self._flush()
         texts_at = self._texts_at
-        local = [texts_at[where] if where in texts_at else self._text(where) for where in block.wheres]
+        local: Sequence[int]
+        if isinstance(block.wheres, TextColumns):  # (new texts: no Python step a text)
+            local = self._new_texts(block.wheres)
+        else:
+            local = [texts_at[where] if where in texts_at else self._text(where) for where in block.wheres]
         columns = block.columns
         position, production = _problems(columns["error"])
         text = (
@@ -339,6 +343,15 @@ class _Builder:
         if self.rows:
             self.done.append(_matches(self.rows, self.text_of))
             self.rows, self.text_of = [], array("q")
+
+    def _new_texts(self, texts: TextColumns) -> range:
+        """The indexes of a block's texts given as columns, none of them met before, and of their
+        messages (added as they are)."""
+        messages, first = len(self.wheres), len(self.texts.part)
+        self.wheres.extend(zip(*texts.messages, strict=True))
+        self.texts.message.extend(array("q", map(messages.__add__, texts.message)))
+        self.texts.part.extend(texts.part)
+        return range(first, len(self.texts.part))
 
     def _text(self, where: tuple[Any, ...]) -> int:
         """The index of a text not met before in this batch (and of its message, if new)."""

@@ -9,6 +9,7 @@ extraction on it, and says where every result came from.
 from __future__ import annotations
 
 import os
+from bisect import bisect_left
 from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import replace
 from functools import lru_cache, partial
@@ -44,7 +45,7 @@ from .sources import (
     reason,
 )
 from .sources.faults import unexpected
-from .sources.mbox import MailBytes
+from .sources.mbox import MailChunk
 from .sources.packed import CORRUPT
 from .stream import extract_stream
 from .units import Unit
@@ -108,7 +109,7 @@ def _found(
     tally.files += 1
     blocks = blocks and in_core(options)
     failed = False
-    item: TextStream | Defect | Skipped | list[MessageText] | list[MailBytes] | None = None
+    item: TextStream | Defect | Skipped | list[MessageText] | MailChunk | None = None
     matcher = Matcher(options)  # its set-up once a file, not once a message
     mail: MailRows | None = None  # the core's reader of messages as bytes (``_read_options``)
     filters = options.filters
@@ -118,11 +119,11 @@ def _found(
         for item in batches:
             read.count(tally)  # the bytes so far, in the counts of a piece cut after them (Ctrl-C)
             if isinstance(item, list):  # messages, which say their own bugs
-                if item and isinstance(item[0], MailBytes):
-                    mail = MailRows(options) if mail is None else mail
-                    yield from _mail(item, options, tally, matcher, mail)
-                else:
-                    yield from _messages(item, options, tally, matcher, blocks)  # type: ignore[arg-type]
+                yield from _messages(item, options, tally, matcher, blocks)
+                continue
+            if isinstance(item, MailChunk):  # likewise
+                mail = MailRows(options, BATCH_WEIGHT) if mail is None else mail
+                yield from _mail(item, options, tally, matcher, mail)
                 continue
             try:
                 if isinstance(item, TextStream):
@@ -196,26 +197,22 @@ def _text(
 
 def _batched(
     items: Iterator[Item],
-) -> Generator[TextStream | Defect | Skipped | list[MessageText] | list[MailBytes], None, None]:
-    """``items``, with each run of messages in lists of up to ``BATCH_WEIGHT`` (a heavier message
-    alone), to be scanned together, those read (``MessageText``) and those to read (``MailBytes``)
-    apart; what the reader read is given before its error is passed on."""
-    batch: list[Any] = []
+) -> Generator[TextStream | Defect | Skipped | list[MessageText] | MailChunk, None, None]:
+    """``items``, with each run of messages read (``MessageText``) in lists of up to
+    ``BATCH_WEIGHT`` (a heavier message alone), to be scanned together (a ``MailChunk`` is a batch
+    of its own already); what the reader read is given before its error is passed on."""
+    batch: list[MessageText] = []
     held = 0
     try:
         for item in items:
-            if not isinstance(item, MessageText | MailBytes):
+            if not isinstance(item, MessageText):
                 if batch:
                     yield batch
                     batch, held = [], 0
                 yield item
                 continue
-            more = weight(item) if isinstance(item, MessageText) else len(item.data) + 256
-            if batch and (
-                held + more > BATCH_WEIGHT
-                or item.pipermail != batch[0].pipermail
-                or type(item) is not type(batch[0])
-            ):
+            more = weight(item)
+            if batch and (held + more > BATCH_WEIGHT or item.pipermail != batch[0].pipermail):
                 yield batch
                 batch, held = [], 0
             batch.append(item)
@@ -259,78 +256,89 @@ def _messages(
 
 
 def _mail(
-    batch: list[MailBytes], options: Options, tally: Tally, matcher: Matcher, mail: MailRows
+    chunk: MailChunk, options: Options, tally: Tally, matcher: Matcher, mail: MailRows
 ) -> Iterator[Event | Block]:
-    """The reports and rows of each message of ``batch`` in turn, read and scanned by the core
-    (``_native_mail``): the rows of the messages between two that have reports as a block; a
-    message the core leaves to Python (or all of them, if the core fails: a bug) read as before."""
-    read: MailBatch | None = None
-    if len(batch) > 1 or len(batch[0].data) <= BATCH_WEIGHT:  # (a heavy one: its matches as found)
-        try:
-            read = mail.read(batch)
-        except Exception:  # a bug in the core (a caught panic): Python reads these messages
-            read = None
-    placed: dict[int, tuple[Any, ...]] = {}  # each message's columns of where it is (``_where``)
-    first = upto = 0  # the first row not given yet; the end of the rows of the messages so far
-    runs = 0  # the messages whose rows are held
-    for j, raw in enumerate(batch):
-        outcome = None if read is None else read.outcomes[j]
-        if outcome is None or isinstance(outcome, str) or outcome[5]:  # reports (or rows) of its own
-            if read is not None:
-                yield from _mail_block(read, (first, upto), placed, options, tally, raw.where, runs)
-            first, runs = upto, 0
-        if outcome is None or isinstance(outcome, str):
-            yield from _messages([_read_whole(raw, options)], options, tally, matcher)
+    """The reports and rows of ``chunk``'s messages in order, read and scanned by the core
+    (``_native_mail``) as columns: the rows of the messages between two that have reports as a
+    block, cut at ``PIECE_ROWS`` as ``_messages`` cuts them; a message the core leaves to Python
+    (or all of them, if the core fails: a bug) read as before. Python steps are taken at those
+    messages and at the cuts, not at each message."""
+    try:
+        read = mail.read(chunk)
+    except Exception:  # a bug in the core (a caught panic): Python reads these messages
+        for k in range(len(chunk.ends)):
+            yield from _messages([_read_whole(chunk, k, options)], options, tally, matcher)
+        return
+    messages = read.messages
+    python = dict(read.python)
+    reported: dict[int, list[tuple[DefectKind, str, str]]] = {}
+    for k, kind, part, detail in read.defects:
+        reported.setdefault(k, []).append((kind, part, detail))
+    run = counted = first = 0  # the run's first message, the first not counted, the first row not given
+    for k in sorted({*python, *reported}):  # the messages that end a run: Python's, or with reports
+        yield from _mail_run(read, (run, k, counted), first, options, tally)
+        first = messages.rows_end[k - 1] if k else 0
+        run = counted = k + 1
+        if k in python:
+            yield from _messages([_read_whole(chunk, k, options)], options, tally, matcher)
             continue
         try:
             tally.messages += 1
-            message_id, date, newsgroups, headers, texts, defects, end = outcome
-            w = raw.where
-            provenance = Provenance(w[0], w[1], w[2], w[3], message_id, date, newsgroups, w[7])
-            if not texts and any(kind in _MESSAGE_LOST for kind, _, _ in defects):
+            headers, texts = messages.headers[k], messages.texts[k]
+            if not texts and any(kind in _MESSAGE_LOST for kind, _, _ in reported[k]):
                 tally.messages_failed += 1
             tally.headers += headers
             tally.parts += texts - headers
-            for kind, part, detail in defects:
-                yield _report(Defect(kind, provenance._replace(part=part), detail), tally)
-            if end > upto:
-                placed[j] = _where(provenance)
-                upto = end
-                runs += 1
-        except Exception as error:  # a bug in one message: it is lost, the next ones are read
+            at = chunk.message(k)[1]
+            at = at._replace(
+                message_id=messages.ids[k], date=messages.dates[k], newsgroups=messages.groups[k]
+            )
+            for kind, part, detail in reported[k]:
+                yield _report(Defect(kind, at._replace(part=part), detail), tally)
+            run = k  # its rows begin the next run
+        except Exception as error:  # a bug in one message: it is lost (its rows too), the next ones are read
             tally.messages_failed += 1
-            yield _report(unexpected(error, raw.where), tally)
-        if read is not None and upto - first >= PIECE_ROWS:  # pieces cut as before
-            yield from _mail_block(read, (first, upto), placed, options, tally, raw.where, runs)
-            first, runs = upto, 0
-    if read is not None:
-        yield from _mail_block(read, (first, upto), placed, options, tally, raw.where, runs)
+            yield _report(unexpected(error, chunk.message(k)[1]), tally)
+            first = messages.rows_end[k]
+    yield from _mail_run(read, (run, len(chunk.ends), counted), first, options, tally)
 
 
-def _mail_block(
-    read: MailBatch,
-    rows: tuple[int, int],
-    placed: dict[int, tuple[Any, ...]],
-    options: Options,
-    tally: Tally,
-    where: Provenance,
-    messages: int,
+def _mail_run(
+    read: MailBatch, messages: tuple[int, int, int], first: int, options: Options, tally: Tally
 ) -> Iterator[Block | Report]:
-    """The rows ``rows`` (first, end) of ``read``, of ``messages`` messages, as a block
-    (``_given``'s, for ``_mail``); ``where``: the message the report of a bug names."""
-    try:
-        block = read.block(*rows, placed, options, tally)
-    except Exception as error:  # a bug: these messages' rows are lost, said once, the next ones are read
-        tally.messages_failed += messages
-        yield _report(unexpected(error, where), tally)
-    else:
-        if block is not None:
-            yield block
+    """A run of ``read``'s messages with no reports (``messages``: its first, its end, the first
+    of it not counted yet) counted, and its rows, from ``first``, as blocks: cut after the
+    message that brings a block to ``PIECE_ROWS`` rows, as ``_messages`` cuts them (bisected,
+    not walked)."""
+    begun, end, counted = messages
+    found = read.messages
+    rows_end = found.rows_end
+    while True:
+        cut = bisect_left(rows_end, first + PIECE_ROWS, begun, end)
+        last = min(cut + 1, end)  # the block's messages end here
+        upto = max(first, rows_end[last - 1] if last else 0)
+        try:
+            if last > counted:
+                tally.messages += last - counted
+                headers = sum(found.headers[counted:last])
+                tally.headers += headers
+                tally.parts += sum(found.texts[counted:last]) - headers
+            block = read.block(first, upto, options, tally)
+        except Exception as error:  # a bug: these messages' rows are lost, said once, the next ones are read
+            tally.messages_failed += max(0, last - counted)
+            yield _report(unexpected(error, found.chunk.message(max(0, last - 1))[1]), tally)
+        else:
+            if block is not None:
+                yield block
+        first, begun, counted = upto, last, max(counted, last)
+        if cut >= end:
+            return
 
 
-def _read_whole(raw: MailBytes, options: Options) -> MessageText:
-    """A message of ``MailBytes`` read as ``sources`` reads any other (``mime.read``)."""
-    return read_message(raw.data, raw.where, options.read, raw.pipermail)
+def _read_whole(chunk: MailChunk, k: int, options: Options) -> MessageText:
+    """A chunk's message read as ``sources`` reads any other (``mime.read``)."""
+    data, where = chunk.message(k)
+    return read_message(data, where, options.read, chunk.pipermail)
 
 
 def _read_options(options: Options) -> ReadOptions:

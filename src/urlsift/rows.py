@@ -97,12 +97,22 @@ FileEvents = tuple[str, list[Event], "Tally"]
 """A path, the events of all or one piece of it, and their tally."""
 
 
+class TextColumns(NamedTuple):
+    """A block's texts as columns, as ``batches.Texts`` holds them: their messages' columns
+    (``source`` ... ``newsgroups``, one entry a message), and each text's message (an index into
+    them) and part. Messages the core read (``_native_mail``): no text of theirs came before."""
+
+    messages: tuple[list[Any], ...]
+    message: array[int]
+    part: list[str]
+
+
 class Block(NamedTuple):
     """Rows of a few texts as columns, filled by the native core (``_native_rows.in_core``), which a
     ``batches.Batch`` takes as they are: no ``Row`` is made for each."""
 
-    wheres: list[tuple[Any, ...]]
-    """The texts' columns, ``source`` ... ``part``, as in each of their rows."""
+    wheres: list[tuple[Any, ...]] | TextColumns
+    """The texts' columns, ``source`` ... ``part``, as in each of their rows (or as columns)."""
     text: array[int]
     """Each row's text: an index into ``wheres``."""
     columns: dict[str, Any]

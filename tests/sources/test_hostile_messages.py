@@ -17,7 +17,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 import pytest
 from hypothesis import given, settings
@@ -429,7 +429,7 @@ def test_messages_are_scanned_together_in_batches_of_bounded_weight() -> None:
     ]
     batches = list(_batched(iter(items)))
     assert [item for batch in batches for item in (batch if isinstance(batch, list) else [batch])] == items
-    lists = [cast(list[MessageText], batch) for batch in batches if isinstance(batch, list)]
+    lists = [batch for batch in batches if isinstance(batch, list)]
     for batch in lists:
         assert len(batch) == 1 or sum(map(weight, batch)) <= BATCH_WEIGHT
         assert len({message.pipermail for message in batch}) == 1
@@ -445,7 +445,7 @@ def test_a_batch_holds_a_bounded_number_of_reports() -> None:
         MessageText(where, ["x"], ["0 text/plain"], 0, [Defect("malformed", where, "no colon")] * 100)
         for _ in range(300)
     ]
-    lists = [cast(list[MessageText], batch) for batch in _batched(iter(damaged)) if isinstance(batch, list)]
+    lists = [batch for batch in _batched(iter(damaged)) if isinstance(batch, list)]
     assert sum(map(len, lists)) == 300
     assert max(sum(len(message.defects) for message in batch) for batch in lists) <= BATCH_WEIGHT / 256
 

@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 use urlsift_core::mail::{self as core, Outcome};
@@ -18,39 +19,78 @@ fn to_i64(value: usize) -> i64 {
     i64::try_from(value).unwrap_or(i64::MAX)
 }
 
-/// The rows of `messages` (each a message's bytes), as (outcomes, wheres, url, alternatives,
-/// wrapper, numbers, verdicts, undecided). `outcomes`: per message, the reason Python must read
-/// it (a str), or (Message-ID, Date, Newsgroups, header values, texts, defects as (kind, part,
-/// detail), where its rows end); `wheres`: (message, part name) of each text with rows; `numbers`:
-/// the `line`, `column`, `start`, `end`, `quote_depth`, verdict index and text index columns one
-/// after the other, as native 64-bit integers. `skipped`: the headers not scanned. A panic in the
-/// core is `InternalError`.
+/// Numbers as the bytes of an `array('q')`.
+fn laid<'py>(py: Python<'py>, numbers: &[i64]) -> Bound<'py, PyAny> {
+    let bytes: Vec<u8> = numbers.iter().flat_map(|n| n.to_ne_bytes()).collect();
+    PyBytes::new(py, &bytes).into_any()
+}
+
+/// The rows of the messages of `data` (each ending where `ends` says, one after the other), as
+/// (python, message_id, date, newsgroups, counts, defects, text_message, text_part, url,
+/// alternatives, wrapper, numbers, verdicts, undecided): columns, with no Python object made per
+/// message but its strings. `python`: (message, why) of each message Python must read instead (a
+/// message of more than `heaviest` bytes is not read here: "heavy"); `message_id`, `date`,
+/// `newsgroups`: one each a message (None for Python's); `counts`: the header values, texts and
+/// where its rows end of each message, one column after the other, as native 64-bit integers;
+/// `defects`: (message, kind, part, detail), in order; `text_message`, `text_part`: each text
+/// with rows (its message, as native 64-bit integers, and its part's name); `numbers`: the
+/// `line`, `column`, `start`, `end`, `quote_depth`, verdict index and text index columns one after
+/// the other, likewise. `skipped`: the headers not scanned. A panic in the core is `InternalError`.
 #[pyfunction]
 fn mail_rows<'py>(
     extractor: &Bound<'py, Extractor>,
     skipped: Vec<String>,
-    messages: Vec<Bound<'py, PyBytes>>,
+    data: &[u8],
+    ends: Vec<usize>,
+    heaviest: usize,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let py = extractor.py();
     let held = extractor.get();
     let (inner, grammar) = (&held.inner, &held.grammar.get().inner);
-    let data: Vec<&[u8]> = messages.iter().map(|message| message.as_bytes()).collect();
-    let batch = py.detach(|| guard("mail_rows", || core::read_batch(&data, &skipped, inner, grammar)))?;
-    let outcomes = PyList::empty(py);
-    for outcome in &batch.messages {
-        match outcome {
-            Outcome::Python(why) => outcomes.append(PyString::new(py, why))?,
-            Outcome::Read(read) => {
-                let defects = PyList::empty(py);
-                for defect in &read.defects {
-                    defects.append((defect.kind, &defect.part, &defect.detail))?;
+    let (mut messages, mut heavy): (Vec<&[u8]>, Vec<bool>) = (Vec::new(), Vec::new());
+    let mut start = 0;
+    for &end in &ends {
+        let message = data.get(start..end).ok_or_else(|| PyValueError::new_err("ends out of order"))?;
+        // A heavy message is read by Python, its matches taken as they are found: left empty here.
+        heavy.push(message.len() > heaviest);
+        messages.push(if message.len() > heaviest { &[] } else { message });
+        start = end;
+    }
+    let batch = py.detach(|| guard("mail_rows", || core::read_batch(&messages, &skipped, inner, grammar)))?;
+    let count = batch.messages.len();
+    let (python, defects) = (PyList::empty(py), PyList::empty(py));
+    let (ids, dates, groups) = (PyList::empty(py), PyList::empty(py), PyList::empty(py));
+    let mut counts = vec![0_i64; 3 * count];
+    let mut rows_end = 0;
+    for (i, outcome) in batch.messages.iter().enumerate() {
+        let read = match outcome {
+            _ if heavy.get(i).copied().unwrap_or(false) => Err("heavy"),
+            Outcome::Python(why) => Err(*why),
+            Outcome::Read(read) => Ok(read),
+        };
+        match read {
+            Err(why) => {
+                python.append((i, why))?;
+                for column in [&ids, &dates, &groups] {
+                    column.append(py.None())?;
                 }
-                let ids = (&read.message_id, &read.date, &read.newsgroups);
-                outcomes.append((ids.0, ids.1, ids.2, read.headers, read.texts, defects, read.rows_end))?;
+            }
+            Ok(read) => {
+                for defect in &read.defects {
+                    defects.append((i, defect.kind, &defect.part, &defect.detail))?;
+                }
+                ids.append(&read.message_id)?;
+                dates.append(&read.date)?;
+                groups.append(&read.newsgroups)?;
+                counts[i] = to_i64(read.headers);
+                counts[count + i] = to_i64(read.texts);
+                rows_end = read.rows_end;
             }
         }
+        counts[2 * count + i] = to_i64(rows_end);
     }
-    let wheres = PyList::new(py, &batch.wheres)?;
+    let (messages_of, parts): (Vec<i64>, Vec<&String>) =
+        batch.wheres.iter().map(|(message, part)| (to_i64(*message), part)).unzip();
     let count = batch.rows.len();
     let (urls, alternatives, wrappers) = (PyList::empty(py), PyList::empty(py), PyList::empty(py));
     let (verdicts, undecided) = (PyList::empty(py), PyList::empty(py));
@@ -86,14 +126,19 @@ fn mail_rows<'py>(
             }
         };
     }
-    let numbers: Vec<u8> = numbers.iter().flat_map(|n| n.to_ne_bytes()).collect();
     let fields = [
-        outcomes.into_any(),
-        wheres.into_any(),
+        python.into_any(),
+        ids.into_any(),
+        dates.into_any(),
+        groups.into_any(),
+        laid(py, &counts),
+        defects.into_any(),
+        laid(py, &messages_of),
+        PyList::new(py, parts)?.into_any(),
         urls.into_any(),
         alternatives.into_any(),
         wrappers.into_any(),
-        PyBytes::new(py, &numbers).into_any(),
+        laid(py, &numbers),
         verdicts.into_any(),
         undecided.into_any(),
     ];

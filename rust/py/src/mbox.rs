@@ -1,6 +1,7 @@
 //! The mbox splitter's binding: `urlsift._core.MboxSplitter`, fed the blocks Python reads, giving
-//! back the messages each completes as `RawMessage` fields, a batch at a time; and the cut finder
-//! of sources/split.py, `next_separator`. The GIL is released while the core searches.
+//! back the messages each completes as `RawMessage` fields, a batch at a time, or as one chunk
+//! of columns (`feed_chunk`: no Python object a message); and the cut finder of
+//! sources/split.py, `next_separator`. The GIL is released while the core searches.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -34,6 +35,27 @@ fn batch<'py>(py: Python<'py>, found: Vec<core::RawMessage>) -> PyResult<Bound<'
     PyList::new(py, rows.collect::<PyResult<Vec<_>>>()?)
 }
 
+/// The messages as one chunk: their data one after the other, and six columns of native 64-bit
+/// integers laid out one after the other (where each one's data ends, number, offset, size,
+/// complete, pipermail): `sources.mbox.MailChunk`'s makings, with no Python object a message.
+fn chunk<'py>(py: Python<'py>, found: Vec<core::RawMessage>) -> PyResult<Bound<'py, PyTuple>> {
+    let count = found.len();
+    let mut columns = vec![0_i64; 6 * count];
+    let mut data = Vec::with_capacity(found.iter().map(|message| message.data.len()).sum());
+    for (i, message) in found.into_iter().enumerate() {
+        data.extend_from_slice(&message.data);
+        let values =
+            [u64::try_from(data.len()).unwrap_or(u64::MAX), message.number, message.offset, message.size];
+        for (k, value) in values.into_iter().enumerate() {
+            columns[k * count + i] = i64::try_from(value).unwrap_or(i64::MAX);
+        }
+        columns[4 * count + i] = i64::from(message.complete);
+        columns[5 * count + i] = i64::from(message.pipermail);
+    }
+    let columns: Vec<u8> = columns.iter().flat_map(|n| n.to_ne_bytes()).collect();
+    PyTuple::new(py, [PyBytes::new(py, &data), PyBytes::new(py, &columns)])
+}
+
 #[pymethods]
 impl MboxSplitter {
     /// `limit`: the largest message held whole (--max-message); `start`: the offset of the first
@@ -46,28 +68,48 @@ impl MboxSplitter {
 
     /// The messages completed by the next block of the input.
     fn feed<'py>(&mut self, py: Python<'py>, block: &[u8]) -> PyResult<Bound<'py, PyList>> {
+        batch(py, self.fed(py, block)?)
+    }
+
+    /// `feed`'s messages as one chunk of columns (`chunk`).
+    fn feed_chunk<'py>(&mut self, py: Python<'py>, block: &[u8]) -> PyResult<Bound<'py, PyTuple>> {
+        chunk(py, self.fed(py, block)?)
+    }
+
+    /// The input has ended: its last message (if any).
+    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        batch(py, self.finished(py)?)
+    }
+
+    /// `finish`'s message as a chunk of columns (`chunk`).
+    fn finish_chunk<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        chunk(py, self.finished(py)?)
+    }
+}
+
+impl MboxSplitter {
+    /// The messages `block` completes, split with the GIL released.
+    fn fed(&mut self, py: Python<'_>, block: &[u8]) -> PyResult<Vec<core::RawMessage>> {
         let splitter = self.inner.as_mut().ok_or_else(|| PyValueError::new_err("the input has ended"))?;
-        let found = py.detach(|| {
+        py.detach(|| {
             guard("mbox", || {
                 let mut out = Vec::new();
                 splitter.feed(block, &mut out);
                 out
             })
-        })?;
-        batch(py, found)
+        })
     }
 
-    /// The input has ended: its last message (if any).
-    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    /// The input's last message (if any); the splitter is done.
+    fn finished(&mut self, py: Python<'_>) -> PyResult<Vec<core::RawMessage>> {
         let splitter = self.inner.take().ok_or_else(|| PyValueError::new_err("the input has ended"))?;
-        let found = py.detach(|| {
+        py.detach(|| {
             guard("mbox", || {
                 let mut out = Vec::new();
                 splitter.finish(&mut out);
                 out
             })
-        })?;
-        batch(py, found)
+        })
     }
 }
 

@@ -16,6 +16,7 @@ import os
 import re
 import stat
 import sys
+from array import array
 from collections.abc import Generator, Iterator
 from typing import IO, NamedTuple
 
@@ -23,7 +24,7 @@ from .._model import Defect, MessageText, Provenance, Skipped, TextStream
 from . import archives, faults, jsonl, publicinbox, warc
 from .archives import reason
 from .batch import BatchError, articles, is_batch
-from .mbox import HEAD_BYTES, MailBytes, RawMessage, is_separator, messages
+from .mbox import HEAD_BYTES, Chunk, MailChunk, RawMessage, chunks, is_separator, messages
 from .packed import (
     CORRUPT,
     MAX_DEPTH,
@@ -38,7 +39,7 @@ from .packed import (
     unpacked,
     unsupported,
 )
-from .split import Finder, cuts, range_messages, range_reader
+from .split import Finder, cuts, range_chunks, range_messages, range_reader
 
 FORMATS = ("auto", "text", "mbox", "eml", "batch", "warc", "jsonl")
 SNIFF_BYTES = 4096
@@ -47,7 +48,7 @@ MAX_MESSAGE = 100 * 10**6
 MAX_LINE = 1 << 20
 """A line longer than this in a message is reported (mail lines are at most 998 bytes, RFC 5322)."""
 
-Item = MessageText | TextStream | Defect | Skipped | MailBytes
+Item = MessageText | TextStream | Defect | Skipped | MailChunk
 
 # Two or more header lines at the very start, one of them a header every message or article has.
 _HEADERS = re.compile(
@@ -83,7 +84,7 @@ class ReadOptions(NamedTuple):
     date_field: str | None = None
     """"jsonl": the dotted path of the field that is a record's ``date`` (``jsonl._date``)."""
     mail_bytes: bool = False
-    """An mbox's plain messages given as ``MailBytes``, for the core to read with their rows
+    """An mbox's plain messages given as ``MailChunk``s, for the core to read with their rows
     (``_native_rows.in_core``'s to say: ``results`` sets it)."""
 
     def inbox(self, path: str | None = None) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
@@ -339,10 +340,14 @@ def _read(
     if fmt == "warc":
         yield from warc.records(file, where, budget, options.max_message)
         return
-    if fmt in ("mbox", "batch"):
+    if fmt == "mbox":
+        chunked = chunks(file, options.max_message) if options.mail_bytes else None
+        yield from _mbox(file, where, options) if chunked is None else _chunked(chunked, where, options)
+        return
+    if fmt == "batch":
         try:
-            for raw in (messages if fmt == "mbox" else articles)(file, options.max_message):
-                yield _mbox_message(raw, where, options, fmt == "mbox")
+            for raw in articles(file, options.max_message):
+                yield _mbox_message(raw, where, options)
         except BatchError as error:
             yield Defect("corrupt", where, f"news batch: {error}")
         return
@@ -443,8 +448,12 @@ def read_piece(
     with io.BufferedReader(_Counting(raw, counter, close=True), buffer_size=1 << 16) as file:
         size = os.fstat(raw.fileno()).st_size
         if kind == "mbox":
-            for message in range_messages(file, start, end, options.max_message):
-                yield _mbox_message(message, where, options)
+            chunked = range_chunks(file, start, end, options.max_message) if options.mail_bytes else None
+            if chunked is not None:
+                yield from _chunked(chunked, where, options)
+            else:
+                for message in range_messages(file, start, end, options.max_message):
+                    yield _mbox_message(message, where, options)
         elif kind == "text":
             yield from _text(range_reader(file, start, end), where)
         elif kind == "jsonl":  # records numbered by their lines in the range, with offsets in the file
@@ -495,14 +504,61 @@ def _at_message(where: Provenance, number: int, offset: int) -> Provenance:
     return Provenance(where.source, where.member, number, offset, *where[4:])
 
 
-def _mbox_message(raw: RawMessage, where: Provenance, options: ReadOptions, mbox: bool = True) -> Item:
-    """An mbox's message read (a news batch's article too): as its bytes (``MailBytes``) where
-    the options ask it and no check of ``_read_message`` applies (over the limit, a line cut by
-    the file's end, a line over ``MAX_LINE``), else as a ``MessageText``."""
+def _mbox(file: IO[bytes], where: Provenance, options: ReadOptions) -> Iterator[Item]:
+    """An mbox's messages, each as a ``MessageText``."""
+    for raw in messages(file, options.max_message):
+        yield _mbox_message(raw, where, options)
+
+
+def _mbox_message(raw: RawMessage, where: Provenance, options: ReadOptions) -> MessageText:
+    """An mbox's message read (a news batch's article too), as a ``MessageText``."""
     here = _at_message(where, raw.number, raw.offset)
-    if options.mail_bytes and mbox and raw.complete and raw.size <= min(options.max_message, MAX_LINE):
-        return MailBytes(raw.data, here, raw.pipermail)
     return _message(raw.data, raw.size, here, options, raw.complete, raw.pipermail)
+
+
+def _chunked(found: Iterator[Chunk], where: Provenance, options: ReadOptions) -> Iterator[Item]:
+    """An mbox's messages, a block's at a time (``mbox.chunks``), as ``MailChunk``s: each run of
+    them that no check of ``_read_message`` applies to (over the limit, a line cut by the file's
+    end, a line over ``MAX_LINE``) and of one ``pipermail``; any other one as a ``MessageText``,
+    in its place. The checks are made on the columns (no Python step a message) but in a chunk
+    that has such a message."""
+    cap = min(options.max_message, MAX_LINE)
+    for data, columns in found:
+        count = len(columns) // 6
+        if not count:
+            continue
+        ends, numbers, offsets, sizes, complete, pipermail = (
+            columns[k * count : (k + 1) * count] for k in range(6)
+        )
+        # D32: a chunk is of one kind, pipermail's or not (its addresses are read apart).
+        if all(complete) and max(sizes) <= cap and pipermail.count(pipermail[0]) == count:
+            yield MailChunk(data, ends, where, numbers, offsets, bool(pipermail[0]))
+            continue
+        run = 0  # the first message of the run not given yet
+        for k in range(count):
+            whole = complete[k] and sizes[k] <= cap
+            if k > run and (not whole or pipermail[k] != pipermail[run]):
+                yield _run(data, columns, count, run, k, where)
+                run = k
+            if not whole:
+                body = data[ends[k - 1] if k else 0 : ends[k]]
+                ended, kind = bool(complete[k]), bool(pipermail[k])
+                raw = RawMessage(numbers[k], offsets[k], body, sizes[k], ended, kind)
+                yield _mbox_message(raw, where, options)
+                run = k + 1
+        if count > run:
+            yield _run(data, columns, count, run, count, where)
+
+
+def _run(data: bytes, columns: array[int], count: int, first: int, end: int, where: Provenance) -> MailChunk:
+    """The messages ``first`` to ``end`` of a block's chunk as a ``MailChunk``."""
+    ends = columns[first:end]
+    base = columns[first - 1] if first else 0
+    shifted = array("q", [at - base for at in ends])
+    numbers = columns[count + first : count + end]
+    offsets = columns[2 * count + first : 2 * count + end]
+    pipermail = bool(columns[5 * count + first])
+    return MailChunk(data[base : ends[-1]], shifted, where, numbers, offsets, pipermail)
 
 
 def read_message(data: bytes, where: Provenance, options: ReadOptions, pipermail: bool) -> MessageText:

@@ -33,10 +33,10 @@ from typing import IO, Literal, NamedTuple, Protocol, cast
 from .._model import Defect, MessageText, Provenance, Skipped, TextStream
 from ..errors import MissingExtra
 from . import faults
-from .mbox import MailBytes
+from .mbox import MailChunk
 from .packed import CORRUPT, Budget, Capped, Salvaged, ZstdFrames, defect, zstd, zstd_options
 
-Item = MessageText | TextStream | Defect | Skipped | MailBytes
+Item = MessageText | TextStream | Defect | Skipped | MailChunk
 Kind = Literal["zip", "tar"]
 Reader = Callable[[IO[bytes], str, Provenance, Budget], Iterator[Item]]
 """How a member is read: (its stream, its name, where it is, the Budget it spends from) -> its items."""

@@ -20,6 +20,7 @@ blocks; this module stays its reference and oracle.
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Iterator
 from types import ModuleType
 from typing import IO, NamedTuple
@@ -57,14 +58,27 @@ class RawMessage(NamedTuple):
     every address in it as ``user at host``."""
 
 
-class MailBytes(NamedTuple):
-    """A message left as its bytes, for the core to read, scan and make rows of with the other
-    messages of its batch (``ReadOptions.mail_bytes``, ``_native_mail``): no ``MessageText``."""
+class MailChunk(NamedTuple):
+    """A run of an mbox's messages left as their bytes, for the core to read, scan and make rows of
+    together (``ReadOptions.mail_bytes``, ``_native_mail``): columns, no ``MessageText`` and no
+    Python object a message (issue 32). Every one is whole, within ``--max-message`` and
+    ``MAX_LINE``, and of one ``pipermail``."""
 
     data: bytes
+    """The messages one after the other."""
+    ends: array[int]
+    """Where each message ends in ``data``."""
     where: Provenance
-    """Its file, member, index and offset (the rest is read from it)."""
+    """Their file's (or archive member's) provenance."""
+    numbers: array[int]
+    offsets: array[int]
     pipermail: bool
+
+    def message(self, k: int) -> tuple[bytes, Provenance]:
+        """The ``k``-th message's bytes and provenance (a message Python reads)."""
+        ends, where = self.ends, self.where
+        data = self.data[ends[k - 1] if k else 0 : ends[k]]
+        return data, Provenance(where.source, where.member, self.numbers[k], self.offsets[k], *where[4:])
 
 
 def is_separator(line: bytes) -> bool:
@@ -171,6 +185,33 @@ def _native_messages(native: ModuleType, file: IO[bytes], limit: int, start: int
     while block := file.read(BLOCK_BYTES):
         yield from map(RawMessage._make, splitter.feed(block))
     yield from map(RawMessage._make, splitter.finish())
+
+
+Chunk = tuple[bytes, "array[int]"]
+"""A block's messages as the splitter gives them in columns: their bytes one after the other, and
+six columns (where each ends, number, offset, size, complete, pipermail) one after the other."""
+
+
+def chunks(file: IO[bytes], limit: int = 1 << 62, start: int = 0) -> Iterator[Chunk] | None:
+    """``messages``, a block's at a time as one ``Chunk`` (the native splitter's columns, no
+    Python object a message); None where the native core does not run."""
+    native = _select.native()
+    if native is None:
+        return None
+    return _chunks(native, file, limit, start)
+
+
+def _chunks(native: ModuleType, file: IO[bytes], limit: int, start: int) -> Iterator[Chunk]:
+    splitter = native.MboxSplitter(limit, start)
+    while block := file.read(BLOCK_BYTES):
+        yield _laid(*splitter.feed_chunk(block))
+    yield _laid(*splitter.finish_chunk())
+
+
+def _laid(data: bytes, columns: bytes) -> Chunk:
+    laid = array("q")
+    laid.frombytes(columns)
+    return data, laid
 
 
 def _messages(file: IO[bytes], limit: int, start: int) -> Iterator[RawMessage]:

@@ -25,7 +25,7 @@ from functools import partial
 from typing import IO
 
 from .. import _select
-from .mbox import MAX_SEPARATOR_BYTES, RawMessage, is_separator, messages
+from .mbox import MAX_SEPARATOR_BYTES, Chunk, RawMessage, chunks, is_separator, messages
 
 _SEARCH_BYTES = 1 << 16
 _AFTER_EMPTY_LINE = re.compile(rb"\n\r?\nFrom ")
@@ -146,6 +146,11 @@ class _Window:
 def range_reader(file: IO[bytes], start: int, end: int) -> IO[bytes]:
     """The bytes ``[start, end)`` of ``file`` as a file of their own (read only)."""
     return _Window(file, start, end)  # type: ignore[return-value]
+
+
+def range_chunks(file: IO[bytes], start: int, end: int, limit: int = 1 << 62) -> Iterator[Chunk] | None:
+    """``range_messages`` a block's at a time, as the native splitter's columns (``mbox.chunks``)."""
+    return chunks(_Window(file, start, end), limit, start)  # type: ignore[arg-type]
 
 
 def range_messages(file: IO[bytes], start: int, end: int, limit: int = 1 << 62) -> Iterator[RawMessage]:
