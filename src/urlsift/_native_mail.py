@@ -73,7 +73,7 @@ class MailRows:
             index[i] = len(resolved)
             resolved.append(_resolved_of(match.url, match.verdict, options.second_opinion))
         columns.update(url=urls, alternatives=alternatives, wrapper=wrappers)
-        return MailBatch(outcomes, wheres, columns, list(map(resolved.__getitem__, index)), text)
+        return MailBatch(outcomes, wheres, columns, resolved, index, text)
 
     def _resolve(
         self, extraction: Extraction, url: str, valid: bool, kind: int, naked: bool, why: int | None
@@ -97,11 +97,13 @@ class MailBatch:
         outcomes: list[Outcome],
         wheres: list[tuple[int, str]],
         columns: dict[str, Any],
-        per_row: list[Resolved],
+        resolved: list[Resolved],
+        index: array[int],
         text: array[int],
     ) -> None:
         self.outcomes = outcomes
-        self._wheres, self._columns, self._per_row, self._text = wheres, columns, per_row, text
+        self._wheres, self._columns, self._text = wheres, columns, text
+        self._resolved, self._index = resolved, index  # each distinct verdict's columns; each row's
 
     def block(
         self, first: int, end: int, placed: Mapping[int, tuple[Any, ...]], options: Options, tally: Tally
@@ -112,13 +114,16 @@ class MailBatch:
             return None
         texts = self._text
         low, high = texts[first], texts[end - 1] + 1
-        wheres: list[tuple[Any, ...]] = []
-        headers: list[str | None] = []
-        for message, part in self._wheres[low:high]:
-            where = placed[message]
-            wheres.append((*where[:-1], part))
-            headers.append(where[-1])
-        text = array("q", [k - low for k in texts[first:end]])
+        numbers, parts = zip(*self._wheres[low:high], strict=True)  # each text's message and part
+        # A message at a time, then each text and row numbered in C.
+        local = {number: k for k, number in enumerate(dict.fromkeys(numbers))}
+        found = [placed[number] for number in local]
+        message = array("q", map(local.__getitem__, numbers))
+        text = array("q", map((-low).__add__, texts[first:end]))
         columns = {name: values[first:end] for name, values in self._columns.items()}
-        date_header = list(map(headers.__getitem__, text))
-        return _finished(columns, self._per_row[first:end], options, tally, wheres, text, date_header)
+        headers = [where[-1] for where in found]
+        date_header = list(map(headers.__getitem__, map(message.__getitem__, text)))
+        messages = [where[:-1] for where in found]
+        index = self._index[first:end]
+        texts_of = (messages, message, list(parts))
+        return _finished(columns, self._resolved, index, options, tally, texts_of, text, date_header)

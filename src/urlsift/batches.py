@@ -20,7 +20,8 @@ from array import array
 from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import partial
-from itertools import islice
+from itertools import count, islice
+from operator import itemgetter
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -285,7 +286,8 @@ class _Builder:
         self.texts = Texts(array("q"), [])
         self.reports = Reports(array("q"), [], [], [], [], [], [])
         self._messages_at: dict[tuple[Any, ...], int] = {}
-        self._texts_at: dict[tuple[Any, ...], int] = {}
+        self._texts_at: dict[tuple[Any, ...], int] = {}  # a row's text by its columns
+        self._parts_at: dict[tuple[int, str | None], int] = {}  # a block's text by its message and part
         self.held = 0
 
     def __len__(self) -> int:
@@ -321,10 +323,26 @@ class _Builder:
         self.held = held
 
     def _block(self, block: Block) -> None:
-        """The rows held so far as columns, then the block's."""
+        """The rows held so far as columns, then the block's: its messages looked up one by one,
+        its texts and rows numbered on in C (no Python step a text or a row)."""
         self._flush()
-        texts_at = self._texts_at
-        local = [texts_at[where] if where in texts_at else self._text(where) for where in block.wheres]
+        messages_at, wheres, parts_at, texts = self._messages_at, self.wheres, self._parts_at, self.texts
+        numbers: list[int] = []
+        for where in block.messages:
+            number = messages_at.get(where)
+            if number is None:
+                number = messages_at[where] = len(wheres)
+                wheres.append(where)
+            numbers.append(number)
+        # A text is its message's number and its part: those not met before are added, in order.
+        keys = list(zip(map(numbers.__getitem__, block.message), block.part, strict=True))
+        new = dict.fromkeys(keys)
+        for met in new.keys() & parts_at.keys():  # (a plain text's next block: its one text)
+            del new[met]
+        parts_at.update(zip(new, count(len(texts.part))))
+        texts.message.extend(map(itemgetter(0), new))
+        texts.part.extend(map(itemgetter(1), new))
+        local = list(map(parts_at.__getitem__, keys))
         columns = block.columns
         position, production = _problems(columns["error"])
         text = (

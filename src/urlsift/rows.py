@@ -99,12 +99,18 @@ FileEvents = tuple[str, list[Event], "Tally"]
 
 class Block(NamedTuple):
     """Rows of a few texts as columns, filled by the native core (``_native_rows.in_core``), which a
-    ``batches.Batch`` takes as they are: no ``Row`` is made for each."""
+    ``batches.Batch`` takes as they are: no ``Row`` is made for each. Its messages and texts are
+    tables as the batch's are (``batches.Messages``, ``Texts``), so that the batch takes them a
+    message at a time, not a text or a row at a time."""
 
-    wheres: list[tuple[Any, ...]]
-    """The texts' columns, ``source`` ... ``part``, as in each of their rows."""
+    messages: list[tuple[Any, ...]]
+    """The messages' columns, ``source`` ... ``newsgroups``, as in each of their rows."""
+    message: array[int]
+    """Each text's message: an index into ``messages``."""
+    part: list[str | None]
+    """Each text's part."""
     text: array[int]
-    """Each row's text: an index into ``wheres``."""
+    """Each row's text: an index into ``message`` and ``part``."""
     columns: dict[str, Any]
     """The rows' other columns by name (``FIELDS`` less ``naked`` and ``where``'s), each a list,
     or an ``array('q')`` for the numbers."""
