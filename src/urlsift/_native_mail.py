@@ -17,7 +17,7 @@ from . import _select
 from ._model import DefectKind, Match
 from ._native_rows import Resolved, _finished, _resolved_of
 from .extract import Extraction, _extraction_for, _judge_deferred, _native_matches
-from .rows import Block, Options, Tally
+from .rows import Block, Options, Tally, taken
 from .sources.mbox import MailBytes
 
 __all__ = ["MailBatch", "MailRows", "Outcome"]
@@ -118,12 +118,11 @@ class MailBatch:
         # A message at a time, then each text and row numbered in C.
         local = {number: k for k, number in enumerate(dict.fromkeys(numbers))}
         found = [placed[number] for number in local]
-        message = array("q", map(local.__getitem__, numbers))
-        text = array("q", map((-low).__add__, texts[first:end]))
+        message = taken(local, numbers)
+        text = array("q", [k - low for k in texts[first:end]])
         columns = {name: values[first:end] for name, values in self._columns.items()}
-        headers = [where[-1] for where in found]
-        date_header = list(map(headers.__getitem__, map(message.__getitem__, text)))
+        date_header = taken(taken([where[-1] for where in found], message), text)
         messages = [where[:-1] for where in found]
         index = self._index[first:end]
-        texts_of = (messages, message, list(parts))
+        texts_of = (messages, array("q", message), list(parts))
         return _finished(columns, self._resolved, index, options, tally, texts_of, text, date_header)

@@ -28,7 +28,7 @@ from .extract import (
     said_scheme,
 )
 from .hosts import NO_HOST, HostColumns, host_columns, native_host_columns
-from .rows import Block, Options, Tally
+from .rows import Block, Options, Tally, taken, taker
 from .scanner import LOOKAHEAD, LOOKBEHIND
 from .stream import _MIN_WINDOW, CHUNK_CHARS
 from .validate import validate
@@ -188,13 +188,13 @@ def _finished(
     ``texts``; ``date_header``: each row's."""
     # A verdict's columns are taken for its rows by index, in C: no Python step a row.
     valid_of, scheme_of, error_of, hosts_of, elsewhere_of = _transposed(resolved, 5)
-    valid = list(map(valid_of.__getitem__, index))
+    valid = taken(valid_of, index)
     count = len(valid)
     urls_found = valid.count(True)
     tally.urls += urls_found
     tally.rejected += count - urls_found
     if urls_found < count:
-        tally.rejected_valid_elsewhere += sum(map(elsewhere_of.__getitem__, index))
+        tally.rejected_valid_elsewhere += sum(taken(elsewhere_of, index))
         if not options.invalid:
             index = array("q", compress(index, valid))
             text = array("q", compress(text, valid))
@@ -208,9 +208,10 @@ def _finished(
             valid = [True] * urls_found
             count = urls_found
     columns.update(valid=valid, date_header=date_header)
+    take = taker(index)
     names = ("scheme", "error", "host", "host_unicode", "registered_domain", "surt")
     for name, of in zip(names, (scheme_of, error_of, *_transposed(hosts_of, 4)), strict=True):
-        columns[name] = list(map(of.__getitem__, index))
+        columns[name] = take(of)
     for name in ("canonical", "count", "context", "wayback"):  # the printer's, or not asked for
         columns[name] = [None] * count
     messages, message, part = texts
@@ -272,6 +273,6 @@ def message_block(found: list[Found], options: Options, tally: Tally) -> Block |
     numbered = {key: k for k, key in enumerate(distinct)}
     second = options.second_opinion
     resolved = [_resolved_of(key[1], held, second) for key, held in distinct.items()]
-    index = array("q", map(numbered.__getitem__, keys))
-    date_header = list(map(headers.__getitem__, text))
+    index = array("q", taken(numbered, keys))
+    date_header = taken(headers, text)
     return _finished(columns, resolved, index, options, tally, (messages, message, part), text, date_header)

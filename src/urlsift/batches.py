@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ._model import DefectKind, Wrapper
 from .errors import MissingExtra
 from .results import Watch, file_pieces, unit_pieces
-from .rows import FIELDS, Block, Event, Options, Piece, Report, Row, Tally
+from .rows import FIELDS, Block, Event, Options, Piece, Report, Row, Tally, taken
 from .units import Unit
 
 if TYPE_CHECKING:
@@ -335,21 +335,17 @@ class _Builder:
                 wheres.append(where)
             numbers.append(number)
         # A text is its message's number and its part: those not met before are added, in order.
-        keys = list(zip(map(numbers.__getitem__, block.message), block.part, strict=True))
+        keys = list(zip(taken(numbers, block.message), block.part, strict=True))
         new = dict.fromkeys(keys)
         for met in new.keys() & parts_at.keys():  # (a plain text's next block: its one text)
             del new[met]
         parts_at.update(zip(new, count(len(texts.part))))
         texts.message.extend(map(itemgetter(0), new))
         texts.part.extend(map(itemgetter(1), new))
-        local = list(map(parts_at.__getitem__, keys))
+        local = taken(parts_at, keys)
         columns = block.columns
         position, production = _problems(columns["error"])
-        text = (
-            array("q", [local[0]]) * block.rows
-            if len(local) == 1
-            else array("q", map(local.__getitem__, block.text))
-        )
+        text = array("q", taken(local, block.text)) if len(local) > 1 else array("q", local) * block.rows
         self.done.append(Matches(**columns, text=text, position=position, production=production))
         self.count += block.rows
 
