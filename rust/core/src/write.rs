@@ -623,19 +623,18 @@ fn csv_record(
         csv_cell(value, breaks, cell, out);
     }
     let message = held.message(at.message, breaks, |cells| {
+        let i = at.message;
+        let number = |column: &[Option<i64>]| column.get(i).copied().flatten();
         let of_message = [
-            Cell::Text(m.source.get(at.message)),
-            Cell::Text(m.member.get(at.message)),
-            Cell::Number(m.message.get(at.message).copied().flatten()),
-            Cell::Number(m.offset.get(at.message).copied().flatten()),
-            Cell::Text(m.message_id.get(at.message)),
-            Cell::Text(m.date.get(at.message)),
-            Cell::Text(m.newsgroups.get(at.message)),
+            Cell::Text(m.source.get(i)),
+            Cell::Text(m.member.get(i)),
+            Cell::Number(number(&m.message)),
+            Cell::Number(number(&m.offset)),
+            Cell::Text(m.message_id.get(i)),
+            Cell::Text(m.date.get(i)),
+            Cell::Text(m.newsgroups.get(i)),
         ];
-        for value in of_message {
-            cells.push(b',');
-            csv_cell(value, breaks, cell, cells);
-        }
+        csv_cells(of_message, breaks, cell, cells);
     });
     out.extend_from_slice(message);
     let rest: [Cell<'_>; 13] = [
@@ -653,16 +652,25 @@ fn csv_record(
         Cell::Text(r.registered_domain.get(at.row)),
         Cell::Text(r.surt.get(at.row)),
     ];
-    for value in rest {
+    csv_cells(rest, breaks, cell, out);
+    let date_header = r.date_header.get(at.row);
+    out.extend_from_slice(held.date_header(date_header, breaks, |written| {
+        csv_cells([Cell::Text(date_header)], breaks, cell, written);
+    }));
+    out.push(end);
+}
+
+/// Cells after others: each after a comma.
+fn csv_cells<'a>(
+    cells: impl IntoIterator<Item = Cell<'a>>,
+    breaks: [u8; 2],
+    cell: &mut Vec<u8>,
+    out: &mut Vec<u8>,
+) {
+    for value in cells {
         out.push(b',');
         csv_cell(value, breaks, cell, out);
     }
-    let date_header = r.date_header.get(at.row);
-    out.extend_from_slice(held.date_header(date_header, breaks, |written| {
-        written.push(b',');
-        csv_cell(Cell::Text(date_header), breaks, cell, written);
-    }));
-    out.push(end);
 }
 
 /// One cell, as `output._cell` and `csv.writer` write it (`cell`: a buffer to reuse).
