@@ -15,7 +15,7 @@ from typing import Any
 
 from . import _select
 from ._model import DefectKind, Match
-from ._native_rows import Resolved, _finished, _resolved_of
+from ._native_rows import Resolved, _finished, _resolved_of, verdict_columns
 from .extract import Extraction, _extraction_for, _judge_deferred, _native_matches
 from .rows import Block, Options, Tally, taken
 from .sources.mbox import MailBytes
@@ -103,7 +103,7 @@ class MailBatch:
     ) -> None:
         self.outcomes = outcomes
         self._wheres, self._columns, self._text = wheres, columns, text
-        self._resolved, self._index = resolved, index  # each distinct verdict's columns; each row's
+        self._verdicts, self._index = verdict_columns(resolved), index  # each distinct verdict's; each row's
 
     def block(
         self, first: int, end: int, placed: Mapping[int, tuple[Any, ...]], options: Options, tally: Tally
@@ -125,4 +125,4 @@ class MailBatch:
         messages = [where[:-1] for where in found]
         index = self._index[first:end]
         texts_of = (messages, array("q", message), list(parts))
-        return _finished(columns, self._resolved, index, options, tally, texts_of, text, date_header)
+        return _finished(columns, self._verdicts, index, options, tally, texts_of, text, date_header)

@@ -125,7 +125,8 @@ class TextRows:
         columns.update(url=urls, alternatives=alternatives, wrapper=wrappers)
         texts = ([self._message], array("q", [0]), [self._part])
         text, date_header = array("q", [0]) * count, [self.date_header] * count
-        return _finished(columns, resolved, index, self.options, tally, texts, text, date_header)
+        verdicts = verdict_columns(resolved)
+        return _finished(columns, verdicts, index, self.options, tally, texts, text, date_header)
 
     def _resolve(self, url: str, valid: bool, kind: int, naked: bool, why: int | None) -> Resolved:
         key = (url, valid, kind, naked, why)
@@ -172,9 +173,20 @@ Texts = tuple[list[tuple[Any, ...]], "array[int]", list[str | None]]
 (``rows.Block``'s)."""
 
 
+_VERDICT_COLUMNS = ("valid", "scheme", "error", "host", "host_unicode", "registered_domain", "surt")
+
+
+def verdict_columns(resolved: list[Resolved]) -> list[tuple[Any, ...]]:
+    """The columns of distinct verdicts (``Resolved``s): valid, scheme, error, the four host
+    columns, and whether the second opinion takes the rejected URL. Made once for all the blocks
+    of a batch read (``_native_mail.MailBatch``), not once a block."""
+    valid, scheme, error, hosts, elsewhere = _transposed(resolved, 5)
+    return [valid, scheme, error, *_transposed(hosts, 4), elsewhere]
+
+
 def _finished(
     columns: dict[str, Any],
-    resolved: list[Resolved],
+    verdicts: list[tuple[Any, ...]],
     index: array[int],
     options: Options,
     tally: Tally,
@@ -183,12 +195,12 @@ def _finished(
     date_header: list[str | None],
 ) -> Block:
     """A block of the rows of ``columns`` (url ... quote_depth, lists and arrays) and of their
-    verdicts' columns (``resolved``: each distinct verdict's; ``index``: each row's), counted in
+    verdicts' columns (``verdicts``: ``verdict_columns``; ``index``: each row's), counted in
     ``tally``; the rejected left out unless ``options.invalid``. ``text``: each row's index into
     ``texts``; ``date_header``: each row's."""
     # A verdict's columns are taken for its rows by index, in C: no Python step a row.
-    valid_of, scheme_of, error_of, hosts_of, elsewhere_of = _transposed(resolved, 5)
-    valid = taken(valid_of, index)
+    *of_verdict, elsewhere_of = verdicts
+    valid = taken(of_verdict[0], index)
     count = len(valid)
     urls_found = valid.count(True)
     tally.urls += urls_found
@@ -209,8 +221,7 @@ def _finished(
             count = urls_found
     columns.update(valid=valid, date_header=date_header)
     take = taker(index)
-    names = ("scheme", "error", "host", "host_unicode", "registered_domain", "surt")
-    for name, of in zip(names, (scheme_of, error_of, *_transposed(hosts_of, 4)), strict=True):
+    for name, of in zip(_VERDICT_COLUMNS[1:], of_verdict[1:], strict=True):
         columns[name] = take(of)
     for name in ("canonical", "count", "context", "wayback"):  # the printer's, or not asked for
         columns[name] = [None] * count
@@ -275,4 +286,5 @@ def message_block(found: list[Found], options: Options, tally: Tally) -> Block |
     resolved = [_resolved_of(key[1], held, second) for key, held in distinct.items()]
     index = array("q", taken(numbered, keys))
     date_header = taken(headers, text)
-    return _finished(columns, resolved, index, options, tally, (messages, message, part), text, date_header)
+    texts_of = (messages, message, part)
+    return _finished(columns, verdict_columns(resolved), index, options, tally, texts_of, text, date_header)
