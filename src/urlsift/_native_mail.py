@@ -16,10 +16,10 @@ from typing import Any
 
 from . import _select
 from ._model import DefectKind, Match
-from ._native_rows import Resolved, _finished, _resolved_of
+from ._native_rows import Resolved, _finished, _resolved_of, verdict_columns
 from .dates import iso
 from .extract import Extraction, _extraction_for, _judge_deferred, _native_matches
-from .rows import Block, Options, Tally, TextColumns
+from .rows import Block, Options, Tally, taken
 from .sources.mbox import MailChunk
 
 __all__ = ["MailBatch", "MailRows"]
@@ -74,9 +74,10 @@ class MailRows:
             index[i] = len(resolved)
             resolved.append(_resolved_of(match.url, match.verdict, options.second_opinion))
         columns.update(url=urls, alternatives=alternatives, wrapper=wrappers)
-        per_row = list(map(resolved.__getitem__, index))
         messages = _Messages(chunk, ids, dates, groups, _laid(counts))
-        return MailBatch(messages, python, defects, (_laid(text_message), text_part), columns, per_row, text)
+        return MailBatch(
+            messages, python, defects, (_laid(text_message), text_part), columns, resolved, index, text
+        )
 
     def _resolve(
         self, extraction: Extraction, url: str, valid: bool, kind: int, naked: bool, why: int | None
@@ -129,11 +130,13 @@ class MailBatch:
         defects: list[tuple[int, DefectKind, str, str]],
         texts: tuple[array[int], list[str]],
         columns: dict[str, Any],
-        per_row: list[Resolved],
+        resolved: list[Resolved],
+        index: array[int],
         text: array[int],
     ) -> None:
         self.messages, self.python, self.defects = messages, python, defects
-        self._texts, self._columns, self._per_row, self._text = texts, columns, per_row, text
+        self._texts, self._columns, self._text = texts, columns, text
+        self._verdicts, self._index = verdict_columns(resolved), index  # each distinct verdict's; each row's
 
     @property
     def outcomes(self) -> list[str | None]:
@@ -155,21 +158,24 @@ class MailBatch:
         held = list(dict.fromkeys(of))  # the messages of these texts, in order
         messages, chunk = self.messages, self.messages.chunk
         where = chunk.where
-        count = len(held)
-        dates = list(map(messages.dates.__getitem__, held))
-        columns = (
-            [where.source] * count,
-            [where.member] * count,
-            list(map(chunk.numbers.__getitem__, held)),
-            list(map(chunk.offsets.__getitem__, held)),
-            list(map(messages.ids.__getitem__, held)),
-            list(map(iso, dates)),
-            list(map(messages.groups.__getitem__, held)),
+        dates = taken(messages.dates, held)
+        # A message at a time (its columns, ``Messages``' order), then each text and row numbered in C.
+        found = zip(
+            taken(chunk.numbers, held),
+            taken(chunk.offsets, held),
+            taken(messages.ids, held),
+            map(iso, dates),
+            taken(messages.groups, held),
+            strict=True,
         )
-        message = array("q", map(dict(zip(held, range(count), strict=True)).__getitem__, of))
+        placed: list[tuple[Any, ...]] = [(where.source, where.member, *columns) for columns in found]
+        message = array("q", taken({number: k for k, number in enumerate(held)}, of))
         text = array("q", [k - low for k in texts[first:end]])
         rows = {name: values[first:end] for name, values in self._columns.items()}
         written = [None if date is None else date.strip() for date in dates]  # (Date as written)
-        date_header = list(map(written.__getitem__, map(message.__getitem__, text)))
-        wheres = TextColumns(columns, message, self._texts[1][low:high])
-        return _finished(rows, self._per_row[first:end], options, tally, wheres, text, date_header)
+        date_header = taken(taken(written, message), text)
+        parts: list[str | None] = list(self._texts[1][low:high])
+        index = self._index[first:end]
+        return _finished(
+            rows, self._verdicts, index, options, tally, (placed, message, parts), text, date_header
+        )

@@ -10,7 +10,7 @@ the same texts, column for column (tests/results/test_native_rows.py)."""
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import compress, groupby, repeat
 from operator import itemgetter
@@ -28,7 +28,7 @@ from .extract import (
     said_scheme,
 )
 from .hosts import NO_HOST, HostColumns, host_columns, native_host_columns
-from .rows import Block, Options, Tally, TextColumns
+from .rows import Block, Options, Tally, taken, taker
 from .scanner import LOOKAHEAD, LOOKBEHIND
 from .stream import _MIN_WINDOW, CHUNK_CHARS
 from .validate import validate
@@ -74,7 +74,9 @@ class TextRows:
 
     def __init__(self, file: IO[bytes], options: Options, where: tuple[Any, ...], date_header: str | None):
         self.options = options
-        self.where, self.date_header = where, date_header
+        # The text's one message and part (where it lies: ``source`` ... ``part``).
+        self._message, self._part = where[:-1], where[-1] if where else None
+        self.date_header = date_header
         self.lines = 0
         self.characters = 0
         extraction: Extraction = _extraction_for(options.profile, options.naked, True, options.schemes)
@@ -121,11 +123,10 @@ class TextRows:
             index[i] = len(resolved)
             resolved.append(self._resolved_of(match.url, match.verdict))
         columns.update(url=urls, alternatives=alternatives, wrapper=wrappers)
-        per_row = list(map(resolved.__getitem__, index))
-        text = array("q", [0]) * count
-        return _finished(
-            columns, per_row, self.options, tally, [self.where], text, [self.date_header] * count
-        )
+        texts = ([self._message], array("q", [0]), [self._part])
+        text, date_header = array("q", [0]) * count, [self.date_header] * count
+        verdicts = verdict_columns(resolved)
+        return _finished(columns, verdicts, index, self.options, tally, texts, text, date_header)
 
     def _resolve(self, url: str, valid: bool, kind: int, naked: bool, why: int | None) -> Resolved:
         key = (url, valid, kind, naked, why)
@@ -167,43 +168,70 @@ _second = lru_cache(maxsize=4096)(validate)
 """The second opinion on a rejected URL (``results._judge``'s, for the rows filled here)."""
 
 
+Texts = tuple[list[tuple[Any, ...]], "array[int]", list[str | None]]
+"""A block's messages' columns, each text's message (an index into them), and each text's part
+(``rows.Block``'s)."""
+
+
+_VERDICT_COLUMNS = ("valid", "scheme", "error", "host", "host_unicode", "registered_domain", "surt")
+
+
+def verdict_columns(resolved: list[Resolved]) -> list[tuple[Any, ...]]:
+    """The columns of distinct verdicts (``Resolved``s): valid, scheme, error, the four host
+    columns, and whether the second opinion takes the rejected URL. Made once for all the blocks
+    of a batch read (``_native_mail.MailBatch``), not once a block."""
+    valid, scheme, error, hosts, elsewhere = _transposed(resolved, 5)
+    return [valid, scheme, error, *_transposed(hosts, 4), elsewhere]
+
+
 def _finished(
     columns: dict[str, Any],
-    per_row: list[Resolved],
+    verdicts: list[tuple[Any, ...]],
+    index: array[int],
     options: Options,
     tally: Tally,
-    wheres: list[tuple[Any, ...]] | TextColumns,
+    texts: Texts,
     text: array[int],
     date_header: list[str | None],
 ) -> Block:
-    """A block of the rows of ``columns`` (url ... quote_depth) and of their verdicts' columns
-    (``per_row``), counted in ``tally``; the rejected left out unless ``options.invalid``.
-    ``text``: each row's index into ``wheres``, the texts' columns (and ``date_header``'s)."""
-    count = len(per_row)
-    valid, scheme, error, hosts, elsewhere = zip(*per_row, strict=True)
-    urls_found = sum(valid)
+    """A block of the rows of ``columns`` (url ... quote_depth, lists and arrays) and of their
+    verdicts' columns (``verdicts``: ``verdict_columns``; ``index``: each row's), counted in
+    ``tally``; the rejected left out unless ``options.invalid``. ``text``: each row's index into
+    ``texts``; ``date_header``: each row's."""
+    # A verdict's columns are taken for its rows by index, in C: no Python step a row.
+    *of_verdict, elsewhere_of = verdicts
+    valid = taken(of_verdict[0], index)
+    count = len(valid)
+    urls_found = valid.count(True)
     tally.urls += urls_found
     tally.rejected += count - urls_found
-    tally.rejected_valid_elsewhere += sum(elsewhere)
-    host, host_unicode, registered_domain, surt = zip(*hosts, strict=True)
-    columns.update(valid=valid, scheme=scheme, error=error, host=host, host_unicode=host_unicode)
-    columns.update(registered_domain=registered_domain, surt=surt, date_header=date_header)
-    if urls_found < count and not options.invalid:
-        text = array("q", compress(text, valid))
-        columns = {
-            name: array("q", compress(values, valid))
-            if isinstance(values, array)
-            else list(compress(values, valid))
-            for name, values in columns.items()
-        }
-        count = urls_found
-    else:
-        columns = {
-            name: values if isinstance(values, array) else list(values) for name, values in columns.items()
-        }
+    if urls_found < count:
+        tally.rejected_valid_elsewhere += sum(taken(elsewhere_of, index))
+        if not options.invalid:
+            index = array("q", compress(index, valid))
+            text = array("q", compress(text, valid))
+            columns = {
+                name: array("q", compress(values, valid))
+                if isinstance(values, array)
+                else list(compress(values, valid))
+                for name, values in columns.items()
+            }
+            date_header = list(compress(date_header, valid))
+            valid = [True] * urls_found
+            count = urls_found
+    columns.update(valid=valid, date_header=date_header)
+    take = taker(index)
+    for name, of in zip(_VERDICT_COLUMNS[1:], of_verdict[1:], strict=True):
+        columns[name] = take(of)
     for name in ("canonical", "count", "context", "wayback"):  # the printer's, or not asked for
         columns[name] = [None] * count
-    return Block(wheres, text, columns, count)
+    messages, message, part = texts
+    return Block(messages, message, part, text, columns, count)
+
+
+def _transposed(rows: Sequence[tuple[Any, ...]], width: int) -> list[tuple[Any, ...]]:
+    """The columns of ``rows`` (``width`` empty ones when there are none)."""
+    return list(zip(*rows, strict=True)) if rows else [()] * width
 
 
 Found = tuple[MessageText, tuple[Any, ...], list[tuple[int, Match]]]
@@ -213,19 +241,24 @@ Found = tuple[MessageText, tuple[Any, ...], list[tuple[int, Match]]]
 def message_block(found: list[Found], options: Options, tally: Tally) -> Block | None:
     """The rows of a few messages' matches as one block (None: they have none). The matches are
     taken apart column by column (``zip``, in C), and each distinct verdict is worked out once."""
-    wheres: list[tuple[Any, ...]] = []
+    messages: list[tuple[Any, ...]] = []
+    message = array("q")
+    part: list[str | None] = []
     text = array("q")
     headers: list[str | None] = []
     texts: list[str] = []
     matches: list[Match] = []
-    for message, placed, pairs in found:
-        where, header = placed[:-1], placed[-1]
+    for found_in, placed, pairs in found:
+        if not pairs:
+            continue
+        messages.append(placed[:-1])
         for k, group in groupby(pairs, key=itemgetter(0)):
             held = list(map(itemgetter(1), group))
-            text.extend(array("q", [len(wheres)]) * len(held))
-            wheres.append((*where, message.parts[k]))
-            headers.append(header)
-            texts.extend(repeat(message.texts[k], len(held)))
+            text.extend(array("q", [len(part)]) * len(held))
+            message.append(len(messages) - 1)
+            part.append(found_in.parts[k])
+            headers.append(placed[-1])
+            texts.extend(repeat(found_in.texts[k], len(held)))
             matches.extend(held)
     if not matches:
         return None
@@ -237,9 +270,9 @@ def message_block(found: list[Found], options: Options, tally: Tally) -> Block |
         start = array("q", (p[0][0] if p else s[0] for p, s in zip(pieces, span, strict=True)))
         end = array("q", (p[-1][1] if p else s[0] for p, s in zip(pieces, span, strict=True)))
     columns: dict[str, Any] = {
-        "url": url,
-        "alternatives": alternatives,
-        "wrapper": wrapper,
+        "url": list(url),
+        "alternatives": list(alternatives),
+        "wrapper": list(wrapper),
         "line": array("q", line),
         "column": array("q", column),
         "start": start,
@@ -247,9 +280,11 @@ def message_block(found: list[Found], options: Options, tally: Tally) -> Block |
         "quote_depth": array("q", map(quote_depth, texts, matches)),
     }
     keys = list(zip(map(id, verdict), url, strict=True))
+    distinct = dict(zip(keys, verdict, strict=True))
+    numbered = {key: k for k, key in enumerate(distinct)}
     second = options.second_opinion
-    resolved = {
-        key: _resolved_of(key[1], held, second) for key, held in dict(zip(keys, verdict, strict=True)).items()
-    }
-    per_row = list(map(resolved.__getitem__, keys))
-    return _finished(columns, per_row, options, tally, wheres, text, list(map(headers.__getitem__, text)))
+    resolved = [_resolved_of(key[1], held, second) for key, held in distinct.items()]
+    index = array("q", taken(numbered, keys))
+    date_header = taken(headers, text)
+    texts_of = (messages, message, part)
+    return _finished(columns, verdict_columns(resolved), index, options, tally, texts_of, text, date_header)

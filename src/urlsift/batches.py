@@ -17,17 +17,18 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import partial
-from itertools import islice
+from itertools import count, islice
+from operator import itemgetter
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ._model import DefectKind, Wrapper
 from .errors import MissingExtra
 from .results import Watch, file_pieces, unit_pieces
-from .rows import FIELDS, Block, Event, Options, Piece, Report, Row, Tally, TextColumns
+from .rows import FIELDS, Block, Event, Options, Piece, Report, Row, Tally, taken
 from .units import Unit
 
 if TYPE_CHECKING:
@@ -285,7 +286,8 @@ class _Builder:
         self.texts = Texts(array("q"), [])
         self.reports = Reports(array("q"), [], [], [], [], [], [])
         self._messages_at: dict[tuple[Any, ...], int] = {}
-        self._texts_at: dict[tuple[Any, ...], int] = {}
+        self._texts_at: dict[tuple[Any, ...], int] = {}  # a row's text by its columns
+        self._parts_at: dict[tuple[int, str | None], int] = {}  # a block's text by its message and part
         self.held = 0
 
     def __len__(self) -> int:
@@ -321,21 +323,29 @@ class _Builder:
         self.held = held
 
     def _block(self, block: Block) -> None:
-        """The rows held so far as columns, then the block's."""
+        """The rows held so far as columns, then the block's: its messages looked up one by one,
+        its texts and rows numbered on in C (no Python step a text or a row)."""
         self._flush()
-        texts_at = self._texts_at
-        local: Sequence[int]
-        if isinstance(block.wheres, TextColumns):  # (new texts: no Python step a text)
-            local = self._new_texts(block.wheres)
-        else:
-            local = [texts_at[where] if where in texts_at else self._text(where) for where in block.wheres]
+        messages_at, wheres, parts_at, texts = self._messages_at, self.wheres, self._parts_at, self.texts
+        numbers: list[int] = []
+        for where in block.messages:
+            number = messages_at.get(where)
+            if number is None:
+                number = messages_at[where] = len(wheres)
+                wheres.append(where)
+            numbers.append(number)
+        # A text is its message's number and its part: those not met before are added, in order.
+        keys = list(zip(taken(numbers, block.message), block.part, strict=True))
+        new = dict.fromkeys(keys)
+        for met in new.keys() & parts_at.keys():  # (a plain text's next block: its one text)
+            del new[met]
+        parts_at.update(zip(new, count(len(texts.part))))
+        texts.message.extend(map(itemgetter(0), new))
+        texts.part.extend(map(itemgetter(1), new))
+        local = taken(parts_at, keys)
         columns = block.columns
         position, production = _problems(columns["error"])
-        text = (
-            array("q", [local[0]]) * block.rows
-            if len(local) == 1
-            else array("q", map(local.__getitem__, block.text))
-        )
+        text = array("q", taken(local, block.text)) if len(local) > 1 else array("q", local) * block.rows
         self.done.append(Matches(**columns, text=text, position=position, production=production))
         self.count += block.rows
 
@@ -343,15 +353,6 @@ class _Builder:
         if self.rows:
             self.done.append(_matches(self.rows, self.text_of))
             self.rows, self.text_of = [], array("q")
-
-    def _new_texts(self, texts: TextColumns) -> range:
-        """The indexes of a block's texts given as columns, none of them met before, and of their
-        messages (added as they are)."""
-        messages, first = len(self.wheres), len(self.texts.part)
-        self.wheres.extend(zip(*texts.messages, strict=True))
-        self.texts.message.extend(array("q", map(messages.__add__, texts.message)))
-        self.texts.part.extend(texts.part)
-        return range(first, len(self.texts.part))
 
     def _text(self, where: tuple[Any, ...]) -> int:
         """The index of a text not met before in this batch (and of its message, if new)."""

@@ -6,8 +6,10 @@ process can hand them to the one that prints (``cli -j``) and the library can ha
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime
+from operator import itemgetter
 from typing import Any, Literal, NamedTuple
 
 from ._model import DefectKind, ProfileName, Provenance, Wrapper, _resolved
@@ -97,28 +99,38 @@ FileEvents = tuple[str, list[Event], "Tally"]
 """A path, the events of all or one piece of it, and their tally."""
 
 
-class TextColumns(NamedTuple):
-    """A block's texts as columns, as ``batches.Texts`` holds them: their messages' columns
-    (``source`` ... ``newsgroups``, one entry a message), and each text's message (an index into
-    them) and part. Messages the core read (``_native_mail``): no text of theirs came before."""
-
-    messages: tuple[list[Any], ...]
-    message: array[int]
-    part: list[str]
-
-
 class Block(NamedTuple):
     """Rows of a few texts as columns, filled by the native core (``_native_rows.in_core``), which a
-    ``batches.Batch`` takes as they are: no ``Row`` is made for each."""
+    ``batches.Batch`` takes as they are: no ``Row`` is made for each. Its messages and texts are
+    tables as the batch's are (``batches.Messages``, ``Texts``), so that the batch takes them a
+    message at a time, not a text or a row at a time."""
 
-    wheres: list[tuple[Any, ...]] | TextColumns
-    """The texts' columns, ``source`` ... ``part``, as in each of their rows (or as columns)."""
+    messages: list[tuple[Any, ...]]
+    """The messages' columns, ``source`` ... ``newsgroups``, as in each of their rows."""
+    message: array[int]
+    """Each text's message: an index into ``messages``."""
+    part: list[str | None]
+    """Each text's part."""
     text: array[int]
-    """Each row's text: an index into ``wheres``."""
+    """Each row's text: an index into ``message`` and ``part``."""
     columns: dict[str, Any]
     """The rows' other columns by name (``FIELDS`` less ``naked`` and ``where``'s), each a list,
     or an ``array('q')`` for the numbers."""
     rows: int
+
+
+def taken(values: Any, index: Sequence[Any]) -> list[Any]:
+    """``values[i]`` for each ``i`` of ``index``, in C (``itemgetter``: no Python step an item, nor
+    a call of ``values.__getitem__``, which costs as much as a step)."""
+    return taker(index)(values)
+
+
+def taker(index: Sequence[Any]) -> Callable[[Any], list[Any]]:
+    """``taken`` of ``index`` for the columns to come (the index read once for them all)."""
+    if len(index) > 1:
+        get = itemgetter(*index)
+        return lambda values: list(get(values))
+    return lambda values: [values[i] for i in index]
 
 
 Piece = tuple[str, list[Event | Block], "Tally", bool]

@@ -293,6 +293,7 @@ pub const FIELDS: [&str; 29] = [
 pub fn write(batch: &Batch, rows: Range<usize>, style: &Style, out: &mut Vec<u8>) -> Written {
     let mut written = Written::default();
     let mut cell = Vec::new();
+    let mut held = Held::default();
     for row in rows.start..rows.end.min(batch.len()) {
         let r = &batch.matches;
         if let Some(schemes) = &style.schemes {
@@ -309,11 +310,53 @@ pub fn write(batch: &Batch, rows: Range<usize>, style: &Style, out: &mut Vec<u8>
         let at = At { row, text, message };
         match style.format {
             Format::Text => text_line(batch, at, valid, style, out),
-            Format::Jsonl => json_object(batch, at, valid, out),
-            Format::Csv => csv_record(batch, at, valid, style.end, out, &mut cell),
+            Format::Jsonl => json_object(batch, at, valid, &mut held, out),
+            Format::Csv => csv_record(batch, at, valid, style.end, &mut held, out, &mut cell),
         }
     }
     written
+}
+
+/// What a run's rows repeat, written once: their message's fields (the same for all its rows: a
+/// message's rows come together), and the last `date_header` (a message's, in each of its rows).
+/// What is held is kept with the CSV line breaks it was quoted for (a row with a context has its own).
+#[derive(Default)]
+struct Held {
+    message: Option<(usize, [u8; 2])>,
+    fields: Vec<u8>,
+    date_header: Option<(Option<Vec<u8>>, [u8; 2])>,
+    date_header_written: Vec<u8>,
+}
+
+impl Held {
+    /// The message's fields as `write_fields` writes them, written once for each message in turn.
+    fn message(&mut self, message: usize, breaks: [u8; 2], write_fields: impl FnOnce(&mut Vec<u8>)) -> &[u8] {
+        if self.message != Some((message, breaks)) {
+            self.message = Some((message, breaks));
+            self.fields.clear();
+            write_fields(&mut self.fields);
+        }
+        &self.fields
+    }
+
+    /// `date_header` as `write_field` writes it, written again only when it is not the last one.
+    fn date_header(
+        &mut self,
+        date_header: Option<&[u8]>,
+        breaks: [u8; 2],
+        write_field: impl FnOnce(&mut Vec<u8>),
+    ) -> &[u8] {
+        let same = self
+            .date_header
+            .as_ref()
+            .is_some_and(|(last, quoted)| last.as_deref() == date_header && *quoted == breaks);
+        if !same {
+            self.date_header = Some((date_header.map(<[u8]>::to_vec), breaks));
+            self.date_header_written.clear();
+            write_field(&mut self.date_header_written);
+        }
+        &self.date_header_written
+    }
 }
 
 /// A row, and the indexes of its text and message.
@@ -389,7 +432,7 @@ fn text_line(batch: &Batch, at: At, valid: bool, style: &Style, out: &mut Vec<u8
 
 /// `output._jsonl_writer`'s object: `json.dumps(row._asdict(), ensure_ascii=False)`, a lone
 /// surrogate written as JSON's escape of it.
-fn json_object(batch: &Batch, at: At, valid: bool, out: &mut Vec<u8>) {
+fn json_object(batch: &Batch, at: At, valid: bool, held: &mut Held, out: &mut Vec<u8>) {
     let (m, r) = (&batch.messages, &batch.matches);
     out.extend_from_slice(b"{\"url\": ");
     json_text(r.url.get(at.row), out);
@@ -415,16 +458,25 @@ fn json_object(batch: &Batch, at: At, valid: bool, out: &mut Vec<u8>) {
     out.extend_from_slice(b", \"naked\": ");
     out.extend_from_slice(if wrapper.is_none() { b"true" } else { b"false" });
     let number = |column: &[i64]| Some(column.get(at.row).copied().unwrap_or(0));
-    let fields: [(&str, Field<'_>); 23] = [
-        ("line", Field::Number(number(&r.line))),
-        ("column", Field::Number(number(&r.column))),
-        ("source", Field::Text(m.source.get(at.message))),
-        ("member", Field::Text(m.member.get(at.message))),
-        ("message", Field::Number(m.message.get(at.message).copied().flatten())),
-        ("offset", Field::Number(m.offset.get(at.message).copied().flatten())),
-        ("message_id", Field::Text(m.message_id.get(at.message))),
-        ("date", Field::Text(m.date.get(at.message))),
-        ("newsgroups", Field::Text(m.newsgroups.get(at.message))),
+    json_fields(
+        &[("line", Field::Number(number(&r.line))), ("column", Field::Number(number(&r.column)))],
+        out,
+    );
+    out.extend_from_slice(held.message(at.message, [0, 0], |fields| {
+        json_fields(
+            &[
+                ("source", Field::Text(m.source.get(at.message))),
+                ("member", Field::Text(m.member.get(at.message))),
+                ("message", Field::Number(m.message.get(at.message).copied().flatten())),
+                ("offset", Field::Number(m.offset.get(at.message).copied().flatten())),
+                ("message_id", Field::Text(m.message_id.get(at.message))),
+                ("date", Field::Text(m.date.get(at.message))),
+                ("newsgroups", Field::Text(m.newsgroups.get(at.message))),
+            ],
+            fields,
+        );
+    }));
+    let fields: [(&str, Field<'_>); 13] = [
         ("part", Field::Text(batch.texts.part.get(at.text))),
         ("error", Field::Text(r.error.get(at.row))),
         ("canonical", Field::Text(r.canonical.get(at.row))),
@@ -438,26 +490,28 @@ fn json_object(batch: &Batch, at: At, valid: bool, out: &mut Vec<u8>) {
         ("host_unicode", Field::Text(r.host_unicode.get(at.row))),
         ("registered_domain", Field::Text(r.registered_domain.get(at.row))),
         ("surt", Field::Text(r.surt.get(at.row))),
-        ("date_header", Field::Text(r.date_header.get(at.row))),
     ];
-    for (name, field) in fields {
-        match field {
-            Field::Text(text) => {
-                json_name(name, out);
-                json_text(text, out);
-            }
-            Field::Number(number) => {
-                json_name(name, out);
-                match number {
-                    None => out.extend_from_slice(b"null"),
-                    Some(number) => integer(number, out),
-                }
-            }
-        }
-    }
+    json_fields(&fields, out);
+    let date_header = r.date_header.get(at.row);
+    out.extend_from_slice(held.date_header(date_header, [0, 0], |field| {
+        json_fields(&[("date_header", Field::Text(date_header))], field);
+    }));
     out.extend_from_slice(b"}\n");
 }
 
+/// Each field as `, "name": value`.
+fn json_fields(fields: &[(&str, Field<'_>)], out: &mut Vec<u8>) {
+    for (name, field) in fields {
+        json_name(name, out);
+        match *field {
+            Field::Text(text) => json_text(text, out),
+            Field::Number(None) => out.extend_from_slice(b"null"),
+            Field::Number(Some(number)) => integer(number, out),
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
 enum Field<'a> {
     Text(Option<&'a [u8]>),
     Number(Option<i64>),
@@ -515,14 +569,26 @@ fn json_text(text: Option<&[u8]>, out: &mut Vec<u8>) {
 fn first_json_special(text: &[u8]) -> Option<usize> {
     // 0xED starts a surrogate (or a code point from 0xD000 to 0xD7FF, written as it is).
     let special = |byte: &u8| *byte < 0x20 || *byte == b'"' || *byte == b'\\' || *byte == 0xED;
-    let blocks = text.chunks_exact(16).take_while(|block| !block.iter().any(special)).count();
+    // (`fold`, not `any`: a whole block is tested at once, which the compiler can vectorise)
+    let blocks = text
+        .chunks_exact(16)
+        .take_while(|block| !block.iter().fold(false, |seen, byte| seen | special(byte)))
+        .count();
     let start = blocks * 16;
     text.get(start..)?.iter().position(special).map(|found| start + found)
 }
 
 /// `output._cell` of each column, and `csv.writer` (Excel's dialect: quotes where needed) around
 /// them; a context cell holds its line breaks as they are, and so is quoted for them too.
-fn csv_record(batch: &Batch, at: At, valid: bool, end: u8, out: &mut Vec<u8>, cell: &mut Vec<u8>) {
+fn csv_record(
+    batch: &Batch,
+    at: At,
+    valid: bool,
+    end: u8,
+    held: &mut Held,
+    out: &mut Vec<u8>,
+    cell: &mut Vec<u8>,
+) {
     let (m, r) = (&batch.messages, &batch.matches);
     let number = |column: &[i64]| Some(column.get(at.row).copied().unwrap_or(0));
     let wrapper = r.wrapper.get(at.row).copied().flatten();
@@ -533,7 +599,10 @@ fn csv_record(batch: &Batch, at: At, valid: bool, end: u8, out: &mut Vec<u8>, ce
         }
         alternatives.extend_from_slice(alternative);
     }
-    let cells: [Cell<'_>; 29] = [
+    // output.writer: a row with a context is written with CR LF as the csv module's line end (it
+    // quotes a cell that holds a character of it), the record's own end put back after it.
+    let breaks = if r.context.get(at.row).is_some() { *b"\r\n" } else { [end, end] };
+    let first: [Cell<'_>; 8] = [
         Cell::Text(r.url.get(at.row)),
         Cell::Text(Some(&alternatives)),
         Cell::Bool(valid),
@@ -546,13 +615,29 @@ fn csv_record(batch: &Batch, at: At, valid: bool, end: u8, out: &mut Vec<u8>, ce
         Cell::Bool(wrapper.is_none()),
         Cell::Number(number(&r.line)),
         Cell::Number(number(&r.column)),
-        Cell::Text(m.source.get(at.message)),
-        Cell::Text(m.member.get(at.message)),
-        Cell::Number(m.message.get(at.message).copied().flatten()),
-        Cell::Number(m.offset.get(at.message).copied().flatten()),
-        Cell::Text(m.message_id.get(at.message)),
-        Cell::Text(m.date.get(at.message)),
-        Cell::Text(m.newsgroups.get(at.message)),
+    ];
+    for (index, value) in first.into_iter().enumerate() {
+        if index > 0 {
+            out.push(b',');
+        }
+        csv_cell(value, breaks, cell, out);
+    }
+    let message = held.message(at.message, breaks, |cells| {
+        let i = at.message;
+        let number = |column: &[Option<i64>]| column.get(i).copied().flatten();
+        let of_message = [
+            Cell::Text(m.source.get(i)),
+            Cell::Text(m.member.get(i)),
+            Cell::Number(number(&m.message)),
+            Cell::Number(number(&m.offset)),
+            Cell::Text(m.message_id.get(i)),
+            Cell::Text(m.date.get(i)),
+            Cell::Text(m.newsgroups.get(i)),
+        ];
+        csv_cells(of_message, breaks, cell, cells);
+    });
+    out.extend_from_slice(message);
+    let rest: [Cell<'_>; 13] = [
         Cell::Text(batch.texts.part.get(at.text)),
         Cell::Text(r.error.get(at.row)),
         Cell::Text(r.canonical.get(at.row)),
@@ -566,38 +651,51 @@ fn csv_record(batch: &Batch, at: At, valid: bool, end: u8, out: &mut Vec<u8>, ce
         Cell::Text(r.host_unicode.get(at.row)),
         Cell::Text(r.registered_domain.get(at.row)),
         Cell::Text(r.surt.get(at.row)),
-        Cell::Text(r.date_header.get(at.row)),
     ];
-    // output.writer: a row with a context is written with CR LF as the csv module's line end (it
-    // quotes a cell that holds a character of it), the record's own end put back after it.
-    let breaks = if r.context.get(at.row).is_some() { *b"\r\n" } else { [end, end] };
-    for (index, value) in cells.into_iter().enumerate() {
-        if index > 0 {
-            out.push(b',');
-        }
-        cell.clear();
-        match value {
-            Cell::Text(None) | Cell::Context(None) | Cell::Number(None) => {}
-            Cell::Bool(value) => cell.extend_from_slice(if value { b"true" } else { b"false" }),
-            Cell::Number(Some(number)) => {
-                integer(number, cell);
-                if number < 0 {
-                    cell.insert(0, b'\''); // the formula guard, as for any cell starting with '-'
-                }
-            }
-            Cell::Text(Some(text)) => {
-                guard(text, cell);
-                escaped(text, cell);
-            }
-            Cell::Context(Some(text)) => {
-                // A NUL, which CSV readers refuse (and -0 ends records with), is the one escaped.
-                guard(text, cell);
-                surrogates_escaped(text, cell, true);
-            }
-        }
-        quoted(cell, breaks, out);
-    }
+    csv_cells(rest, breaks, cell, out);
+    let date_header = r.date_header.get(at.row);
+    out.extend_from_slice(held.date_header(date_header, breaks, |written| {
+        csv_cells([Cell::Text(date_header)], breaks, cell, written);
+    }));
     out.push(end);
+}
+
+/// Cells after others: each after a comma.
+fn csv_cells<'a>(
+    cells: impl IntoIterator<Item = Cell<'a>>,
+    breaks: [u8; 2],
+    cell: &mut Vec<u8>,
+    out: &mut Vec<u8>,
+) {
+    for value in cells {
+        out.push(b',');
+        csv_cell(value, breaks, cell, out);
+    }
+}
+
+/// One cell, as `output._cell` and `csv.writer` write it (`cell`: a buffer to reuse).
+fn csv_cell(value: Cell<'_>, breaks: [u8; 2], cell: &mut Vec<u8>, out: &mut Vec<u8>) {
+    cell.clear();
+    match value {
+        Cell::Text(None) | Cell::Context(None) | Cell::Number(None) => {}
+        Cell::Bool(value) => cell.extend_from_slice(if value { b"true" } else { b"false" }),
+        Cell::Number(Some(number)) => {
+            integer(number, cell);
+            if number < 0 {
+                cell.insert(0, b'\''); // the formula guard, as for any cell starting with '-'
+            }
+        }
+        Cell::Text(Some(text)) => {
+            guard(text, cell);
+            escaped(text, cell);
+        }
+        Cell::Context(Some(text)) => {
+            // A NUL, which CSV readers refuse (and -0 ends records with), is the one escaped.
+            guard(text, cell);
+            surrogates_escaped(text, cell, true);
+        }
+    }
+    quoted(cell, breaks, out);
 }
 
 enum Cell<'a> {
@@ -824,6 +922,61 @@ mod tests {
         // (the source "-" too: standard input's name starts as a formula would)
         let cells = "'-x,\"a,b c\",false,http,\"\"\"\",false,1,1,'-,,,'-3,,,,,'=why,,,1,1,1,";
         assert_eq!(found, format!("{cells}\"line\r\nnext\\x00\",,,,,,\0"));
+    }
+
+    /// Rows of three messages in turn (a message met again after another), some with a context,
+    /// the date headers changing within a message.
+    fn rows_of_messages() -> Batch {
+        let mut batch = Batch::default();
+        let m = &mut batch.messages;
+        for (k, source) in [b"=a".as_slice(), b"b,c", b"d\"e"].into_iter().enumerate() {
+            m.source.push(Some(source));
+            m.member.push(None);
+            m.message.push(Some(k as i64));
+            m.offset.push(Some(-(k as i64)));
+            m.message_id.push(Some(b"<id@x>"));
+            m.date.push(if k == 1 { None } else { Some(b"1996-12-07T06:42:36Z") });
+            m.newsgroups.push(Some(b"comp.x,comp.y"));
+            batch.texts.message.push(k);
+            batch.texts.part.push(Some(b"0 text/plain"));
+        }
+        let r = &mut batch.matches;
+        for (row, text) in [0, 0, 1, 0, 2, 2, 1].into_iter().enumerate() {
+            r.text.push(text);
+            r.url.push(Some(b"http://a/"));
+            r.alternatives.push([]);
+            r.valid.push(true);
+            r.scheme.push(Some(b"http"));
+            r.wrapper.push(None);
+            for column in [&mut r.line, &mut r.column, &mut r.start, &mut r.end, &mut r.quote_depth] {
+                column.push(row as i64);
+            }
+            for column in [&mut r.error, &mut r.canonical, &mut r.wayback, &mut r.host, &mut r.host_unicode] {
+                column.push(None);
+            }
+            r.registered_domain.push(None);
+            r.surt.push(None);
+            r.count.push(None);
+            r.context.push(if row % 3 == 1 { Some(b"a\r\nline") } else { None });
+            r.date_header.push(if row == 1 { Some(b"Sat, 7 Dec") } else { Some(b"8 Dec =") });
+        }
+        batch
+    }
+
+    #[test]
+    fn what_rows_repeat_is_written_as_each_row_alone_writes_it() {
+        let batch = rows_of_messages();
+        // (a CSV record ended by '=': the cells that hold one are quoted, but in a row with a context)
+        let ended = Style { end: b'=', ..Style::new(Format::Csv) };
+        for style in [Style::new(Format::Jsonl), Style::new(Format::Csv), ended] {
+            let mut alone = Vec::new();
+            for row in 0..batch.len() {
+                write(&batch, row..row + 1, &style, &mut alone);
+            }
+            let together = written(&batch, &style);
+            assert_eq!(together, String::from_utf8(alone).unwrap());
+            assert!(together.contains("Sat, 7 Dec"));
+        }
     }
 
     #[test]
