@@ -120,16 +120,27 @@ enum Units<'a> {
 
 impl<'a> Units<'a> {
     fn of(text: &'a str) -> Self {
-        if text.is_ascii() {
-            return Units::Bytes(Cow::Borrowed(text.as_bytes()));
+        // The widest character, read off the UTF-8 lead bytes in one pass over the bytes: up to
+        // U+007F is one byte, to U+00FF two led by C2 or C3, to U+FFFF three led by E0 to EF.
+        let bytes = text.as_bytes();
+        let top = bytes.iter().copied().max().unwrap_or(0);
+        if top < 0x80 {
+            return Units::Bytes(Cow::Borrowed(bytes));
         }
-        let widest = text.chars().map(u32::from).max().unwrap_or(0);
-        if widest <= 0xFF {
-            return Units::Bytes(Cow::Owned(
-                text.chars().map(|c| u8::try_from(u32::from(c)).unwrap_or(0)).collect(),
-            ));
+        if top < 0xC4 {
+            // Latin-1: each two-byte sequence is one byte, 0x80 to 0xFF.
+            let mut latin = Vec::with_capacity(bytes.len());
+            let mut lead = 0;
+            for &byte in bytes {
+                match byte {
+                    0xC2 | 0xC3 => lead = byte,
+                    0x80..=0xBF => latin.push((lead & 0x03) << 6 | (byte & 0x3F)),
+                    _ => latin.push(byte),
+                }
+            }
+            return Units::Bytes(Cow::Owned(latin));
         }
-        if widest <= 0xFFFF {
+        if top < 0xF0 {
             return Units::Utf16(text.encode_utf16().map(u16::to_le_bytes).collect());
         }
         Units::Chars(text.chars().collect())
@@ -185,4 +196,48 @@ fn depth_in<T: Unit>(units: &[T], found: &Found) -> i64 {
     let line_start = start - column;
     let end = start.min(line_start + PREFIX_CHARS);
     units.get(line_start..end).map_or(0, quote_depth)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The units as `chars` gives them, one a character: the oracle of `Units::of`.
+    fn by_chars(text: &str) -> (u8, Vec<u32>) {
+        let widest = text.chars().map(u32::from).max().unwrap_or(0);
+        let width = if widest <= 0xFF {
+            1
+        } else if widest <= 0xFFFF {
+            2
+        } else {
+            4
+        };
+        let units = if width == 2 {
+            text.encode_utf16().map(u32::from).collect()
+        } else {
+            text.chars().map(u32::from).collect()
+        };
+        (width, units)
+    }
+
+    fn of(text: &str) -> (u8, Vec<u32>) {
+        match Units::of(text) {
+            Units::Bytes(units) => (1, units.iter().map(|&b| u32::from(b)).collect()),
+            Units::Utf16(units) => (2, units.iter().map(|&u| u32::from(u16::from_le_bytes(u))).collect()),
+            Units::Chars(units) => (4, units.iter().map(|&c| u32::from(c)).collect()),
+        }
+    }
+
+    #[test]
+    fn units_are_one_a_character_and_as_narrow_as_the_widest() {
+        // Each character to U+0800 and those around the other bounds, alone and among others.
+        let edges = [0xFFFF, 0x1_0000, 0x10_FFFF, 0xD7FF, 0xE000];
+        for code in (0..0x800).chain(edges) {
+            let Some(c) = char::from_u32(code) else { continue };
+            for text in [c.to_string(), format!("a{c}\u{e9}b\u{ff}{c}"), format!("\u{80}{c}\u{7f}")] {
+                assert_eq!(of(&text), by_chars(&text), "{text:?}");
+            }
+        }
+        assert_eq!(of(""), (1, Vec::new()));
+    }
 }
