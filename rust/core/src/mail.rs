@@ -11,6 +11,7 @@
 //! are decoded by the reader itself, `mime/words.rs`, or the message is left to Python there).
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use crate::extract::{Extractor, Found, Lines};
 use crate::flowed::unflow;
@@ -64,22 +65,40 @@ pub struct Batch {
 /// (`mime.TRACE_HEADERS`).
 pub fn read_batch(data: &[&[u8]], skipped: &[String], extractor: &Extractor, grammar: &Grammar) -> Batch {
     let mut batch = Batch::default();
+    let mut known = HashMap::new();
     for (index, message) in data.iter().enumerate() {
         let outcome = match mime::read(message, skipped) {
             Err(why) => Outcome::Python(why.as_str()),
-            Ok(read) => Outcome::Read(scanned(read, index, extractor, grammar, &mut batch)),
+            Ok(read) => Outcome::Read(scanned(read, index, extractor, grammar, &mut known, &mut batch)),
         };
         batch.messages.push(outcome);
     }
     batch
 }
 
-/// The rows of a message's texts (header values, then parts), added to `batch`.
+/// One text's rows: each match, its start, end and quote depth in the text.
+type TextRows = Vec<(Found, usize, usize, i64)>;
+
+/// The longest header value whose rows a batch keeps (`matches._HEADER_CACHE_CHARS`, in bytes
+/// here): longer ones (Received, DKIM-Signature) seldom recur.
+const KNOWN_BYTES: usize = 2048;
+
+/// Whether a header value's rows are looked up and kept (`matches._worth_remembering`): the
+/// values a list repeats in every message (List-Unsubscribe, List-Archive, List-Post) hold its
+/// `<URL>`s, most of an archive's rows; one with no `<` is most often its message's own.
+fn worth_knowing(value: &str) -> bool {
+    value.len() <= KNOWN_BYTES && memchr::memchr(b'<', value.as_bytes()).is_some()
+}
+
+/// The rows of a message's texts (header values, then parts), added to `batch`; `known`: the
+/// rows of the header values worth knowing read so far in the batch (a text's rows depend on its
+/// text alone: a header value is never flowed).
 fn scanned(
     read: mime::Message,
     index: usize,
     extractor: &Extractor,
     grammar: &Grammar,
+    known: &mut HashMap<String, TextRows>,
     batch: &mut Batch,
 ) -> Read {
     let mime::Message { headers, message_id, date, newsgroups, parts, defects, flowed } = read;
@@ -89,10 +108,21 @@ fn scanned(
         let part = k.checked_sub(count);
         let delsp = flowed.iter().find(|(at, _)| Some(*at) == part).map(|&(_, delsp)| delsp);
         let scan = Scan { extractor, grammar, delsp };
-        let rows = match Units::of(&text) {
-            Units::Bytes(units) => scan.rows(&units),
-            Units::Utf16(units) => scan.rows(&units),
-            Units::Chars(units) => scan.rows(&units),
+        let remembered = part.is_none() && worth_knowing(&text);
+        let hit = remembered.then(|| known.get(&text)).flatten();
+        let rows = match hit {
+            Some(rows) => rows.clone(),
+            None => {
+                let rows = match Units::of(&text) {
+                    Units::Bytes(units) => scan.rows(&units),
+                    Units::Utf16(units) => scan.rows(&units),
+                    Units::Chars(units) => scan.rows(&units),
+                };
+                if remembered {
+                    known.insert(text, rows.clone());
+                }
+                rows
+            }
         };
         if rows.is_empty() {
             continue;
@@ -158,7 +188,7 @@ impl Scan<'_> {
     /// The matches of one whole text (`Extraction.whole`; a flowed part's unflowed first and its
     /// matches placed back, as `matches._originals` does), each with its start, end and quote
     /// depth in the text.
-    fn rows<T: Unit>(&self, text: &[T]) -> Vec<(Found, usize, usize, i64)> {
+    fn rows<T: Unit>(&self, text: &[T]) -> TextRows {
         let unflowed = self.delsp.and_then(|delsp| unflow(text, delsp));
         let mut found = self.matches(unflowed.as_ref().map_or(text, |unflowed| &unflowed.units));
         if let Some(unflowed) = &unflowed {
