@@ -259,6 +259,39 @@ mod tests {
     }
 
     #[test]
+    fn a_header_value_read_again_gives_the_rows_it_gave() {
+        use crate::extract::{Judge, JudgePlan};
+        use crate::scan::Scanner;
+        let mut grammar = Grammar::new();
+        let plan = JudgePlan {
+            scheme: "[a-z]+".into(),
+            generic: "any".into(),
+            fragment: "any".into(),
+            ..JudgePlan::default()
+        };
+        let (Ok(()), Ok(judge)) = (grammar.add("any", "[^#]*", &[]), Judge::new(plan)) else {
+            unreachable!("the toy judge is refused");
+        };
+        let schemes = ["http", "mailto"].map(str::to_owned);
+        let scanner = Scanner::new(true, &schemes, &schemes[..1], &schemes, true, true);
+        let extractor = Extractor { scanner, judge, invalid: true };
+        let one: &[u8] = b"List-Post: <mailto:l@a.example>, <http://a.example/#x>\n\nsee http://b.example/\n";
+        let two: &[u8] = b"Subject: s\nList-Post: <mailto:l@a.example>, <http://a.example/#x>\n\nno URL\n";
+        let alone = read_batch(&[two], &[], &extractor, &grammar);
+        let both = read_batch(&[one, two], &[], &extractor, &grammar);
+        // The second message's rows: the value's, as read alone, its own text named.
+        let Some(Outcome::Read(first)) = both.messages.first() else { unreachable!("read") };
+        let again: Vec<Row> = both.rows[first.rows_end..].to_vec();
+        let Some(&(text, _)) = again.first().map(|row| &both.wheres[row.text]) else { unreachable!("rows") };
+        assert_eq!(text, 1);
+        assert_eq!(again.len(), 2);
+        let without =
+            |rows: &[Row]| rows.iter().map(|row| (row.found.clone(), row.start, row.end)).collect::<Vec<_>>();
+        assert_eq!(without(&again), without(&alone.rows));
+        assert_eq!(without(&both.rows[..2]), without(&alone.rows));
+    }
+
+    #[test]
     fn units_are_one_a_character_and_as_narrow_as_the_widest() {
         // Each character to U+0800 and those around the other bounds, alone and among others.
         let edges = [0xFFFF, 0x1_0000, 0x10_FFFF, 0xD7FF, 0xE000];
