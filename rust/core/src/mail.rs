@@ -11,6 +11,7 @@
 //! are decoded by the reader itself, `mime/words.rs`, or the message is left to Python there).
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use crate::extract::{Extractor, Found, Lines};
 use crate::flowed::unflow;
@@ -64,22 +65,40 @@ pub struct Batch {
 /// (`mime.TRACE_HEADERS`).
 pub fn read_batch(data: &[&[u8]], skipped: &[String], extractor: &Extractor, grammar: &Grammar) -> Batch {
     let mut batch = Batch::default();
+    let mut known = HashMap::new();
     for (index, message) in data.iter().enumerate() {
         let outcome = match mime::read(message, skipped) {
             Err(why) => Outcome::Python(why.as_str()),
-            Ok(read) => Outcome::Read(scanned(read, index, extractor, grammar, &mut batch)),
+            Ok(read) => Outcome::Read(scanned(read, index, extractor, grammar, &mut known, &mut batch)),
         };
         batch.messages.push(outcome);
     }
     batch
 }
 
-/// The rows of a message's texts (header values, then parts), added to `batch`.
+/// One text's rows: each match, its start, end and quote depth in the text.
+type TextRows = Vec<(Found, usize, usize, i64)>;
+
+/// The longest header value whose rows a batch keeps (`matches._HEADER_CACHE_CHARS`, in bytes
+/// here): longer ones (Received, DKIM-Signature) seldom recur.
+const KNOWN_BYTES: usize = 2048;
+
+/// Whether a header value's rows are looked up and kept (`matches._worth_remembering`): the
+/// values a list repeats in every message (List-Unsubscribe, List-Archive, List-Post) hold its
+/// `<URL>`s, most of an archive's rows; one with no `<` is most often its message's own.
+fn worth_knowing(value: &str) -> bool {
+    value.len() <= KNOWN_BYTES && memchr::memchr(b'<', value.as_bytes()).is_some()
+}
+
+/// The rows of a message's texts (header values, then parts), added to `batch`; `known`: the
+/// rows of the header values worth knowing read so far in the batch (a text's rows depend on its
+/// text alone: a header value is never flowed).
 fn scanned(
     read: mime::Message,
     index: usize,
     extractor: &Extractor,
     grammar: &Grammar,
+    known: &mut HashMap<String, TextRows>,
     batch: &mut Batch,
 ) -> Read {
     let mime::Message { headers, message_id, date, newsgroups, parts, defects, flowed } = read;
@@ -89,10 +108,21 @@ fn scanned(
         let part = k.checked_sub(count);
         let delsp = flowed.iter().find(|(at, _)| Some(*at) == part).map(|&(_, delsp)| delsp);
         let scan = Scan { extractor, grammar, delsp };
-        let rows = match Units::of(&text) {
-            Units::Bytes(units) => scan.rows(&units),
-            Units::Utf16(units) => scan.rows(&units),
-            Units::Chars(units) => scan.rows(&units),
+        let remembered = part.is_none() && worth_knowing(&text);
+        let hit = remembered.then(|| known.get(&text)).flatten();
+        let rows = match hit {
+            Some(rows) => rows.clone(),
+            None => {
+                let rows = match Units::of(&text) {
+                    Units::Bytes(units) => scan.rows(&units),
+                    Units::Utf16(units) => scan.rows(&units),
+                    Units::Chars(units) => scan.rows(&units),
+                };
+                if remembered {
+                    known.insert(text, rows.clone());
+                }
+                rows
+            }
         };
         if rows.is_empty() {
             continue;
@@ -120,16 +150,27 @@ enum Units<'a> {
 
 impl<'a> Units<'a> {
     fn of(text: &'a str) -> Self {
-        if text.is_ascii() {
-            return Units::Bytes(Cow::Borrowed(text.as_bytes()));
+        // The widest character, read off the UTF-8 lead bytes in one pass over the bytes: up to
+        // U+007F is one byte, to U+00FF two led by C2 or C3, to U+FFFF three led by E0 to EF.
+        let bytes = text.as_bytes();
+        let top = bytes.iter().copied().max().unwrap_or(0);
+        if top < 0x80 {
+            return Units::Bytes(Cow::Borrowed(bytes));
         }
-        let widest = text.chars().map(u32::from).max().unwrap_or(0);
-        if widest <= 0xFF {
-            return Units::Bytes(Cow::Owned(
-                text.chars().map(|c| u8::try_from(u32::from(c)).unwrap_or(0)).collect(),
-            ));
+        if top < 0xC4 {
+            // Latin-1: each two-byte sequence is one byte, 0x80 to 0xFF.
+            let mut latin = Vec::with_capacity(bytes.len());
+            let mut lead = 0;
+            for &byte in bytes {
+                match byte {
+                    0xC2 | 0xC3 => lead = byte,
+                    0x80..=0xBF => latin.push((lead & 0x03) << 6 | (byte & 0x3F)),
+                    _ => latin.push(byte),
+                }
+            }
+            return Units::Bytes(Cow::Owned(latin));
         }
-        if widest <= 0xFFFF {
+        if top < 0xF0 {
             return Units::Utf16(text.encode_utf16().map(u16::to_le_bytes).collect());
         }
         Units::Chars(text.chars().collect())
@@ -147,7 +188,7 @@ impl Scan<'_> {
     /// The matches of one whole text (`Extraction.whole`; a flowed part's unflowed first and its
     /// matches placed back, as `matches._originals` does), each with its start, end and quote
     /// depth in the text.
-    fn rows<T: Unit>(&self, text: &[T]) -> Vec<(Found, usize, usize, i64)> {
+    fn rows<T: Unit>(&self, text: &[T]) -> TextRows {
         let unflowed = self.delsp.and_then(|delsp| unflow(text, delsp));
         let mut found = self.matches(unflowed.as_ref().map_or(text, |unflowed| &unflowed.units));
         if let Some(unflowed) = &unflowed {
@@ -185,4 +226,81 @@ fn depth_in<T: Unit>(units: &[T], found: &Found) -> i64 {
     let line_start = start - column;
     let end = start.min(line_start + PREFIX_CHARS);
     units.get(line_start..end).map_or(0, quote_depth)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The units as `chars` gives them, one a character: the oracle of `Units::of`.
+    fn by_chars(text: &str) -> (u8, Vec<u32>) {
+        let widest = text.chars().map(u32::from).max().unwrap_or(0);
+        let width = if widest <= 0xFF {
+            1
+        } else if widest <= 0xFFFF {
+            2
+        } else {
+            4
+        };
+        let units = if width == 2 {
+            text.encode_utf16().map(u32::from).collect()
+        } else {
+            text.chars().map(u32::from).collect()
+        };
+        (width, units)
+    }
+
+    fn of(text: &str) -> (u8, Vec<u32>) {
+        match Units::of(text) {
+            Units::Bytes(units) => (1, units.iter().map(|&b| u32::from(b)).collect()),
+            Units::Utf16(units) => (2, units.iter().map(|&u| u32::from(u16::from_le_bytes(u))).collect()),
+            Units::Chars(units) => (4, units.iter().map(|&c| u32::from(c)).collect()),
+        }
+    }
+
+    #[test]
+    fn a_header_value_read_again_gives_the_rows_it_gave() {
+        use crate::extract::{Judge, JudgePlan};
+        use crate::scan::Scanner;
+        let mut grammar = Grammar::new();
+        let plan = JudgePlan {
+            scheme: "[a-z]+".into(),
+            generic: "any".into(),
+            fragment: "any".into(),
+            ..JudgePlan::default()
+        };
+        let (Ok(()), Ok(judge)) = (grammar.add("any", "[^#]*", &[]), Judge::new(plan)) else {
+            unreachable!("the toy judge is refused");
+        };
+        let schemes = ["http", "mailto"].map(str::to_owned);
+        let scanner = Scanner::new(true, &schemes, &schemes[..1], &schemes, true, true);
+        let extractor = Extractor { scanner, judge, invalid: true };
+        let one: &[u8] = b"List-Post: <mailto:l@a.example>, <http://a.example/#x>\n\nsee http://b.example/\n";
+        let two: &[u8] = b"Subject: s\nList-Post: <mailto:l@a.example>, <http://a.example/#x>\n\nno URL\n";
+        let alone = read_batch(&[two], &[], &extractor, &grammar);
+        let both = read_batch(&[one, two], &[], &extractor, &grammar);
+        // The second message's rows: the value's, as read alone, its own text named.
+        let Some(Outcome::Read(first)) = both.messages.first() else { unreachable!("read") };
+        let again: Vec<Row> = both.rows[first.rows_end..].to_vec();
+        let Some(&(text, _)) = again.first().map(|row| &both.wheres[row.text]) else { unreachable!("rows") };
+        assert_eq!(text, 1);
+        assert_eq!(again.len(), 2);
+        let without =
+            |rows: &[Row]| rows.iter().map(|row| (row.found.clone(), row.start, row.end)).collect::<Vec<_>>();
+        assert_eq!(without(&again), without(&alone.rows));
+        assert_eq!(without(&both.rows[..2]), without(&alone.rows));
+    }
+
+    #[test]
+    fn units_are_one_a_character_and_as_narrow_as_the_widest() {
+        // Each character to U+0800 and those around the other bounds, alone and among others.
+        let edges = [0xFFFF, 0x1_0000, 0x10_FFFF, 0xD7FF, 0xE000];
+        for code in (0..0x800).chain(edges) {
+            let Some(c) = char::from_u32(code) else { continue };
+            for text in [c.to_string(), format!("a{c}\u{e9}b\u{ff}{c}"), format!("\u{80}{c}\u{7f}")] {
+                assert_eq!(of(&text), by_chars(&text), "{text:?}");
+            }
+        }
+        assert_eq!(of(""), (1, Vec::new()));
+    }
 }

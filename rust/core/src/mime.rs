@@ -97,9 +97,15 @@ pub fn read(data: &[u8], skipped: &[String]) -> Result<Message, Fallback> {
     let message = Entity::new(data, 0, data.len())?;
     let mut found = Message::default();
     for (name, value) in message.headers() {
+        // The trace headers first: they are most of a big header block's bytes.
+        if skipped.iter().any(|trace| name.eq_ignore_ascii_case(trace)) {
+            continue;
+        }
         // No colon, no URL, but for an encoded word and a "www." host with no scheme (mime.read).
-        let kept = value.contains(':') || value.contains("=?") || contains_www(value);
-        if !kept || skipped.iter().any(|trace| name.eq_ignore_ascii_case(trace)) {
+        let bytes = value.as_bytes();
+        let kept =
+            memchr(b':', bytes).is_some() || memmem::find(bytes, b"=?").is_some() || contains_www(value);
+        if !kept {
             continue;
         }
         let (value, problem) = words::decoded(trimmed(value)).ok_or(Fallback::WordCharset)?;
@@ -259,18 +265,20 @@ impl<'a> Entity<'a> {
 }
 
 /// `mime._blank_line`: the first "\n\n", or "\n\r\n" that no "\n" follows, from the line feed
-/// before it to its end (searches bounded by `end`).
+/// before it to its end (searches bounded by `end`). Two `memmem` searches, not one stop a line:
+/// a header block is mostly short lines (blinux-list's: 110 a message).
 fn blank_line(data: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
-    let within = &data[..end];
-    for at in memchr_iter(b'\n', &within[start..]) {
-        let at = start + at;
-        match (within.get(at + 1), within.get(at + 2), within.get(at + 3)) {
-            (Some(b'\n'), _, _) => return Some((at + 1, at + 2)),
-            (Some(b'\r'), Some(b'\n'), next) if next != Some(&b'\n') => return Some((at + 1, at + 3)),
-            _ => {}
-        }
+    let within = &data[start..end];
+    let lf_lf = memmem::find(within, b"\n\n");
+    // A "\n\r\n" before it ends there at the latest ("\n\r\n\n" holds a "\n\n" at its third byte).
+    let crlf_end = lf_lf.map_or(within.len(), |at| (at + 2).min(within.len()));
+    let lf_crlf = memmem::find(&within[..crlf_end], b"\n\r\n");
+    match (lf_crlf, lf_lf) {
+        // Followed by "\n", it is not one; the "\n\n" it then holds is the first.
+        (Some(at), _) if within.get(at + 3) != Some(&b'\n') => Some((start + at + 1, start + at + 3)),
+        (_, Some(at)) => Some((start + at + 1, start + at + 2)),
+        _ => None,
     }
-    None
 }
 
 /// The charsets read natively (`mime._read_type` has put US-ASCII as UTF-8 already): the issue's
@@ -549,11 +557,16 @@ fn text_part(entity: &Entity<'_>, found: &mut Message, part: String, content: &T
     } else {
         Cow::Borrowed(body)
     };
-    let text =
-        match charset {
-            Charset::Utf8 => lossy(&payload).into_owned(),
-            Charset::Latin1 => payload.iter().map(|&b| char::from(b)).collect(),
-            Charset::Windows1252 => payload
+    // Whether a byte may have been replaced: not where the payload was valid UTF-8, nor in
+    // Latin-1 (every byte a character).
+    let (text, replacing) = match charset {
+        Charset::Utf8 => match lossy(&payload) {
+            Cow::Borrowed(text) => (text.to_owned(), false),
+            Cow::Owned(text) => (text, true),
+        },
+        Charset::Latin1 => (payload.iter().map(|&b| char::from(b)).collect(), false),
+        Charset::Windows1252 => (
+            payload
                 .iter()
                 .map(|&b| {
                     if (0x80..0xa0).contains(&b) {
@@ -563,10 +576,15 @@ fn text_part(entity: &Entity<'_>, found: &mut Message, part: String, content: &T
                     }
                 })
                 .collect(),
-        };
+            true,
+        ),
+    };
     // U+FFFD the payload did not hold (mime._text_part counts them so).
-    let replaced =
-        text.matches('\u{fffd}').count().saturating_sub(memmem::find_iter(&payload, "\u{fffd}").count());
+    let replaced = if replacing {
+        text.matches('\u{fffd}').count().saturating_sub(memmem::find_iter(&payload, "\u{fffd}").count())
+    } else {
+        0
+    };
     if replaced > 0 {
         let sequences = if replaced == 1 { "sequence" } else { "sequences" };
         let detail = format!("{replaced} undecodable byte {sequences} ({})", content.charset);
@@ -643,6 +661,41 @@ mod tests {
             read_plain(b"Content-Type: text/plain; charset=latin-1\n\ncaf\xe9").unwrap().parts[0].1,
             "caf\u{e9}"
         );
+    }
+
+    /// `blank_line` as it was written first, a line feed at a time: the oracle of its searches.
+    fn blank_line_by_lines(data: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
+        let within = &data[..end];
+        for at in memchr_iter(b'\n', &within[start..]) {
+            let at = start + at;
+            match (within.get(at + 1), within.get(at + 2), within.get(at + 3)) {
+                (Some(b'\n'), _, _) => return Some((at + 1, at + 2)),
+                (Some(b'\r'), Some(b'\n'), next) if next != Some(&b'\n') => return Some((at + 1, at + 3)),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn blank_lines_are_found_as_line_by_line() {
+        // Every text of up to 7 of "\n", "\r" and "a", from every start to every end.
+        for len in 0..=7u32 {
+            for mut code in 0..3usize.pow(len) {
+                let mut data = Vec::new();
+                for _ in 0..len {
+                    data.push([b'\n', b'\r', b'a'][code % 3]);
+                    code /= 3;
+                }
+                for end in 0..=data.len() {
+                    for start in 0..=end {
+                        let (found, want) =
+                            (blank_line(&data, start, end), blank_line_by_lines(&data, start, end));
+                        assert_eq!(found, want, "{data:?} {start} {end}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
