@@ -9,6 +9,7 @@ the same texts, column for column (tests/results/test_native_rows.py)."""
 
 from __future__ import annotations
 
+import io
 from array import array
 from collections.abc import Iterator
 from functools import lru_cache
@@ -16,7 +17,7 @@ from itertools import compress, groupby, repeat
 from operator import itemgetter
 from typing import IO, Any
 
-from . import _select
+from . import _select, sources
 from ._model import Match, MessageText, Verdict
 from .around import quote_depth
 from .extract import (
@@ -84,8 +85,14 @@ class TextRows:
             raise RuntimeError("the native core is not in use")  # (``in_core`` says when it is)
         self._native = native
         window = max(CHUNK_CHARS, _MIN_WINDOW)
-        self._reader = native.TextReader(extraction._extractor(native), window, LOOKAHEAD, LOOKBEHIND)
-        self._file = file
+        # A text read by ``sources`` is watched for its first long line: the core notes it as it
+        # decodes, and the stream under the watch is read (no Python pass counts its lines).
+        watched = sources.unwatched(file)
+        max_line = None if watched is None else sources.MAX_LINE
+        extractor = extraction._extractor(native)
+        self._reader = native.TextReader(extractor, window, LOOKAHEAD, LOOKBEHIND, max_line)
+        self._file: IO[bytes] | io.RawIOBase = file if watched is None else watched[0]
+        self._watch = None if watched is None else watched[1]
         self._resolved: dict[tuple[Any, ...], Resolved] = {}
 
     def blocks(self, tally: Tally, most: int) -> Iterator[Block]:
@@ -93,14 +100,18 @@ class TextRows:
         (``stream._matches``' windows: the same matches, whatever the cuts). A text of a million
         candidates is never held as a million rows at once."""
         reader, read, size = self._reader, self._file.read, BLOCK_BYTES
-        while True:
-            while reader.hungry:
-                reader.feed(read(size))
-            base = reader.base
-            while (columns := reader.rows(most)) is not None:
-                yield self._block(columns, base, tally)
-            if not reader.advance():
-                break
+        try:
+            while True:
+                while reader.hungry:
+                    reader.feed(read(size) or b"")
+                base = reader.base
+                while (columns := reader.rows(most)) is not None:
+                    yield self._block(columns, base, tally)
+                if not reader.advance():
+                    break
+        finally:  # what was read so far, as the watch would have seen it
+            if self._watch is not None:
+                self._watch.long_line = reader.long_line
         self.lines = reader.line_breaks()
         self.characters = reader.characters
 

@@ -27,10 +27,21 @@ pub(crate) struct TextReader {
 
 #[pymethods]
 impl TextReader {
-    /// Windows of at least `size` characters, `lookahead` and `lookbehind` as the scanner's.
+    /// Windows of at least `size` characters, `lookahead` and `lookbehind` as the scanner's;
+    /// `max_line`: note the first line over that many bytes (`long_line`).
     #[new]
-    fn new(extractor: Py<Extractor>, size: usize, lookahead: usize, lookbehind: usize) -> Self {
-        let windows = Windows::new(size, lookahead, lookbehind);
+    #[pyo3(signature = (extractor, size, lookahead, lookbehind, max_line = None))]
+    fn new(
+        extractor: Py<Extractor>,
+        size: usize,
+        lookahead: usize,
+        lookbehind: usize,
+        max_line: Option<usize>,
+    ) -> Self {
+        let mut windows = Windows::new(size, lookahead, lookbehind);
+        if let Some(max_line) = max_line {
+            windows.watch_lines(max_line);
+        }
         TextReader { extractor, windows, scan: None, judgements: Judgements::new() }
     }
 
@@ -101,6 +112,12 @@ impl TextReader {
     #[getter]
     fn characters(&self) -> usize {
         self.windows.characters
+    }
+
+    /// The number of the first line over `max_line` bytes among the blocks fed so far.
+    #[getter]
+    fn long_line(&self) -> Option<i64> {
+        self.windows.watch.as_ref().and_then(|watch| watch.long_line)
     }
 
     /// The text's line breaks, once its last window's rows are all taken.
