@@ -10,12 +10,13 @@
 #![deny(clippy::indexing_slicing)]
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use regex::{Regex, RegexBuilder};
 
 use crate::rejoin::{as_written, first_reading, readings, slice, Reading};
-use crate::scan::{Candidate, Scanner, Span, Unclosed, Unit, Wrapper};
+use crate::scan::{Candidate, Fnv, Scanner, Span, Unclosed, Unit, Words, Wrapper};
 use crate::{Grammar, GrammarError, DFA_SIZE_LIMIT, SIZE_LIMIT};
 
 /// What the core can say of one reading.
@@ -100,13 +101,13 @@ fn to_i64(value: usize) -> i64 {
 #[derive(Debug)]
 pub struct Judge {
     scheme: Regex,
-    schemes: HashMap<String, String>,
+    schemes: HashMap<String, String, BuildHasherDefault<Fnv>>,
     generic: String,
     fragment: String,
     /// D35: the shape of each opaque scheme checked in running text, keyed by scheme.
     shapes: Grammar,
     /// The schemes D35 checks, those whose shape only Python holds included.
-    shaped: HashSet<String>,
+    shaped: Words<String>,
     /// What a "www." host name stands for (`_model.WWW_STANDS_FOR`).
     www_prefix: String,
 }
@@ -251,11 +252,10 @@ impl Judgements {
 
     fn slot(url: &str, asked: Asked) -> usize {
         // FNV-1a: cheap on short strings, and a collision costs a judgement, never a wrong one.
-        let mut hash: u64 = 0xcbf2_9ce4_8422_2325 ^ asked as u64;
-        for &byte in url.as_bytes() {
-            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
-        }
-        usize::try_from(hash % Self::SLOTS as u64).unwrap_or(0)
+        let mut hasher = Fnv::default();
+        hasher.write_u8(asked as u8);
+        hasher.write(url.as_bytes());
+        usize::try_from(hasher.finish() % Self::SLOTS as u64).unwrap_or(0)
     }
 
     fn judged(&mut self, url: &str, asked: Asked, judge: impl FnOnce() -> Judged) -> Judged {
