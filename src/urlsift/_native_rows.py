@@ -17,7 +17,7 @@ from itertools import compress, groupby, repeat
 from operator import itemgetter
 from typing import IO, Any
 
-from . import _select, sources
+from . import _select
 from ._model import Match, MessageText, Verdict
 from .around import quote_depth
 from .extract import (
@@ -73,7 +73,14 @@ class TextRows:
     UTF-8 (as ``stream._chunks``' decoder, ``errors="replace"``), keeps the windows and the line
     count, and fills the columns; no ``str`` is made of the text."""
 
-    def __init__(self, file: IO[bytes], options: Options, where: tuple[Any, ...], date_header: str | None):
+    def __init__(
+        self,
+        file: IO[bytes] | io.RawIOBase,
+        options: Options,
+        where: tuple[Any, ...],
+        date_header: str | None,
+        max_line: int | None = None,
+    ):
         self.options = options
         self.where, self.date_header = where, date_header
         self.lines = 0
@@ -85,14 +92,11 @@ class TextRows:
             raise RuntimeError("the native core is not in use")  # (``in_core`` says when it is)
         self._native = native
         window = max(CHUNK_CHARS, _MIN_WINDOW)
-        # A text read by ``sources`` is watched for its first long line: the core notes it as it
-        # decodes, and the stream under the watch is read (no Python pass counts its lines).
-        watched = sources.unwatched(file)
-        max_line = None if watched is None else sources.MAX_LINE
+        # ``max_line``: the core notes the first line over that many bytes as it decodes
+        # (``long_line``), for the reader that hands over a text's line watch (``results._text``).
         extractor = extraction._extractor(native)
         self._reader = native.TextReader(extractor, window, LOOKAHEAD, LOOKBEHIND, max_line)
-        self._file: IO[bytes] | io.RawIOBase = file if watched is None else watched[0]
-        self._watch = None if watched is None else watched[1]
+        self._file = file
         self._resolved: dict[tuple[Any, ...], Resolved] = {}
 
     def blocks(self, tally: Tally, most: int) -> Iterator[Block]:
@@ -100,20 +104,22 @@ class TextRows:
         (``stream._matches``' windows: the same matches, whatever the cuts). A text of a million
         candidates is never held as a million rows at once."""
         reader, read, size = self._reader, self._file.read, BLOCK_BYTES
-        try:
-            while True:
-                while reader.hungry:
-                    reader.feed(read(size) or b"")
-                base = reader.base
-                while (columns := reader.rows(most)) is not None:
-                    yield self._block(columns, base, tally)
-                if not reader.advance():
-                    break
-        finally:  # what was read so far, as the watch would have seen it
-            if self._watch is not None:
-                self._watch.long_line = reader.long_line
+        while True:
+            while reader.hungry:
+                reader.feed(read(size) or b"")
+            base = reader.base
+            while (columns := reader.rows(most)) is not None:
+                yield self._block(columns, base, tally)
+            if not reader.advance():
+                break
         self.lines = reader.line_breaks()
         self.characters = reader.characters
+
+    @property
+    def long_line(self) -> int | None:
+        """The number of the first line over ``max_line`` bytes read so far (None: none, or not asked)."""
+        found: int | None = self._reader.long_line
+        return found
 
     def _block(self, found: tuple[Any, ...], base: int, tally: Tally) -> Block:
         urls, alternatives, wrappers, numbers, verdicts, undecided = found

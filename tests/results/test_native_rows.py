@@ -15,6 +15,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from unittest import mock
 
 import growth
 import pytest
@@ -274,12 +275,8 @@ def test_the_core_notes_the_first_long_line_in_any_blocks(lengths: list[int], en
     # it assumes: a bound of 20 bytes leaves the split lines as the oracle.)
     data = b"\n".join(b"\xc3\xa9" * (n // 2) + b"x" * (n % 2) for n in lengths) + b"\n" * end
     long = [k + 1 for k, n in enumerate(lengths) if n > 20][:1]
-    saved = sources.MAX_LINE, _native_rows.BLOCK_BYTES
-    sources.MAX_LINE, _native_rows.BLOCK_BYTES = 20, block
-    try:
+    with mock.patch.object(results, "MAX_LINE", 20), mock.patch.object(_native_rows, "BLOCK_BYTES", block):
         reports = _batch("t.txt", Options(read=TEXT), "rust", io.BytesIO(data)).reports
-    finally:
-        sources.MAX_LINE, _native_rows.BLOCK_BYTES = saved
     assert (reports.line, reports.kind) == (long, ["long-line"] * len(long))
 
 
