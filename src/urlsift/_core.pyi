@@ -200,9 +200,14 @@ class TextReader:
     """A plain text's bytes to rows (``_native_rows.TextRows``): decoded as UTF-8 with
     ``errors="replace"``, read in windows of at least ``size`` characters."""
 
-    def __init__(self, extractor: Extractor, size: int, lookahead: int, lookbehind: int, /) -> None: ...
+    def __init__(
+        self, extractor: Extractor, size: int, lookahead: int, lookbehind: int, max_line: int | None = None
+    ) -> None: ...
     @property
     def hungry(self) -> bool: ...
+    @property
+    def long_line(self) -> int | None:
+        """The number of the first line over ``max_line`` bytes fed so far (``sources._LineWatch``)."""
     def feed(self, block: bytes, /) -> None: ...
     def rows(
         self, limit: int, /

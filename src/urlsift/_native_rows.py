@@ -9,6 +9,7 @@ the same texts, column for column (tests/results/test_native_rows.py)."""
 
 from __future__ import annotations
 
+import io
 from array import array
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
@@ -72,7 +73,14 @@ class TextRows:
     UTF-8 (as ``stream._chunks``' decoder, ``errors="replace"``), keeps the windows and the line
     count, and fills the columns; no ``str`` is made of the text."""
 
-    def __init__(self, file: IO[bytes], options: Options, where: tuple[Any, ...], date_header: str | None):
+    def __init__(
+        self,
+        file: IO[bytes] | io.RawIOBase,
+        options: Options,
+        where: tuple[Any, ...],
+        date_header: str | None,
+        max_line: int | None = None,
+    ):
         self.options = options
         # The text's one message and part (where it lies: ``source`` ... ``part``).
         self._message, self._part = where[:-1], where[-1] if where else None
@@ -86,7 +94,10 @@ class TextRows:
             raise RuntimeError("the native core is not in use")  # (``in_core`` says when it is)
         self._native = native
         window = max(CHUNK_CHARS, _MIN_WINDOW)
-        self._reader = native.TextReader(extraction._extractor(native), window, LOOKAHEAD, LOOKBEHIND)
+        # ``max_line``: the core notes the first line over that many bytes as it decodes
+        # (``long_line``), for the reader that hands over a text's line watch (``results._text``).
+        extractor = extraction._extractor(native)
+        self._reader = native.TextReader(extractor, window, LOOKAHEAD, LOOKBEHIND, max_line)
         self._file = file
         self._resolved: dict[tuple[Any, ...], Resolved] = {}
 
@@ -97,7 +108,7 @@ class TextRows:
         reader, read, size = self._reader, self._file.read, BLOCK_BYTES
         while True:
             while reader.hungry:
-                reader.feed(read(size))
+                reader.feed(read(size) or b"")
             base = reader.base
             while (columns := reader.rows(most)) is not None:
                 yield self._block(columns, base, tally)
@@ -105,6 +116,12 @@ class TextRows:
                 break
         self.lines = reader.line_breaks()
         self.characters = reader.characters
+
+    @property
+    def long_line(self) -> int | None:
+        """The number of the first line over ``max_line`` bytes read so far (None: none, or not asked)."""
+        found: int | None = self._reader.long_line
+        return found
 
     def _block(self, found: tuple[Any, ...], base: int, tally: Tally) -> Block:
         urls, alternatives, wrappers, numbers, verdicts, undecided = found

@@ -34,6 +34,7 @@ from .hosts import ARCHIVED, NO_HOST, host_columns
 from .matches import BATCH_WEIGHT, Matcher, extraction, weight
 from .rows import Block, Event, FileEvents, Filters, Options, Piece, Report, Row, Tally, place, walked
 from .sources import (
+    MAX_LINE,
     Counter,
     Item,
     ReadOptions,
@@ -43,6 +44,7 @@ from .sources import (
     read_piece,
     read_stream,
     reason,
+    unwatched,
 )
 from .sources.faults import unexpected
 from .sources.mbox import MailChunk
@@ -181,8 +183,19 @@ def _text(
         text: StreamText | TextRows
         if blocks:
             columns = _where(item.provenance)
-            text = TextRows(item.file, options, (*columns[:_PART], item.provenance.part), columns[_PART])
-            yield from text.blocks(tally, PIECE_ROWS)  # (a piece of rows is a block or more)
+            where = (*columns[:_PART], item.provenance.part)
+            # The core notes the text's first long line itself: the stream under the line watch
+            # is read, and the watch told what the core found (issue 31).
+            watched = unwatched(item.file)
+            if watched is None:
+                text = TextRows(item.file, options, where, columns[_PART])
+                yield from text.blocks(tally, PIECE_ROWS)  # (a piece of rows is a block or more)
+            else:
+                text = TextRows(watched[0], options, where, columns[_PART], MAX_LINE)
+                try:
+                    yield from text.blocks(tally, PIECE_ROWS)
+                finally:  # what was read so far, as the watch would have seen it
+                    watched[1].long_line = text.long_line
         else:
             text = StreamText(item.file, options.context or 0)
             found = extract_stream(text, **extraction(options))  # type: ignore[arg-type]

@@ -15,6 +15,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from unittest import mock
 
 import growth
 import pytest
@@ -22,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scan.test_core_scan import INSTRUCTION_LIMIT, _example
 
-from urlsift import _native_rows, _select, results
+from urlsift import _native_rows, _select, results, sources
 from urlsift._model import Defect, MessageText, Provenance
 from urlsift.batches import Batch, concat, file_parts
 from urlsift.rows import Event, Filters, Options, Row, Tally
@@ -259,6 +260,47 @@ def test_undecodable_bytes_in_blocks_give_the_same_rows(data: bytes, block: int,
     finally:
         _native_rows.BLOCK_BYTES, _native_rows.CHUNK_CHARS = saved
     assert tally.characters == len(data.decode("utf-8", "replace"))
+
+
+@native
+@settings(max_examples=60, deadline=None)
+@given(
+    lengths=st.lists(st.integers(0, 45), max_size=10),
+    end=st.booleans(),
+    block=st.sampled_from([1, 2, 7, 20, 21, 64, 1 << 20]),
+)
+def test_the_core_notes_the_first_long_line_in_any_blocks(lengths: list[int], end: bool, block: int) -> None:
+    # The core reads under the line watch and notes the first line over MAX_LINE bytes itself, in
+    # blocks longer and shorter than it. (The watch's reads are shorter than the real MAX_LINE, as
+    # it assumes: a bound of 20 bytes leaves the split lines as the oracle.)
+    data = b"\n".join(b"\xc3\xa9" * (n // 2) + b"x" * (n % 2) for n in lengths) + b"\n" * end
+    long = [k + 1 for k, n in enumerate(lengths) if n > 20][:1]
+    with mock.patch.object(results, "MAX_LINE", 20), mock.patch.object(_native_rows, "BLOCK_BYTES", block):
+        reports = _batch("t.txt", Options(read=TEXT), "rust", io.BytesIO(data)).reports
+    assert (reports.line, reports.kind) == (long, ["long-line"] * len(long))
+
+
+@native
+def test_a_long_line_is_reported_alike_under_both_cores() -> None:
+    line = b"x" * (sources.MAX_LINE + 1)
+    data = b"http://a.example/\n\n" + line + b" http://b.example/\n" + line + b"y\nend"
+    oracle, found = (_batch("t.txt", Options(read=TEXT), core, io.BytesIO(data)) for core in _select.CORES)
+    assert found.reports == oracle.reports
+    assert (found.reports.line, found.reports.kind) == ([3], ["long-line"])
+    assert found.to_rows() == oracle.to_rows()
+
+
+def test_a_watched_text_is_handed_over_only_unread() -> None:
+    read = sources._LineWatch(io.BytesIO(b"ab\ncd"))
+    fresh = sources._LineWatch(io.BytesIO(b"ab\ncd"))
+    buffered = io.BufferedReader(read)
+    buffered.peek(1)  # (its buffer holds bytes the watch has seen)
+    assert sources.unwatched(buffered) is None
+    assert sources.unwatched(io.BytesIO(b"ab")) is None
+    handed = sources.unwatched(io.BufferedReader(fresh))
+    assert handed is not None
+    assert handed[1] is fresh
+    assert handed[0].read() == b"ab\ncd"
 
 
 # Texts that may cost the decoder and the windows most per byte, each at two sizes 10x apart.

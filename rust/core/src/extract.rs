@@ -9,12 +9,14 @@
 //! to Python's judge: the candidate comes back undecided, with its readings.
 #![deny(clippy::indexing_slicing)]
 
-use std::collections::{HashMap, HashSet};
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use regex::{Regex, RegexBuilder};
 
 use crate::rejoin::{as_written, first_reading, readings, slice, Reading};
-use crate::scan::{Candidate, Scanner, Span, Unclosed, Unit, Wrapper};
+use crate::scan::{Candidate, Fnv, Scanner, Span, Unclosed, Unit, Words, Wrapper};
 use crate::{Grammar, GrammarError, DFA_SIZE_LIMIT, SIZE_LIMIT};
 
 /// What the core can say of one reading.
@@ -99,13 +101,13 @@ fn to_i64(value: usize) -> i64 {
 #[derive(Debug)]
 pub struct Judge {
     scheme: Regex,
-    schemes: HashMap<String, String>,
+    schemes: HashMap<String, String, BuildHasherDefault<Fnv>>,
     generic: String,
     fragment: String,
     /// D35: the shape of each opaque scheme checked in running text, keyed by scheme.
     shapes: Grammar,
     /// The schemes D35 checks, those whose shape only Python holds included.
-    shaped: HashSet<String>,
+    shaped: Words<String>,
     /// What a "www." host name stands for (`_model.WWW_STANDS_FOR`).
     www_prefix: String,
 }
@@ -167,8 +169,8 @@ impl Judge {
             return (Judged::Invalid, colon);
         }
         // D2: a scheme's letters in any case; the scheme rule holds ASCII only.
-        let scheme = url.get(..colon).unwrap_or_default().to_ascii_lowercase();
-        let production = self.schemes.get(&scheme).unwrap_or(&self.generic);
+        let scheme = lowered(url.get(..colon).unwrap_or_default());
+        let production = self.schemes.get(&*scheme).unwrap_or(&self.generic);
         let body = url.get(colon + 1..endpos).unwrap_or_default();
         let judged = Self::fullmatch(grammar, production, body);
         if judged != Judged::Valid || endpos == url.len() {
@@ -193,9 +195,9 @@ impl Judge {
             return Judged::Valid; // D35: a wrapper vouches for what it holds
         }
         // D35: a naked opaque URL must have its scheme's shape; a "//" form is the grammar's.
-        let scheme = url.get(..colon).unwrap_or_default().to_ascii_lowercase();
+        let scheme = lowered(url.get(..colon).unwrap_or_default());
         let rest = url.get(colon + 1..).unwrap_or_default();
-        if !self.shaped.contains(&scheme) || rest.starts_with("//") {
+        if !self.shaped.contains(&*scheme) || rest.starts_with("//") {
             return Judged::Valid;
         }
         let shape = rest.get(..rest.find('#').unwrap_or(rest.len())).unwrap_or_default();
@@ -205,6 +207,82 @@ impl Judge {
     /// `validate_www(reference).valid`: the http URL it stands for, by the grammar alone.
     pub fn judge_www(&self, grammar: &Grammar, reference: &str) -> Judged {
         self.grammatical(grammar, &format!("{}{reference}", self.www_prefix)).0
+    }
+}
+
+/// D2: a scheme in lower case, copied only when it has an upper-case letter (most are written
+/// in lower case, and one is read for every candidate).
+fn lowered(scheme: &str) -> Cow<'_, str> {
+    if scheme.bytes().any(|byte| byte.is_ascii_uppercase()) {
+        Cow::Owned(scheme.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(scheme)
+    }
+}
+
+/// What a judge said of the URLs judged last, so that a URL met again (a signature's link, a
+/// list's footer, a text of repeats) is not judged again: a judgement is a function of the URL
+/// and how it was found. Each slot holds one URL, chosen by its hash; a URL that lands in a taken
+/// slot replaces what was there, so the memory is bounded and a crafted text of colliding URLs
+/// only misses, never costs more than judging each.
+#[derive(Debug, Clone)]
+pub struct Judgements {
+    slots: Vec<Option<(String, Asked, Judged)>>,
+}
+
+/// How a URL was judged: `judge` naked or not, or `judge_www`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Asked {
+    Wrapped,
+    Naked,
+    Www,
+}
+
+impl Judgements {
+    const SLOTS: usize = 1024;
+
+    pub fn new() -> Self {
+        Judgements { slots: vec![None; Self::SLOTS] }
+    }
+
+    /// No memory at all: every URL judged (for a caller that keeps none between candidates).
+    pub fn none() -> Self {
+        Judgements { slots: Vec::new() }
+    }
+
+    fn slot(url: &str, asked: Asked) -> usize {
+        // FNV-1a: cheap on short strings, and a collision costs a judgement, never a wrong one.
+        let mut hasher = Fnv::default();
+        hasher.write_u8(asked as u8);
+        hasher.write(url.as_bytes());
+        usize::try_from(hasher.finish() % Self::SLOTS as u64).unwrap_or(0)
+    }
+
+    fn judged(&mut self, url: &str, asked: Asked, judge: impl FnOnce() -> Judged) -> Judged {
+        let slot = Self::slot(url, asked);
+        let Some(held) = self.slots.get_mut(slot) else { return judge() };
+        if let Some((known, how, judged)) = held {
+            // (An empty string's pointer is dangling: compared by length alone, not by `bcmp`.)
+            if *how == asked && known.len() == url.len() && (url.is_empty() || known == url) {
+                return *judged;
+            }
+        }
+        let judged = judge();
+        match held {
+            Some((known, how, was)) => {
+                known.clear();
+                known.push_str(url);
+                (*how, *was) = (asked, judged);
+            }
+            None => *held = Some((url.to_owned(), asked, judged)),
+        }
+        judged
+    }
+}
+
+impl Default for Judgements {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
@@ -237,8 +315,9 @@ impl Extractor {
     ) -> Extracted {
         let scanned = self.scanner.scan(text, start, stop, text_start);
         let mut found = Vec::new();
+        let mut judgements = Judgements::new();
         for candidate in &scanned.candidates {
-            if let Some(item) = self.candidate(grammar, text, candidate, lines) {
+            if let Some(item) = self.candidate_judged(grammar, text, candidate, lines, &mut judgements) {
                 found.push(item);
             }
         }
@@ -253,6 +332,18 @@ impl Extractor {
         text: &[T],
         candidate: &Candidate,
         lines: &mut Lines,
+    ) -> Option<Found> {
+        self.candidate_judged(grammar, text, candidate, lines, &mut Judgements::none())
+    }
+
+    /// `candidate`, with the judgements of the URLs met before kept in `judgements`.
+    pub fn candidate_judged<T: Unit>(
+        &self,
+        grammar: &Grammar,
+        text: &[T],
+        candidate: &Candidate,
+        lines: &mut Lines,
+        judgements: &mut Judgements,
     ) -> Option<Found> {
         let found = |lines: &mut Lines, reading: Reading, alternatives, valid, verdict| {
             let (line, column) = lines.at(text, candidate.span.0);
@@ -284,9 +375,10 @@ impl Extractor {
             let (start, end) = candidate.body;
             let url = slice(text, start, end);
             let judged = if candidate.www {
-                self.judge.judge_www(grammar, &url)
+                judgements.judged(&url, Asked::Www, || self.judge.judge_www(grammar, &url))
             } else {
-                self.judge.judge(grammar, &url, naked)
+                let asked = if naked { Asked::Naked } else { Asked::Wrapped };
+                judgements.judged(&url, asked, || self.judge.judge(grammar, &url, naked))
             };
             let reading = Reading { url, pieces: vec![candidate.body] };
             let kind = if candidate.www { Verdict::Www } else { Verdict::Judge };
@@ -301,7 +393,11 @@ impl Extractor {
             };
         }
         let options = readings(text, candidate);
-        let judged: Vec<Judged> = options.iter().map(|r| self.judge.judge(grammar, &r.url, naked)).collect();
+        let asked = if naked { Asked::Naked } else { Asked::Wrapped };
+        let judged: Vec<Judged> = options
+            .iter()
+            .map(|r| judgements.judged(&r.url, asked, || self.judge.judge(grammar, &r.url, naked)))
+            .collect();
         if judged.contains(&Judged::Python) {
             let first =
                 options.first().cloned().unwrap_or(Reading { url: String::new(), pieces: Vec::new() });
@@ -449,6 +545,45 @@ mod tests {
         let urls: Vec<&str> = found.iter().flat_map(|f| f.readings.iter().map(|r| r.url.as_str())).collect();
         assert_eq!(urls, ["t:a-b", "t:ab"]);
         assert!(found.iter().all(|f| f.valid.is_none()));
+    }
+
+    #[test]
+    fn a_url_met_again_is_not_judged_again_unless_found_another_way() {
+        let mut judgements = Judgements::new();
+        let mut calls = 0;
+        let mut judged = |url: &str, asked: Asked, verdict: Judged| {
+            judgements.judged(url, asked, || {
+                calls += 1;
+                verdict
+            })
+        };
+        assert_eq!(judged("x:a", Asked::Wrapped, Judged::Valid), Judged::Valid);
+        assert_eq!(judged("x:a", Asked::Wrapped, Judged::Invalid), Judged::Valid, "remembered");
+        assert_eq!(judged("x:a", Asked::Naked, Judged::Invalid), Judged::Invalid, "asked another way");
+        assert_eq!(judged("", Asked::Wrapped, Judged::Invalid), Judged::Invalid);
+        assert_eq!(judged("", Asked::Wrapped, Judged::Valid), Judged::Invalid, "the empty URL too");
+        assert_eq!(calls, 3);
+        // Every slot taken by other URLs: the first is judged again, never answered wrongly.
+        let mut judgements = Judgements::new();
+        judgements.judged("x:a", Asked::Www, || Judged::Valid);
+        for k in 0..4 * Judgements::SLOTS {
+            judgements.judged(&format!("x:{k}"), Asked::Www, || Judged::Invalid);
+        }
+        assert_eq!(judgements.judged("x:a", Asked::Www, || Judged::Python), Judged::Python);
+        let mut none = Judgements::none();
+        none.judged("x:a", Asked::Www, || Judged::Valid);
+        assert_eq!(none.judged("x:a", Asked::Www, || Judged::Invalid), Judged::Invalid, "no memory");
+    }
+
+    #[test]
+    fn the_same_url_wrapped_and_naked_keeps_each_judgement() {
+        // D35: "x:ab" naked lacks x's shape (one letter); a wrapper vouches for it.
+        let found = extract("<x:ab> x:ab <x:ab> x:ab", true);
+        let got: Vec<(&str, Option<bool>)> = found.iter().map(|f| (f.url.as_str(), f.valid)).collect();
+        assert_eq!(
+            got,
+            vec![("x:ab", Some(true)), ("x:ab", Some(false)), ("x:ab", Some(true)), ("x:ab", Some(false))]
+        );
     }
 
     #[test]

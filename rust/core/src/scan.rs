@@ -16,6 +16,7 @@
 #![deny(clippy::indexing_slicing)]
 
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::scan_tables::{ALNUM, PUNCTUATION, WHITESPACE};
 
@@ -40,6 +41,33 @@ const MAX_QUOTE_DEPTH: usize = 16;
 /// D32: what pipermail writes for "@".
 const PIPERMAIL_AT: &[u8] = b" at ";
 const WWW_BEFORE_DOT: usize = 3;
+
+/// FNV-1a, for the sets words are looked up in as the text is read (scheme names, productions):
+/// each is fixed when a scanner or judge is made, from Python's lists, so no text can crowd one,
+/// and SipHash's keyed rounds were a tenth of a dense text's scan (a naked trigger looks up to 31
+/// suffixes of its word).
+#[derive(Debug, Clone, Copy)]
+pub struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// A fixed set of words (`Fnv`).
+pub type Words<K = Vec<u8>> = HashSet<K, BuildHasherDefault<Fnv>>;
 
 /// One character of the text: a byte of an ASCII or Latin-1 text, a UTF-16 unit of a text of the
 /// BMP alone, or a code point.
@@ -280,12 +308,12 @@ pub struct Scanner {
     naked: bool,
     www: bool,
     pipermail: bool,
-    schemes: HashSet<Vec<u8>>,
+    schemes: Words,
     /// The schemes a naked URL may use without `//`, longest last char first: none needed.
     opaque: Vec<Vec<u8>>,
     /// The last characters (lower case) of the opaque schemes.
     opaque_ends: Vec<u8>,
-    iana: HashSet<Vec<u8>>,
+    iana: Words,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -430,9 +458,8 @@ impl Scanner {
         www: bool,
         pipermail: bool,
     ) -> Self {
-        let schemes: HashSet<Vec<u8>> = schemes.iter().map(|s| s.to_ascii_lowercase().into_bytes()).collect();
-        let hierarchical: HashSet<Vec<u8>> =
-            hierarchical.iter().map(|s| s.to_ascii_lowercase().into_bytes()).collect();
+        let schemes: Words = schemes.iter().map(|s| s.to_ascii_lowercase().into_bytes()).collect();
+        let hierarchical: Words = hierarchical.iter().map(|s| s.to_ascii_lowercase().into_bytes()).collect();
         let mut opaque: Vec<Vec<u8>> = schemes.difference(&hierarchical).cloned().collect();
         opaque.sort();
         let mut opaque_ends: Vec<u8> = opaque.iter().filter_map(|s| s.last().copied()).collect();

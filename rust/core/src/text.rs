@@ -183,6 +183,60 @@ fn ascii_run(bytes: &[u8]) -> usize {
     at
 }
 
+/// The first line longer than a bound, in bytes (`sources._LineWatch`, whose report says a text
+/// is no mail text): noted as the blocks are fed, so that no Python layer need count a text's
+/// lines as it is read. A line's bytes are those before its line feed (a CR among them).
+#[derive(Debug, Clone)]
+pub struct LineWatch {
+    max_line: usize,
+    /// The line being read (1-based), and its bytes so far.
+    line: i64,
+    run: usize,
+    /// The number of the first line over `max_line`.
+    pub long_line: Option<i64>,
+}
+
+impl LineWatch {
+    pub fn new(max_line: usize) -> LineWatch {
+        LineWatch { max_line, line: 1, run: 0, long_line: None }
+    }
+
+    fn check(&mut self, length: usize) {
+        if length > self.max_line && self.long_line.is_none() {
+            self.long_line = Some(self.line);
+        }
+    }
+
+    /// The text's next bytes.
+    pub fn feed(&mut self, block: &[u8]) {
+        if self.long_line.is_some() {
+            return; // only the first is reported
+        }
+        let Some(first) = memchr::memchr(b'\n', block) else {
+            self.run += block.len();
+            return self.check(self.run);
+        };
+        self.check(self.run + first);
+        let last = memchr::memrchr(b'\n', block).unwrap_or(first);
+        if last - first > self.max_line {
+            // A line between two of the block's line feeds may be long: each looked at.
+            let (after, mut start) = (first + 1, first + 1);
+            self.line += 1;
+            for at in memchr::memchr_iter(b'\n', block.get(after..).unwrap_or_default()) {
+                let end = after + at;
+                self.check(end - start);
+                self.line += 1;
+                start = end + 1;
+            }
+        } else {
+            // Every line between them is shorter than the stretch they bound: only counted.
+            self.line += to_i64(memchr::memchr_iter(b'\n', block).count());
+        }
+        self.run = block.len() - last - 1;
+        self.check(self.run);
+    }
+}
+
 /// The start of the line that holds a window's first character, where that line began before the
 /// window (`around.StreamText` keeps the same): its position in the whole text, its first
 /// `PREFIX_CHARS` characters.
@@ -213,6 +267,8 @@ pub struct Windows {
     /// The line counter before the window's matches (and, once they are taken, after them).
     pub lines: Lines,
     pub prefix: Prefix,
+    /// The first long line, when asked for (`watch_lines`).
+    pub watch: Option<LineWatch>,
 }
 
 impl Windows {
@@ -231,7 +287,13 @@ impl Windows {
             ended: false,
             lines: Lines::default(),
             prefix: Prefix::default(),
+            watch: None,
         }
+    }
+
+    /// Note the first line over `max_line` bytes as the blocks are fed (`LineWatch`).
+    pub fn watch_lines(&mut self, max_line: usize) {
+        self.watch = Some(LineWatch::new(max_line));
     }
 
     /// Whether the window needs more of the text before it is scanned.
@@ -242,6 +304,9 @@ impl Windows {
     /// The text's next block (an empty one: the text has ended).
     pub fn feed(&mut self, block: &[u8]) {
         let last = block.is_empty();
+        if let Some(watch) = &mut self.watch {
+            watch.feed(block);
+        }
         let before = self.held.len();
         let held = &mut self.held;
         self.decoder.decode(block, last, &mut |text: &str| held.push(text));
@@ -357,6 +422,41 @@ mod tests {
         assert_eq!(decoded(&[b"\xe2\x82", b"z"]), "\u{FFFD}z");
         // The text ends inside a sequence: one replacement.
         assert_eq!(decoded(&[b"z\xf0\x9f\x98"]), "z\u{FFFD}");
+    }
+
+    /// `sources._LineWatch`'s answer, the lines split whole.
+    fn first_long(text: &[u8], max_line: usize) -> Option<i64> {
+        let long = text.split(|&byte| byte == b'\n').position(|line| line.len() > max_line);
+        long.map(|k| to_i64(k) + 1)
+    }
+
+    #[test]
+    fn the_first_long_line_is_noted_whatever_the_blocks() {
+        let texts: [&[u8]; 7] = [
+            b"ab\nabcdef\nabcdefgh\nx",
+            b"abcdefgh",
+            b"abcde\nabcde\n\n",
+            b"\n\n\n\nabcdefg",
+            b"abcde\r\nab",
+            b"a\nb\nc\nabcdef\nabcdefghijklmnop\n",
+            b"",
+        ];
+        for text in texts {
+            for size in 1..=text.len().max(1) {
+                let mut watch = LineWatch::new(5);
+                for block in text.chunks(size) {
+                    watch.feed(block);
+                }
+                assert_eq!(watch.long_line, first_long(text, 5), "{text:?} in blocks of {size}");
+            }
+        }
+        // Blocks longer than the bound, lines long and short inside them.
+        let text = [&b"ab\n"[..], &[b'x'; 40][..], b"\n", &[b'y'; 9][..], b"\n"].concat();
+        for size in [1, 7, 12, 13, 50, 100] {
+            let mut watch = LineWatch::new(12);
+            text.chunks(size).for_each(|block| watch.feed(block));
+            assert_eq!(watch.long_line, Some(2), "blocks of {size}");
+        }
     }
 
     #[test]

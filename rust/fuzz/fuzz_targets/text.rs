@@ -3,7 +3,8 @@
 //! panic; the text decoded in blocks of that size, of one byte and whole is the standard library's
 //! lossy decoding (U+FFFD per maximal ill-formed subpart, as Python's decoder with
 //! errors="replace"); the windows count every character and line break once, and each window
-//! starts where the last one's kept part did.
+//! starts where the last one's kept part did; the first long line (a bound of 8 bytes) is the one
+//! the split lines give.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -31,6 +32,7 @@ fuzz_target!(|data: &[u8]| {
 
     let (size, lookahead, lookbehind) = (16, 5, 3);
     let mut windows = Windows::new(size, lookahead, lookbehind);
+    windows.watch_lines(8);
     let mut blocks = input.chunks(block);
     loop {
         while windows.hungry() {
@@ -49,4 +51,7 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(windows.characters, expected.chars().count());
     let breaks = expected.bytes().filter(|&byte| byte == b'\n').count();
     assert_eq!(windows.line_breaks(), breaks as i64);
+    let long = input.split(|&byte| byte == b'\n').position(|line| line.len() > 8);
+    let noted = windows.watch.as_ref().and_then(|watch| watch.long_line);
+    assert_eq!(noted, long.map(|k| k as i64 + 1), "the first long line");
 });

@@ -161,6 +161,7 @@ impl Extractor {
             scan,
             lines: core::Lines { pos: lines.0, line: lines.1, line_start: lines.2 },
             pending: VecDeque::new(),
+            judgements: core::Judgements::new(),
         }))
     }
 }
@@ -171,10 +172,10 @@ fn judge<T: Unit>(
     grammar: &urlsift_core::Grammar,
     scan: &mut Scan,
     units: &[T],
-    lines: &mut core::Lines,
+    (lines, judgements): (&mut core::Lines, &mut core::Judgements),
 ) -> Vec<core::Found> {
     let candidates = std::iter::from_fn(|| inner.scanner.next(scan, units)).take(BATCH);
-    candidates.filter_map(|c| inner.candidate(grammar, units, &c, lines)).collect()
+    candidates.filter_map(|c| inner.candidate_judged(grammar, units, &c, lines, judgements)).collect()
 }
 
 /// How many candidates are scanned and judged at a time: the candidates and the Python objects
@@ -190,6 +191,8 @@ pub(crate) struct Matches {
     pub(crate) scan: Scan,
     pub(crate) lines: core::Lines,
     pub(crate) pending: VecDeque<Py<PyAny>>,
+    /// The judgements of the URLs met last in the text.
+    pub(crate) judgements: core::Judgements,
 }
 
 #[pymethods]
@@ -199,14 +202,14 @@ impl Matches {
     }
 
     fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
-        let Matches { extractor, units, scan, lines, pending } = self;
+        let Matches { extractor, units, scan, lines, pending, judgements } = self;
         let extractor = extractor.get();
         let (inner, grammar) = (&extractor.inner, &extractor.grammar.get().inner);
         while pending.is_empty() && !scan.done() {
             let found = units.with(py, "extract", |units| match units {
-                UnitSlice::Bytes(bytes) => judge(inner, grammar, scan, bytes, lines),
-                UnitSlice::Utf16(units) => judge(inner, grammar, scan, units, lines),
-                UnitSlice::Chars(chars) => judge(inner, grammar, scan, chars, lines),
+                UnitSlice::Bytes(bytes) => judge(inner, grammar, scan, bytes, (lines, judgements)),
+                UnitSlice::Utf16(units) => judge(inner, grammar, scan, units, (lines, judgements)),
+                UnitSlice::Chars(chars) => judge(inner, grammar, scan, chars, (lines, judgements)),
             })?;
             for one in found {
                 pending.push_back(extractor.item(py, one)?.unbind());

@@ -52,17 +52,19 @@ fn depth_of<T: Unit>(units: &[T], found: &Found, base: i64, prefix: &Prefix) -> 
 pub(crate) fn take<T: Unit>(
     extractor: &core::Extractor,
     grammar: &urlsift_core::Grammar,
-    matches: (&mut urlsift_core::scan::Scan, &mut core::Lines),
+    matches: (&mut urlsift_core::scan::Scan, &mut core::Lines, &mut core::Judgements),
     units: &[T],
     base: i64,
     limit: usize,
     prefix: &Prefix,
 ) -> Result<Vec<Row>, String> {
-    let (scan, lines) = matches;
-    let mut rows = Vec::new();
+    let (scan, lines, judgements) = matches;
+    let mut rows = Vec::with_capacity(limit.min(1 << 10));
     while rows.len() < limit && !scan.done() {
         let candidates = std::iter::from_fn(|| extractor.scanner.next(scan, units)).take(limit - rows.len());
-        for found in candidates.filter_map(|c| extractor.candidate(grammar, units, &c, lines)) {
+        for found in
+            candidates.filter_map(|c| extractor.candidate_judged(grammar, units, &c, lines, judgements))
+        {
             let (start, end) = bounds(&found);
             let depth = depth_of(units, &found, base, prefix)?;
             rows.push(Row { found, start: base + to_i64(start), end: base + to_i64(end), depth });
@@ -71,7 +73,36 @@ pub(crate) fn take<T: Unit>(
     Ok(rows)
 }
 
-/// `rows`' tuple of the rows `found` (None: there are none).
+/// A row's verdict as Python makes it: url, valid, kind, naked, why (`_native_rows._resolve`).
+#[derive(PartialEq, Eq, Hash)]
+struct Key {
+    url: Url,
+    valid: bool,
+    kind: u8,
+    naked: bool,
+    why: Option<usize>,
+}
+
+/// A URL as a key. An empty string's pointer is dangling, and `bcmp` reading it (zero bytes,
+/// but through a masked vector load) cost a page fault's assist on every compare: lengths first.
+#[derive(Eq)]
+struct Url(String);
+
+impl PartialEq for Url {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.len() == other.0.len() && (self.0.is_empty() || self.0 == other.0)
+    }
+}
+
+impl std::hash::Hash for Url {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state); // equal strings, equal hashes: as `String`'s own
+    }
+}
+
+/// `rows`' tuple of the rows `found` (None: there are none). Each distinct verdict of the block
+/// is one `str` of its URL, which every row of that verdict shares: a URL met again makes no
+/// Python object, and each list is made at its size.
 pub(crate) fn columns<'py>(
     py: Python<'py>,
     extractor: &crate::extract::Extractor,
@@ -81,33 +112,42 @@ pub(crate) fn columns<'py>(
         return Ok(None);
     }
     let count = found.len();
-    let (urls, alternatives, wrappers) = (PyList::empty(py), PyList::empty(py), PyList::empty(py));
+    let (mut urls, mut alternatives, mut wrappers) =
+        (Vec::with_capacity(count), Vec::with_capacity(count), Vec::with_capacity(count));
     let (verdicts, undecided) = (PyList::empty(py), PyList::empty(py));
     let mut numbers = vec![0_i64; 6 * count];
-    let mut known: HashMap<(String, bool, u8, bool, Option<usize>), i64> = HashMap::new();
+    let mut known: HashMap<Key, (i64, Bound<'py, PyString>)> = HashMap::new();
+    let none = PyTuple::empty(py);
     for (i, Row { found, start, end, depth }) in found.into_iter().enumerate() {
         let naked = found.wrapper.is_none();
         let (kind, why) = kind_of(found.verdict);
         for (k, value) in [found.line, found.column, start, end, depth].into_iter().enumerate() {
             numbers[k * count + i] = value;
         }
-        urls.append(PyString::new(py, &found.url))?;
-        alternatives.append(PyTuple::new(py, &found.alternatives)?)?;
-        wrappers.append(extractor.wrapper(py, found.wrapper))?;
+        alternatives.push(if found.alternatives.is_empty() {
+            none.clone()
+        } else {
+            PyTuple::new(py, &found.alternatives)?
+        });
+        wrappers.push(extractor.wrapper(py, found.wrapper));
         let index = match found.valid {
             Some(valid) => {
-                let key = (found.url, valid, kind, naked, why);
-                match known.get(&key) {
-                    Some(&index) => index,
+                let key = Key { url: Url(found.url), valid, kind, naked, why };
+                let (index, url) = match known.get(&key) {
+                    Some((index, url)) => (*index, url.clone()),
                     None => {
                         let index = to_i64(known.len());
-                        verdicts.append((&key.0, valid, kind, naked, why))?;
-                        known.insert(key, index);
-                        index
+                        let url = PyString::new(py, &key.url.0);
+                        verdicts.append((&url, valid, kind, naked, why))?;
+                        known.insert(key, (index, url.clone()));
+                        (index, url)
                     }
-                }
+                };
+                urls.push(url);
+                index
             }
             None => {
+                urls.push(PyString::new(py, &found.url));
                 undecided.append((i, extractor.item(py, found)?))?;
                 -1
             }
@@ -119,9 +159,9 @@ pub(crate) fn columns<'py>(
     Ok(Some(PyTuple::new(
         py,
         [
-            urls.into_any(),
-            alternatives.into_any(),
-            wrappers.into_any(),
+            PyList::new(py, urls)?.into_any(),
+            PyList::new(py, alternatives)?.into_any(),
+            PyList::new(py, wrappers)?.into_any(),
             numbers.into_any(),
             verdicts.into_any(),
             undecided.into_any(),

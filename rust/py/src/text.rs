@@ -7,6 +7,7 @@
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
+use urlsift_core::extract::Judgements;
 use urlsift_core::scan::Scan;
 use urlsift_core::text::{Units, Utf8Decoder, Windows};
 
@@ -20,14 +21,28 @@ pub(crate) struct TextReader {
     windows: Windows,
     /// The window's scan, once its first rows are asked for.
     scan: Option<Scan>,
+    /// The judgements of the URLs met last, from window to window.
+    judgements: Judgements,
 }
 
 #[pymethods]
 impl TextReader {
-    /// Windows of at least `size` characters, `lookahead` and `lookbehind` as the scanner's.
+    /// Windows of at least `size` characters, `lookahead` and `lookbehind` as the scanner's;
+    /// `max_line`: note the first line over that many bytes (`long_line`).
     #[new]
-    fn new(extractor: Py<Extractor>, size: usize, lookahead: usize, lookbehind: usize) -> Self {
-        TextReader { extractor, windows: Windows::new(size, lookahead, lookbehind), scan: None }
+    #[pyo3(signature = (extractor, size, lookahead, lookbehind, max_line = None))]
+    fn new(
+        extractor: Py<Extractor>,
+        size: usize,
+        lookahead: usize,
+        lookbehind: usize,
+        max_line: Option<usize>,
+    ) -> Self {
+        let mut windows = Windows::new(size, lookahead, lookbehind);
+        if let Some(max_line) = max_line {
+            windows.watch_lines(max_line);
+        }
+        TextReader { extractor, windows, scan: None, judgements: Judgements::new() }
     }
 
     /// Whether the window needs another block before its rows are asked for.
@@ -51,7 +66,7 @@ impl TextReader {
         }
         let extractor = self.extractor.get();
         let (inner, grammar) = (&extractor.inner, &extractor.grammar.get().inner);
-        let TextReader { windows, scan, .. } = self;
+        let TextReader { windows, scan, judgements, .. } = self;
         let (resume, stop, text_start) = (windows.resume, windows.stop(), windows.base == 0);
         let base = i64::try_from(windows.base).unwrap_or(i64::MAX);
         let prefix = windows.prefix.clone();
@@ -63,7 +78,7 @@ impl TextReader {
                     Units::Utf16(units) => inner.scanner.start(units, resume, Some(stop), text_start),
                     Units::Chars(units) => inner.scanner.start(units, resume, Some(stop), text_start),
                 });
-                let matches = (scan, lines);
+                let matches = (scan, lines, judgements);
                 match units {
                     Units::Bytes(units) => take(inner, grammar, matches, units, base, limit, &prefix),
                     Units::Utf16(units) => take(inner, grammar, matches, units, base, limit, &prefix),
@@ -97,6 +112,12 @@ impl TextReader {
     #[getter]
     fn characters(&self) -> usize {
         self.windows.characters
+    }
+
+    /// The number of the first line over `max_line` bytes among the blocks fed so far.
+    #[getter]
+    fn long_line(&self) -> Option<i64> {
+        self.windows.watch.as_ref().and_then(|watch| watch.long_line)
     }
 
     /// The text's line breaks, once its last window's rows are all taken.

@@ -244,7 +244,9 @@ class _Counting(io.RawIOBase):
 
 
 class _LineWatch(io.RawIOBase):
-    """A raw stream that notes the first line longer than MAX_LINE going through it."""
+    """A raw stream that notes the first line longer than MAX_LINE going through it. A reader
+    that notes it itself (the native core's, issue 31) reads the stream under it instead
+    (``unwatched``) and says what it found."""
 
     def __init__(self, inner: IO[bytes] | io.RawIOBase) -> None:
         self._inner = inner
@@ -272,6 +274,18 @@ class _LineWatch(io.RawIOBase):
         # Only the first and last line of a read are checked: one whole inside it is shorter.
         if length > MAX_LINE and self.long_line is None:
             self.long_line = self._lines
+
+
+def unwatched(file: IO[bytes]) -> tuple[IO[bytes] | io.RawIOBase, _LineWatch] | None:
+    """The stream under a plain text's line watch (``_text``'s ``TextStream.file``), and the
+    watch, for a reader that notes the first line over MAX_LINE itself and sets ``long_line``
+    when done; None when ``file`` is no such stream, or has been read (its buffer may hold bytes)."""
+    watch = getattr(file, "raw", None)
+    if not isinstance(file, io.BufferedReader) or not isinstance(watch, _LineWatch):
+        return None
+    if watch._lines != 1 or watch._run != 0:  # (any byte read through it moves one of them)
+        return None
+    return watch._inner, watch
 
 
 def _guarded(
@@ -657,4 +671,5 @@ __all__ = [
     "read_stream",
     "reason",
     "sniff",
+    "unwatched",
 ]
