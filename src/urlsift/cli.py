@@ -20,11 +20,9 @@ import shlex
 import stat
 import sys
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
-from functools import partial, wraps
-from typing import IO, Any, Literal, NamedTuple, Protocol, TextIO, TypeVar, cast
-
-import regex
+from dataclasses import replace
+from functools import cache, partial, wraps
+from typing import IO, TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TextIO, TypeVar, cast
 
 from . import _select, manual
 from ._model import Verdict
@@ -40,20 +38,34 @@ from .progress import Progress
 from .rows import PARTS, Options, Report, Row, Tally
 from .scanner import KNOWN_SCHEMES, MAX_SCHEME_CHARS
 from .sources import FORMATS as INPUT_FORMATS
-from .sources import MAX_MESSAGE, ReadOptions, publicinbox
+from .sources import MAX_MESSAGE, ReadOptions
+from .sources.kinds import is_repository
 from .sources.packed import MAX_EXPAND, ZSTD_WINDOW_LOG, ZSTD_WINDOW_LOGS
 from .units import SPLIT_BYTES
 from .validate import validate
 
+if TYPE_CHECKING:
+    import regex
+
 INTERRUPTED = 130
 """The exit status after Ctrl-C, as shells give a process ended by SIGINT (128 + 2)."""
 
+
+@cache
+def _pattern(text: str) -> regex.Pattern[str]:
+    """``text`` compiled by the regex module, imported when an argument is first read by one (a
+    plain run reads none, and the module's import is a large part of a start)."""
+    import regex
+
+    return regex.compile(text)
+
+
 # D28: the command line (not validate()) may strip one wrapper the user pasted with the URL.
-_WRAPPER = regex.compile(r"<\s*(?:URL:\s*)?(.*?)\s*>|URL:\s*(.*)", regex.IGNORECASE | regex.DOTALL)
+_WRAPPER = r"(?is)<\s*(?:URL:\s*)?(.*?)\s*>|URL:\s*(.*)"
 
 
 def _unwrap(argument: str) -> tuple[str, bool]:
-    m = _WRAPPER.fullmatch(argument)
+    m = _pattern(_WRAPPER).fullmatch(argument)
     if m is None:
         return argument, False
     return (m.group(1) if m.group(1) is not None else m.group(2)), True
@@ -694,8 +706,7 @@ def _report_parser() -> argparse.ArgumentParser:
     return parser
 
 
-@dataclass(frozen=True)
-class _Scan:
+class _Scan(NamedTuple):
     """The scan command's arguments as the rest of the command line takes them: the parser's
     Namespace goes no further than ``_parse_scan``; what a run reads is the plan's (``plan.build``)."""
 
@@ -712,7 +723,8 @@ class _Scan:
     output: str | None
     canonical: bool
     unique: bool
-    count: bool
+    counts: bool
+    """``--count``: how many URLs each file holds, instead of them (a tuple's ``count`` is a method)."""
     stats: bool
     quiet: bool
     """grep's ``-q``: nothing printed, the run ends at the first URL found."""
@@ -818,7 +830,7 @@ def _several(args: argparse.Namespace) -> bool:
     paths: list[str] = args.paths
     if args.files_from is not None or len(paths) > 1:
         return True
-    return any(p != "-" and os.path.isdir(p) and not publicinbox.is_repository(p) for p in paths)
+    return any(p != "-" and os.path.isdir(p) and not is_repository(p) for p in paths)
 
 
 def _color(when: str, output: str | None) -> bool:
@@ -916,7 +928,7 @@ class _Schemes(NamedTuple):
 
 # D2's scheme characters, from a letter (as the scanner wants them); one longer than the scanner
 # looks back from a colon could never be found naked.
-_SCHEME_NAME = regex.compile(rf"[a-z][a-z0-9+.\-]{{0,{MAX_SCHEME_CHARS - 1}}}")
+_SCHEME_NAME = rf"[a-z][a-z0-9+.\-]{{0,{MAX_SCHEME_CHARS - 1}}}"
 
 
 def _scheme_list(text: str) -> _Schemes:
@@ -925,7 +937,7 @@ def _scheme_list(text: str) -> _Schemes:
     schemes = frozenset(word.strip().lower() for word in words if word.strip())
     if not schemes:
         raise argparse.ArgumentTypeError("no scheme given (say http,ftp, or +doi,hdl)")
-    wrong = sorted(scheme for scheme in schemes if not _SCHEME_NAME.fullmatch(scheme))
+    wrong = sorted(scheme for scheme in schemes if not _pattern(_SCHEME_NAME).fullmatch(scheme))
     if wrong:
         raise argparse.ArgumentTypeError(
             f"not a scheme: {escaped(', '.join(wrong))} (a letter, then letters, digits, '+', '-' "
@@ -935,7 +947,7 @@ def _scheme_list(text: str) -> _Schemes:
 
 
 def _context_size(text: str) -> int:
-    if not regex.fullmatch(r"[0-9]{1,4}", text):
+    if not _pattern(r"[0-9]{1,4}").fullmatch(text):
         raise argparse.ArgumentTypeError(f"not a number of characters up to 9999: {text!r}")
     return int(text)
 
@@ -957,12 +969,12 @@ def _top(text: str) -> int:
 
 def _jobs(text: str) -> int:
     # [0-9], not str.isdigit: that takes "²", which int() then refuses.
-    if not regex.fullmatch(r"[0-9]{1,6}", text) or int(text) < 1:
+    if not _pattern(r"[0-9]{1,6}").fullmatch(text) or int(text) < 1:
         raise argparse.ArgumentTypeError(f"not a number of processes: {text!r}")
     return int(text)
 
 
-_SIZE = regex.compile(r"(\d{1,18}(?:\.\d{0,9})?|\.\d{1,9})([kmg]?)", regex.IGNORECASE)
+_SIZE = r"(?i)(\d{1,18}(?:\.\d{0,9})?|\.\d{1,9})([kmg]?)"
 """A size as people write it: digits, maybe a decimal part, maybe a unit; no sign, no exponent,
 no "inf" or "nan" (which float() would take), and never more than 10**27 bytes."""
 _SIZE_UNITS = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9}
@@ -970,7 +982,7 @@ _SIZE_UNITS = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9}
 
 def _size(text: str) -> int:
     """``--max-expand``, ``--max-message``: bytes, with an optional K, M or G (powers of 1000)."""
-    found = _SIZE.fullmatch(text.strip())
+    found = _pattern(_SIZE).fullmatch(text.strip())
     if found is None:
         raise argparse.ArgumentTypeError(f"not a size: {text!r} (say 20G, 500M or 1000000)")
     number: str = found.group(1)
@@ -982,7 +994,7 @@ def _size(text: str) -> int:
 
 
 def _window_log(text: str) -> int:
-    if not regex.fullmatch(r"[0-9]{1,2}", text) or int(text) not in ZSTD_WINDOW_LOGS:
+    if not _pattern(r"[0-9]{1,2}").fullmatch(text) or int(text) not in ZSTD_WINDOW_LOGS:
         raise argparse.ArgumentTypeError(
             f"not a Zstandard window log: {text!r} ({ZSTD_WINDOW_LOGS[0]} to {ZSTD_WINDOW_LOGS[-1]})"
         )
@@ -1129,7 +1141,7 @@ class _Printer:
         # how often it came; written at the end, when the counts are known.
         self.unique: dict[str | tuple[str], _Seen] | None = {} if args.unique else None
         # --count, -l and -q see every row here, and print none of them.
-        self.counting: bool = args.count or args.files_with_matches or args.quiet
+        self.counting: bool = args.counts or args.files_with_matches or args.quiet
         # Issue 31: the rows written by the native core where no Python work is left per row.
         self.native = batch_writer(self.printing, marks, self.out.end, counting=self.counting)
         self.tables = self.sink is not None and columnar(self.printing, counting=self.counting)
@@ -1296,12 +1308,14 @@ class _Printer:
                 raise _OutputError(f"{self.sink.directory}: {error.strerror or error}") from None
 
 
-@dataclass
 class _Seen:
     """``--unique``: the first row of a URL, and how many times it came."""
 
-    row: Row
-    count: int = 1
+    __slots__ = ("count", "row")
+
+    def __init__(self, row: Row) -> None:
+        self.row = row
+        self.count = 1
 
 
 def _cores() -> int:
@@ -1409,7 +1423,7 @@ def _scan(args: _Scan, arguments: Iterable[str], out: IO[str] | None = None) -> 
                         state.done(path)
                 reading = None
                 count = printer.printed - before
-                if path is not None and count and (args.count or args.files_with_matches) and not args.quiet:
+                if path is not None and count and (args.counts or args.files_with_matches) and not args.quiet:
                     files_counted += 1
                     printer.flush()  # (the CSV header: before the counts)
                     # As ripgrep: a file with none is left out (grep -c would print PATH:0).
@@ -1455,7 +1469,7 @@ def _scan(args: _Scan, arguments: Iterable[str], out: IO[str] | None = None) -> 
             printer.printed,
             state is not None and state.unchanged and not printer.failed,
             printer.binaries,
-            files_counted if args.count else None,
+            files_counted if args.counts else None,
         )
     elif tally.rejected_valid_elsewhere and _stderr_tty() and not args.quiet:
         print(_hint(tally.rejected_valid_elsewhere), file=sys.stderr)

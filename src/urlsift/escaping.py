@@ -3,11 +3,25 @@ the text around a URL cannot act on a terminal or hide what a line says."""
 
 from __future__ import annotations
 
-import regex
+from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import regex
 
 # Cc and Cf (controls; bidi, zero-width and other invisible formatting), Cs (a lone surrogate, which
 # cannot even be encoded), Zl and Zp (U+2028, U+2029: line breaks to some readers, not to others).
-_UNSAFE = regex.compile(r"[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]")
+_UNSAFE = r"[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]"
+_SURROGATE = r"\p{Cs}"
+
+
+@cache
+def _compiled(pattern: str) -> regex.Pattern[str]:
+    """``pattern`` compiled by the regex module, imported by the first text that is not plain ASCII
+    (most runs meet none, and the module's import is a large part of a start)."""
+    import regex
+
+    return regex.compile(pattern)
 
 
 def escaped(text: str) -> str:
@@ -15,15 +29,12 @@ def escaped(text: str) -> str:
     (Python's notation), so that they cannot act on a terminal or hide what a line says."""
     if text.isascii() and text.isprintable():  # most text: nothing to look for
         return text
-    return _UNSAFE.sub(_escape, text)
+    return _compiled(_UNSAFE).sub(_escape, text)
 
 
 def _escape(found: regex.Match[str]) -> str:
     code = ord(found.group())
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
-
-
-_SURROGATE = regex.compile(r"\p{Cs}")
 
 
 def surrogates_escaped(text: str) -> str:
@@ -33,14 +44,14 @@ def surrogates_escaped(text: str) -> str:
     very code point: read back, the same string), Parquet too (its strings are UTF-8)."""
     if text.isascii():
         return text
-    return _SURROGATE.sub(_escape, text)
+    return _compiled(_SURROGATE).sub(_escape, text)
 
 
 def unsafe_ranges() -> list[tuple[int, int]]:
     """The code points ``escaped`` writes out, as ranges (first, last): read off the very pattern
     it uses (the ``regex`` module's Unicode, not ``unicodedata``'s), for the native writers' table."""
     every = "".join(map(chr, range(0x110000)))
-    return [(found.start(), found.end() - 1) for found in regex.finditer(f"{_UNSAFE.pattern}+", every)]
+    return [(found.start(), found.end() - 1) for found in _compiled(f"{_UNSAFE}+").finditer(every)]
 
 
 def render() -> str:

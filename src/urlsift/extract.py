@@ -32,7 +32,7 @@ from ._model import (
     Wrapper,
     make_match,
 )
-from .grammar import STRICT, Profile, export, get_profile
+from .grammar import STRICT, Profile, _rendered, get_profile
 from .rejoin import as_written, first_reading, readings
 from .scanner import (
     HIERARCHICAL_SCHEMES,
@@ -297,16 +297,11 @@ def _judge_plan(judge: Profile) -> tuple[Any, ...]:
     """How ``judge`` reads a URL, as the native extractor takes it: the scheme's rule, which
     production judges each scheme (D1: the generic one any other), the fragment's (D4), and D35's
     shapes (``opaque.IN_TEXT``, rendered as the grammar is; those of ``export.POSSESSIVE_ONLY`` stay
-    with Python's engine, which judges the readings that need them). Nothing is restated here."""
-    from .grammar.opaque import IN_TEXT
-
+    with Python's engine, which judges the readings that need them), the patterns as
+    ``grammar._rendered`` ships them. Nothing is restated here."""
     by_scheme, generic = judge.scheme_syntaxes()
-    _, scheme_pattern, _ = export.entry("scheme", judge.scheme_rule)
-    shapes = [
-        export.entry(scheme, IN_TEXT[scheme])
-        for scheme in sorted(OPAQUE_SHAPED_SCHEMES)
-        if IN_TEXT[scheme].name not in export.POSSESSIVE_ONLY
-    ]
+    scheme_pattern = _rendered.SCHEMES[judge.name]
+    shapes = _rendered.SHAPES
     productions = [(scheme, syntax.rule.name) for scheme, syntax in sorted(by_scheme.items())]
     return (
         scheme_pattern,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ._version import __version__
 
@@ -26,8 +26,7 @@ Commands = dict[str, argparse.ArgumentParser]
 """The command words (``SUMMARIES``' keys) and their parsers."""
 
 
-@dataclass(frozen=True)
-class _Option:
+class _Option(NamedTuple):
     flags: tuple[str, ...]
     help: str
     takes: str | None

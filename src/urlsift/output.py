@@ -14,11 +14,10 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 from json.encoder import encode_basestring
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
 from . import _select
 from ._model import ProfileName, www_url
@@ -237,8 +236,7 @@ def _rest_fields(rest: tuple[Any, ...]) -> str:
     )
 
 
-@dataclass(frozen=True)
-class Printing:
+class Printing(NamedTuple):
     """What decides how rows are printed: the format, ``--schemes`` and ``--canonical``."""
 
     format: Format | Literal["parquet"]

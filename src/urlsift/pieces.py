@@ -7,7 +7,8 @@ the whole file by adding the earlier pieces' counts to a column (``Batch.shifted
 from __future__ import annotations
 
 from collections.abc import Generator, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from typing import NamedTuple
 
 from .batches import Batch, Part, batch_of
 from .rows import Report, Tally, walked
@@ -82,8 +83,7 @@ def join_pieces(first: Unit, parts: Iterator[Part], more: Iterator[Done], tally:
         unit, parts = following
 
 
-@dataclass(frozen=True)
-class Joined:
+class Joined(NamedTuple):
     """What the pieces of a file read so far say to the ones after them: an mbox's messages and a
     text's lines and characters (numbers go on from them), whether the file failed, and a text's
     first overlong line (a whole read reports it once, at the text's end)."""

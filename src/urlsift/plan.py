@@ -15,18 +15,22 @@ import itertools
 import os
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from fnmatch import fnmatchcase
-from typing import IO, NamedTuple
+from typing import IO, TYPE_CHECKING, NamedTuple
 
 from .errors import Error
 from .escaping import escaped
 from .results import walk
 from .rows import PARTS, Filters, Options, Report
-from .sources import ReadOptions, publicinbox
+from .sources import ReadOptions
+from .sources.kinds import is_repository
 from .units import SPLIT_BYTES, Unit, first_units
 from .units import plan as units_of
+
+if TYPE_CHECKING:
+    from .sources import publicinbox
 
 Source = str | IO[bytes]
 """A path ("-": standard input) or a binary file object (the library's: read here, in its turn)."""
@@ -151,8 +155,7 @@ def _period(start: datetime, length: str, end: bool) -> datetime:
         return datetime.max.replace(tzinfo=UTC)
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(NamedTuple):
     """A run's work, resolved once; ``execute`` runs it (``-j 1``, ``-j N``, a Dask scheduler)."""
 
     options: Options
@@ -301,7 +304,7 @@ def _state_inputs(
         walked = [
             item for item in walk([source]) if not (isinstance(item, str) and os.path.realpath(item) in ours)
         ]
-        inboxes = [isinstance(item, str) and publicinbox.is_repository(item) for item in walked]
+        inboxes = [isinstance(item, str) and is_repository(item) for item in walked]
         if not any(inboxes):  # a Maildir, a spool named: refused as a PATH is
             found.extend(walked)
             continue
@@ -333,9 +336,9 @@ def _commits(
 ) -> tuple[ReadOptions, publicinbox.State | None, tuple[str, ...]]:
     """``since`` or ``state``: the public-inbox commits to read, from the repositories ``found``
     (however they were named: PATHs, a list, folders walked), and the state to record them in."""
-    repositories = [
-        path for path in found if isinstance(path, str) and path != "-" and publicinbox.is_repository(path)
-    ]
+    repositories = [path for path in found if isinstance(path, str) and path != "-" and is_repository(path)]
+    from .sources import publicinbox  # (git: only a run that reads a repository loads it)
+
     if since is not None:
         if not any(publicinbox.holds(path, since) for path in repositories):
             raise Refused(f"{spelling.since} {since}: no public-inbox repository given holds this commit")

@@ -48,7 +48,7 @@ from .sources import (
 )
 from .sources.faults import unexpected
 from .sources.mbox import MailChunk
-from .sources.packed import CORRUPT
+from .sources.packed import corrupt
 from .stream import extract_stream
 from .units import Unit
 from .validate import validate
@@ -202,7 +202,7 @@ def _text(
             yield from _rows(found, text, item.provenance, options, tally)
         tally.lines += text.lines
         tally.characters += text.characters
-    except CORRUPT as error:
+    except corrupt() as error:
         yield _report(Defect("corrupt", item.provenance, reason(error)), tally)
         return True
     return False

@@ -185,8 +185,7 @@ Parts = Literal["all", "headers", "body"]
 PARTS: tuple[Parts, ...] = ("all", "headers", "body")
 
 
-@dataclass(frozen=True)
-class Filters:
+class Filters(NamedTuple):
     """What a run keeps (D38): the filters people ask for without leaving the command line. A
     message out of the date range, and the texts ``parts`` leaves out, are not scanned; the rows
     of other hosts, and those quoted deeper, are dropped as they are found. What a filter leaves

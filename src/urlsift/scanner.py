@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, get_args
 
 from . import _punctuation, _select
@@ -263,7 +263,8 @@ def _pipermail_at(text: str, start: int, end: int) -> Span | None:
 
 class Scanner:
     """Finds candidates in text. Build one per option set (``scanner_for`` caches them, shared):
-    its options are read once, when its triggers are built; changing them after does nothing."""
+    its options are read once, when its first scan builds its triggers (the native core's, or this
+    module's patterns); changing them after does nothing."""
 
     def __init__(
         self,
@@ -280,16 +281,22 @@ class Scanner:
         bad = sorted(s for s in self.schemes if not s or set(s) - _SCHEME_CHARS or s[0] not in _LETTERS)
         if bad:
             raise ValueError(f"not schemes: {', '.join(bad)}")
-        # The triggers, first character first (see the module's docstring), and their scanners.
-        triggers: list[tuple[re.Pattern[str], _Handler]] = [(_OPEN, self._wrapper), (_QUOTE, self._quoted)]
-        if naked:
-            triggers.append((_naked_trigger(self.schemes), self._naked))
-        if www:
-            triggers.append((_WWW, self._www))
-        self._patterns = tuple(pattern for pattern, _ in triggers)
-        self._handlers = tuple(handler for _, handler in triggers)
-        self._naked_end = _naked_end()
         self._native: Any = None  # the native core's scanner of these options, made when first used
+
+    @cached_property
+    def _triggers(self) -> tuple[tuple[re.Pattern[str], ...], tuple[_Handler, ...]]:
+        """The triggers, first character first (see the module's docstring), and their scanners:
+        compiled by this module's first scan (a run under the native core may never make one)."""
+        triggers: list[tuple[re.Pattern[str], _Handler]] = [(_OPEN, self._wrapper), (_QUOTE, self._quoted)]
+        if self.naked:
+            triggers.append((_naked_trigger(self.schemes), self._naked))
+        if self.www:
+            triggers.append((_WWW, self._www))
+        return tuple(pattern for pattern, _ in triggers), tuple(handler for _, handler in triggers)
+
+    @cached_property
+    def _naked_end(self) -> re.Pattern[str]:
+        return _naked_end()
 
     def scan(
         self,
@@ -339,7 +346,7 @@ class Scanner:
     ) -> Iterator[Candidate]:
         stop = len(text) if stop is None else stop
         lines = Lines(text, 0 if text_start else -PREFIX_REACH - 1)  # unknown: "long ago"
-        patterns, handlers = self._patterns, self._handlers
+        patterns, handlers = self._triggers
         hits = [pattern.search(text, start) for pattern in patterns]
         at = [_NEVER if hit is None else hit.start() for hit in hits]
         cursor = start

@@ -20,7 +20,8 @@ from typing import Literal, NamedTuple, TypeVar
 
 from .errors import ClusterError as ClusterError  # (units.ClusterError, as before)
 from .scanner import MAX_WRAPPER_CHARS
-from .sources import ReadOptions, cut_points, publicinbox
+from .sources import ReadOptions, cut_points
+from .sources.kinds import is_repository
 from .sources.split import text_cutter
 
 SPLIT_BYTES = 16 * 10**6
@@ -117,7 +118,9 @@ def _size(path: str) -> int | None:
         status = os.stat(path)
     except OSError:
         return None
-    if stat.S_ISDIR(status.st_mode) and publicinbox.is_repository(path):
+    if stat.S_ISDIR(status.st_mode) and is_repository(path):
+        from .sources import publicinbox
+
         return publicinbox.size(path)
     return status.st_size if stat.S_ISREG(status.st_mode) else None
 

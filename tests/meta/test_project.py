@@ -192,6 +192,7 @@ LATER_STAGES = {
             "codings.py",
             "jsonl.py",
             "publicinbox.py",
+            "kinds.py",
         )
     },
 }

@@ -21,16 +21,19 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import NamedTuple
-
-import regex
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
 from ._chars import ALPHADIGIT, ESCAPE_TEXT, class_text
 
 Stack = tuple[tuple["Rule", int], ...]
 """The named productions being read at a point, outermost first, each with its start offset."""
 
-Pattern = re.Pattern[str] | regex.Pattern[str]
+if TYPE_CHECKING:
+    import regex
+
+# The regex module is imported by the first pattern that needs it (its import is a large part of a
+# start): under the native core, a run that explains no failure compiles none.
+Pattern: TypeAlias = "re.Pattern[str] | regex.Pattern[str]"
 
 
 def compile_pattern(text: str) -> Pattern:
@@ -40,6 +43,8 @@ def compile_pattern(text: str) -> Pattern:
     try:
         return re.compile(text)
     except re.error:
+        import regex
+
         return regex.compile(text)
 
 
@@ -220,7 +225,7 @@ def _label_regex(node: Label) -> str:
 def to_regex(node: Node) -> str:
     """The regex text of ``node``: unanchored, to be used with ``fullmatch``."""
     if isinstance(node, Lit):
-        return regex.escape(node.text)
+        return re.escape(node.text)  # (the same text as regex.escape's: punctuation only)
     if isinstance(node, Chars):
         return _chars_regex(node)
     if isinstance(node, Label):

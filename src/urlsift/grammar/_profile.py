@@ -10,14 +10,14 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import TYPE_CHECKING, TypeAlias
 
-import regex
-
 from .. import _select
 from .._model import Caveat, Part, Problem, ProfileName
-from . import export
+from . import _rendered
 from ._bnf import Failure, Pattern, Rule, compile_pattern, to_regex
 
 if TYPE_CHECKING:
+    import regex
+
     from .. import _core
 
 
@@ -30,10 +30,7 @@ class Decomposed:
     starts: dict[str, int] = field(default_factory=dict)
 
 
-if TYPE_CHECKING:
-    RegexMatch: TypeAlias = re.Match[str] | regex.Match[str] | _core.Match
-else:
-    RegexMatch = re.Match[str] | regex.Match[str]
+RegexMatch: TypeAlias = "re.Match[str] | regex.Match[str] | _core.Match"
 """A regex match of a scheme's rule (not ``urlsift.Match``, the public record of a URL found): the
 ``re`` or ``regex`` module's, or the native core's, which reads the same."""
 
@@ -113,12 +110,12 @@ class Profile(abc.ABC):
     """The scheme name's rule, read from a URL's start (``scheme_end``)."""
 
     def _compile_native(self) -> None:
-        """Hand the rule trees, rendered for the Rust crate, to the native core when it is loaded
-        (at the profile's construction: a pattern the core refuses fails the import, naming the
-        production)."""
+        """Hand the rule trees, rendered for the Rust crate (``export.plan``, shipped rendered in
+        ``_rendered``), to the native core when it is loaded (at the profile's construction: a
+        pattern the core refuses fails the import, naming the production)."""
         module = _select.NATIVE
         if module is not None:
-            plan = export.plan(syntax.rule for syntax in self.syntaxes())
+            plan = _rendered.PLANS[self.name]
             self.native = module.Grammar(plan)
             self.native_rules = frozenset(key for key, _, _ in plan)
 

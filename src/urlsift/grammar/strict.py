@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, cached_property
+from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from .._model import Caveat, CaveatKind, Part, Problem
 from . import rfc1738 as g
 from ._bnf import Failure, Rule, compile_pattern, furthest_failure, to_regex
 from ._chars import ALPHADIGIT, UNRESERVED, UNSAFE, class_text, is_printable_ascii
-from ._explain import Stop, Wording, descriptions, explain
 from ._profile import Decompose, Decomposed, Profile, RegexMatch, SchemeSyntax
 from ._shared import (
     clip,
@@ -31,6 +31,9 @@ from ._shared import (
     shown,
     utf8_escapes,
 )
+
+if TYPE_CHECKING:
+    from ._explain import Stop, Wording
 
 # --- parts -----------------------------------------------------------------------------------
 
@@ -306,7 +309,15 @@ class StrictProfile(Profile):
         self.fragment = SchemeSyntax(g.fragment, lambda m, scheme: Decomposed({}))
         self.scheme_rule = g.scheme
         self._scheme = compile_pattern(to_regex(g.scheme.body))
-        self.wording = Wording(
+        self._compile_native()
+
+    @cached_property
+    def wording(self) -> Wording:
+        """How this profile tells a failure: made, with ``_explain``, when the first is explained
+        (a run under the native core may never explain one)."""
+        from ._explain import Wording, descriptions
+
+        return Wording(
             escape="escape",
             authority="hostport",
             authority_ends=self.authority_ends,
@@ -314,7 +325,6 @@ class StrictProfile(Profile):
             describe=descriptions(*STRICT_RULES),
             checks=(_host_check,),
         )
-        self._compile_native()
 
     def syntaxes(self) -> Iterator[SchemeSyntax]:
         yield from self._schemes.values()
@@ -332,6 +342,8 @@ class StrictProfile(Profile):
         return scheme_end(self._scheme, url, endpos, _scheme_stopped)
 
     def explain(self, url: str, endpos: int, failure: Failure, syntax: SchemeSyntax) -> Problem:
+        from ._explain import explain
+
         return explain(url, endpos, failure, syntax, self.wording)
 
     def caveats(self, url: str, scheme: str, syntax: SchemeSyntax, found: Decomposed) -> tuple[Caveat, ...]:

@@ -18,28 +18,46 @@ import stat
 import sys
 from array import array
 from collections.abc import Generator, Iterator
-from typing import IO, NamedTuple
+from importlib import import_module
+from typing import IO, TYPE_CHECKING, NamedTuple
 
 from .._model import Defect, MessageText, Provenance, Skipped, TextStream
-from . import archives, faults, jsonl, publicinbox, warc
-from .archives import reason
+from . import faults
 from .batch import BatchError, articles, is_batch
+from .faults import reason
+from .kinds import container, is_repository, is_warc
 from .mbox import HEAD_BYTES, Chunk, MailChunk, RawMessage, chunks, is_separator, messages
 from .packed import (
-    CORRUPT,
     MAX_DEPTH,
     MAX_EXPAND,
-    STOPS,
     ZSTD_WINDOW_LOG,
     Budget,
     DiskError,
     Salvaged,
+    corrupt,
     defect,
     is_packed,
+    stops,
     unpacked,
     unsupported,
 )
 from .split import Finder, cuts, range_chunks, range_messages, range_reader
+
+if TYPE_CHECKING:
+    from . import archives, jsonl
+
+# The readers of archives, WARC files, JSON-lines dumps and public-inbox repositories (with
+# zipfile, tarfile, tempfile and json) are imported where a file of their kind is met: every path
+# is asked what it is (``kinds``), and a run of plain text or mail never loads them.
+_READERS = frozenset({"archives", "jsonl", "publicinbox", "warc"})
+
+
+def __getattr__(name: str) -> object:
+    """``sources.warc`` and the other readers, as when the package imported them."""
+    if name in _READERS:
+        return import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 FORMATS = ("auto", "text", "mbox", "eml", "batch", "warc", "jsonl")
 SNIFF_BYTES = 4096
@@ -102,7 +120,7 @@ def sniff(head: bytes, name: str) -> str:
     """The format of a file from its first bytes and its name: "mbox", "batch", "eml", "warc" or
     "text"."""
     first_line = head.split(b"\n", 1)[0]
-    if warc.is_warc(head, name):
+    if is_warc(head, name):
         return "warc"
     if is_batch(head):
         return "batch"
@@ -134,7 +152,7 @@ def read_path(path: str, options: ReadOptions, counter: Counter | None = None) -
     """The items of the file at ``path`` ("-": standard input), in order."""
     where = Provenance("<stdin>" if path == "-" else path)
     counter = Counter() if counter is None else counter
-    if path != "-" and publicinbox.is_repository(path):
+    if path != "-" and is_repository(path):
         yield from _inbox(path, options, counter)
         return
     try:
@@ -300,7 +318,7 @@ def _guarded(
         return
     try:
         yield from _read(file, name, where, options, budget, depth)
-    except STOPS as error:
+    except stops() as error:
         yield defect(error, where)
 
 
@@ -331,9 +349,11 @@ def _read(
         elif held is not None:
             yield held
         return
-    container = archives.container(head)
-    if container is not None:
-        yield from archives.members(container, file, where, budget, _member_reader(options, depth))
+    kind = container(head)
+    if kind is not None:
+        from . import archives
+
+        yield from archives.members(kind, file, where, budget, _member_reader(options, depth))
         return
     other = unsupported(head)
     if other is not None:  # named, whatever --input-format says (it says what is inside)
@@ -342,6 +362,8 @@ def _read(
         return
     fmt = sniff(head, name) if options.input_format == "auto" else options.input_format
     if fmt == "jsonl":
+        from . import jsonl
+
         yield from jsonl.Records(file, where, _fields(options), options.max_message)
         return
     if fmt == "text":
@@ -352,6 +374,8 @@ def _read(
         yield from _text(file, where)
         return
     if fmt == "warc":
+        from . import warc
+
         yield from warc.records(file, where, budget, options.max_message)
         return
     if fmt == "mbox":
@@ -388,6 +412,8 @@ def _read(
 
 
 def _fields(options: ReadOptions) -> jsonl.Fields:
+    from . import jsonl
+
     return jsonl.Fields(options.text_fields, options.id_field, options.date_field)
 
 
@@ -411,7 +437,9 @@ def cut_points(
     file's length); None for a file read from its start only (compressed, another format, one
     that cannot be read or listed: reading it whole reports the problem); ("inbox", where each
     range of a public-inbox repository's commits to read starts, their end)."""
-    if publicinbox.is_repository(path):
+    if is_repository(path):
+        from . import publicinbox
+
         starts = publicinbox.cut_points(path, *read.inbox(path), split)
         return ("inbox", starts[:-1], starts[-1]) if starts else None
     try:
@@ -420,17 +448,23 @@ def cut_points(
             head = file.read(SNIFF_BYTES)
             if is_packed(head) or unsupported(head) is not None:
                 return None
-            container = archives.container(head)
-            if container is not None:
-                return container, archives.listing(container, file), 0 if container == "zip" else length
+            kind = container(head)
+            if kind is not None:
+                from . import archives
+
+                return kind, archives.listing(kind, file), 0 if kind == "zip" else length
             fmt = sniff(head, path) if read.input_format == "auto" else read.input_format
             if fmt == "mbox":
                 return "mbox", cuts(file, split, length), length
             if fmt == "jsonl":
+                from . import jsonl
+
                 return "jsonl", cuts(file, split, length, jsonl.line_start), length
             if fmt == "text" and b"\x00" not in head:  # a NUL: binary, reported by a whole read
                 return "text", cuts(file, split, length, text_cut), length
-    except (OSError, *CORRUPT):
+    except OSError:
+        pass
+    except corrupt():
         pass
     return None
 
@@ -471,16 +505,22 @@ def read_piece(
         elif kind == "text":
             yield from _text(range_reader(file, start, end), where)
         elif kind == "jsonl":  # records numbered by their lines in the range, with offsets in the file
+            from . import jsonl
+
             piece = range_reader(file, start, end)
             records = jsonl.Records(piece, where, _fields(options), options.max_message, start)
             yield from records
             counter.lines += records.lines
         elif kind == "zip":
+            from . import archives
+
             budget = Budget(options.max_expand, lambda: size)
             chosen = range(start, end)
             yield from archives.members("zip", file, where, budget, _member_reader(options, 0), chosen)
             counter.unpacked += budget.spent
         elif kind == "tar":
+            from . import archives
+
             budget = Budget(options.max_expand, lambda: end - start)
             piece = range_reader(file, start, end)
             yield from archives.members("tar", piece, where, budget, _member_reader(options, 0))
@@ -502,6 +542,8 @@ def _inbox(
     from the first to read), with the commit as ``member``, its number as ``message``; a message
     lost (a missing blob) is a message with its report, counted as failed."""
     where = Provenance(path)
+    from . import publicinbox
+
     inbox = options.inbox(path)
     for found in publicinbox.read(path, where, options.max_message, inbox, start, end, options.max_expand):
         if isinstance(found, Defect):

@@ -28,16 +28,18 @@ import zipfile
 import zlib
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
-from typing import IO, Literal, NamedTuple, Protocol, cast
+from typing import IO, NamedTuple, Protocol, cast
 
 from .._model import Defect, MessageText, Provenance, Skipped, TextStream
 from ..errors import MissingExtra
 from . import faults
+from .faults import reason as reason
+from .kinds import Kind as Kind
+from .kinds import container as container
 from .mbox import MailChunk
-from .packed import CORRUPT, Budget, Capped, Salvaged, ZstdFrames, defect, zstd, zstd_options
+from .packed import Budget, Capped, Salvaged, ZstdFrames, corrupt, defect, zstd, zstd_options
 
 Item = MessageText | TextStream | Defect | Skipped | MailChunk
-Kind = Literal["zip", "tar"]
 Reader = Callable[[IO[bytes], str, Provenance, Budget], Iterator[Item]]
 """How a member is read: (its stream, its name, where it is, the Budget it spends from) -> its items."""
 
@@ -49,15 +51,6 @@ _CHUNK = 1 << 16
 _LOCAL = struct.Struct("<4sHHHHHIIIHH")
 """A zip local file header: signature, version, flags, method, time, date, CRC-32, compressed and
 uncompressed size, name length, extra length."""
-
-
-def container(head: bytes) -> Kind | None:
-    """Whether ``head`` (a file's first 4 KiB) starts a zip or a tar archive, and which."""
-    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
-        return "zip"
-    if head[257:262] == b"ustar":
-        return "tar"
-    return None
 
 
 def members(
@@ -79,13 +72,6 @@ def listing(kind: Kind, file: IO[bytes]) -> list[int]:
     file.seek(0)
     with tarfile.open(fileobj=file, mode="r:") as archive:
         return [info.offset for info in archive.getmembers()]
-
-
-def reason(error: BaseException) -> str:
-    """An exception as the few words a user needs."""
-    if isinstance(error, OSError) and error.strerror:
-        return error.strerror
-    return str(error) or type(error).__name__
 
 
 def _members(where: Provenance, name: str) -> Provenance:
@@ -148,7 +134,7 @@ def _zip(
                     )
                     for info in archive.infolist()
                 ]
-        except CORRUPT as error:
+        except corrupt() as error:
             lost = reason(error)
             listed = _walk(file)
             if not listed:
@@ -165,7 +151,7 @@ def _zip(
                 continue
             try:
                 stream = _member_stream(file, entry)
-            except CORRUPT as error:
+            except corrupt() as error:
                 yield Defect("corrupt", here, reason(error))
                 continue
             except MissingExtra as error:  # a Zstandard member, and no library to read it
@@ -400,7 +386,7 @@ def _tar(file: IO[bytes], where: Provenance, budget: Budget, read: Reader) -> It
     length = _remaining(file)
     try:
         archive = tarfile.open(fileobj=_Ends(file), mode="r|")  # noqa: SIM115 (closed by the with below)
-    except CORRUPT as error:
+    except corrupt() as error:
         yield Defect("corrupt", where, f"not a readable tar archive: {reason(error)}")
         return
     with archive:
@@ -434,7 +420,7 @@ def _tar(file: IO[bytes], where: Provenance, budget: Budget, read: Reader) -> It
                     yield item
                 if damage:
                     return  # a cut member: nothing after it can be found (one report, not two)
-        except CORRUPT as error:
+        except corrupt() as error:
             yield Defect("corrupt", where, f"the tar archive is cut or damaged: {reason(error)}")
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
-from . import publicinbox
+from .kinds import is_repository
 
 
 def _order(name: str) -> tuple[int, int, str]:
@@ -39,9 +39,11 @@ def _walk(folder: str, seen: set[tuple[int, int]]) -> Iterator[str | tuple[str, 
         yield folder, "a link loop: this folder was read already"
         return
     seen.add((status.st_dev, status.st_ino))
-    if publicinbox.is_repository(folder):
+    if is_repository(folder):
         yield folder
         return
+    from . import publicinbox  # (a folder walked: its v2 inbox's epochs)
+
     inbox = publicinbox.epochs(folder)
     if inbox is not None:
         yield from inbox

@@ -23,6 +23,13 @@ _MACHINE = {
 """The errors of an OSError that are the machine's (its limits), not the input's."""
 
 
+def reason(error: BaseException) -> str:
+    """An exception as the few words a user needs."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error) or type(error).__name__
+
+
 def unexpected(error: BaseException, where: Provenance) -> Defect:
     """The report of ``error``, raised while the message (or file) at ``where`` was read."""
     fault = machine_fault(error)

@@ -27,10 +27,8 @@ import lzma
 import queue
 import re
 import sys
-import tarfile
 import threading
 import weakref
-import zipfile
 import zlib
 from collections.abc import Callable
 from types import ModuleType
@@ -397,24 +395,43 @@ class OverBudget(Exception):
     """More came out of decompression than a Budget allows."""
 
 
-CORRUPT = (
+_CORRUPT_STREAMS = (
     EOFError,
     gzip.BadGzipFile,
     lzma.LZMAError,
     zlib.error,
-    zipfile.BadZipFile,  # a CRC that does not match, a cut central directory
-    tarfile.TarError,
     NotImplementedError,  # a zip member packed by a method this Python lacks
     CorruptData,
 )
-"""What a corrupt or truncated compressed stream or archive raises while it is read. Not OSError:
-a disk's read error is a DiskError (``unreadable``), and a decompressor's OSError a CorruptData."""
-STOPS = (*CORRUPT, DiskError, OverBudget, MissingExtra)
-"""Everything a stream of the input may end with: ``defect`` says which report it makes."""
+_CORRUPT_ARCHIVES = (
+    ("zipfile", "BadZipFile"),  # a CRC that does not match, a cut central directory
+    ("tarfile", "TarError"),
+)
+
+
+def corrupt() -> tuple[type[BaseException], ...]:
+    """What a corrupt or truncated compressed stream or archive raises while it is read. Not OSError:
+    a disk's read error is a DiskError (``unreadable``), and a decompressor's OSError a CorruptData.
+
+    Read where an exception is caught (``except corrupt()``: an except clause's tuple is made when
+    an exception reaches it): zipfile's and tarfile's errors are among them once those modules are
+    loaded, which nothing else raises, so that a run that reads no archive never imports them."""
+    found: tuple[type[BaseException], ...] = _CORRUPT_STREAMS
+    for name, error in _CORRUPT_ARCHIVES:
+        module = sys.modules.get(name)
+        if module is not None:
+            found += (getattr(module, error),)
+    return found
+
+
+def stops() -> tuple[type[BaseException], ...]:
+    """Everything a stream of the input may end with (``except stops()``, as ``corrupt``):
+    ``defect`` says which report it makes."""
+    return (*corrupt(), DiskError, OverBudget, MissingExtra)
 
 
 def defect(error: BaseException, where: Provenance, out: int | None = None) -> Defect:
-    """The report of a stream that ended with ``error`` (one of STOPS), ``out`` bytes having come
+    """The report of a stream that ended with ``error`` (one of ``stops()``), ``out`` bytes having come
     out of it (and been scanned) before."""
     kept = "" if not out else f" (the {out:,} bytes before it were read)"
     if isinstance(error, DiskError):
@@ -527,7 +544,7 @@ class Capped(io.RawIOBase):
 
 
 class Salvaged(io.RawIOBase):
-    """A stream that ends where the one under it fails (one of STOPS), keeping the error: a reader
+    """A stream that ends where the one under it fails (one of ``stops()``), keeping the error: a reader
     gets every byte that came before the damage, and the report after (``defect``)."""
 
     def __init__(self, inner: _Readable, closing: Callable[[], None] | None = None) -> None:
@@ -550,7 +567,7 @@ class Salvaged(io.RawIOBase):
             return 0
         try:
             data = self._read(len(buffer))
-        except STOPS as error:
+        except stops() as error:
             self.error = error
             return 0
         self.out += len(data)

@@ -45,6 +45,7 @@ from typing import IO, TYPE_CHECKING, NamedTuple
 
 from .._model import Defect, Provenance
 from ..errors import StateError as StateError  # (publicinbox.StateError, as before)
+from .kinds import is_repository as is_repository
 from .mbox import HEAD_BYTES
 from .packed import MAX_EXPAND, Budget
 
@@ -142,16 +143,6 @@ class Silent(GitError):
 
 class Damaged(Exception):
     """A repository whose refs or folders cannot be read as they are (a link, a FIFO, a loop)."""
-
-
-def is_repository(path: str) -> bool:
-    """Whether ``path`` is a bare git repository (a v2 epoch or a v1 inbox)."""
-    join = os.path.join
-    return (
-        os.path.isfile(join(path, "HEAD"))
-        and os.path.isdir(join(path, "objects"))
-        and (os.path.isdir(join(path, "refs")))
-    )
 
 
 def epochs(folder: str) -> list[str | tuple[str, str]] | None:

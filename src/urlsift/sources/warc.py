@@ -36,6 +36,7 @@ from .._model import Defect, MessageText, Provenance, Skipped, TextStream
 from ..errors import MissingExtra
 from . import faults
 from .codings import CutCoding, codings, decoded, transfer_codings
+from .kinds import is_warc as is_warc
 from .packed import Budget, CorruptData, OverBudget, defect
 
 Item = MessageText | TextStream | Defect | Skipped
@@ -56,11 +57,6 @@ _HTML = frozenset({"text/html", "application/xhtml+xml"})
 _CHARSET = re.compile(r"""charset\s*=\s*["']?([^"';\s]{1,40})""", re.I)
 _META_CHARSET = re.compile(rb"""<meta[^>]{0,512}?charset\s*=\s*["']?\s*([A-Za-z0-9._:-]{1,40})""", re.I)
 _META_BYTES = 4096  # where a page's <meta charset> must be (the HTML standard says 1024)
-
-
-def is_warc(head: bytes, name: str) -> bool:
-    """Whether a file (its first bytes, after decompression, and its name) is a WARC."""
-    return head.startswith(b"WARC/1.") or name.lower().endswith((".warc", ".warc.gz", ".wet", ".wet.gz"))
 
 
 class HeaderDamage(Exception):
