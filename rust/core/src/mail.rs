@@ -13,7 +13,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use crate::extract::{Extractor, Found, Lines};
+use crate::extract::{Extractor, Found, Judgements, Lines};
 use crate::flowed::unflow;
 use crate::mime::{self, Defect};
 use crate::rows::{bounds, quote_depth, PREFIX_CHARS};
@@ -66,10 +66,20 @@ pub struct Batch {
 pub fn read_batch(data: &[&[u8]], skipped: &[String], extractor: &Extractor, grammar: &Grammar) -> Batch {
     let mut batch = Batch::default();
     let mut known = HashMap::new();
+    // The batch's judgements: a list's footer or a signature's link, met in message after
+    // message, judged once (`Extractor.extract` keeps the same memo).
+    let mut judgements = Judgements::new();
     for (index, message) in data.iter().enumerate() {
         let outcome = match mime::read(message, skipped) {
             Err(why) => Outcome::Python(why.as_str()),
-            Ok(read) => Outcome::Read(scanned(read, index, extractor, grammar, &mut known, &mut batch)),
+            Ok(read) => Outcome::Read(scanned(
+                read,
+                index,
+                extractor,
+                grammar,
+                (&mut known, &mut judgements),
+                &mut batch,
+            )),
         };
         batch.messages.push(outcome);
     }
@@ -92,13 +102,13 @@ fn worth_knowing(value: &str) -> bool {
 
 /// The rows of a message's texts (header values, then parts), added to `batch`; `known`: the
 /// rows of the header values worth knowing read so far in the batch (a text's rows depend on its
-/// text alone: a header value is never flowed).
+/// text alone: a header value is never flowed); `judgements`: the batch's verdicts of the URLs met so far.
 fn scanned(
     read: mime::Message,
     index: usize,
     extractor: &Extractor,
     grammar: &Grammar,
-    known: &mut HashMap<String, TextRows>,
+    (known, judgements): (&mut HashMap<String, TextRows>, &mut Judgements),
     batch: &mut Batch,
 ) -> Read {
     let mime::Message { headers, message_id, date, newsgroups, parts, defects, flowed } = read;
@@ -107,7 +117,7 @@ fn scanned(
         // D31: whether the part is flowed, and then whether DelSp=yes.
         let part = k.checked_sub(count);
         let delsp = flowed.iter().find(|(at, _)| Some(*at) == part).map(|&(_, delsp)| delsp);
-        let scan = Scan { extractor, grammar, delsp };
+        let mut scan = Scan { extractor, grammar, delsp, judgements: &mut *judgements };
         let remembered = part.is_none() && worth_knowing(&text);
         let hit = remembered.then(|| known.get(&text)).flatten();
         let rows = match hit {
@@ -182,13 +192,14 @@ struct Scan<'a> {
     extractor: &'a Extractor,
     grammar: &'a Grammar,
     delsp: Option<bool>,
+    judgements: &'a mut Judgements,
 }
 
 impl Scan<'_> {
     /// The matches of one whole text (`Extraction.whole`; a flowed part's unflowed first and its
     /// matches placed back, as `matches._originals` does), each with its start, end and quote
     /// depth in the text.
-    fn rows<T: Unit>(&self, text: &[T]) -> TextRows {
+    fn rows<T: Unit>(&mut self, text: &[T]) -> TextRows {
         let unflowed = self.delsp.and_then(|delsp| unflow(text, delsp));
         let mut found = self.matches(unflowed.as_ref().map_or(text, |unflowed| &unflowed.units));
         if let Some(unflowed) = &unflowed {
@@ -203,13 +214,13 @@ impl Scan<'_> {
         found.into_iter().map(row).collect()
     }
 
-    fn matches<T: Unit>(&self, units: &[T]) -> Vec<Found> {
-        let Scan { extractor, grammar, .. } = self;
+    fn matches<T: Unit>(&mut self, units: &[T]) -> Vec<Found> {
+        let Scan { extractor, grammar, judgements, .. } = self;
         let mut scan = extractor.scanner.start(units, 0, None, true);
         let mut lines = Lines::default();
         let mut found = Vec::new();
         while let Some(candidate) = extractor.scanner.next(&mut scan, units) {
-            found.extend(extractor.candidate(grammar, units, &candidate, &mut lines));
+            found.extend(extractor.candidate_judged(grammar, units, &candidate, &mut lines, judgements));
         }
         found
     }

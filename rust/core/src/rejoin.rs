@@ -25,8 +25,10 @@ pub struct Reading {
 
 /// The characters of `text[start..end]` as a string (an empty one for a span out of the text).
 pub fn slice<T: Unit>(text: &[T], start: usize, end: usize) -> String {
-    let units = text.get(start..end).unwrap_or_default();
-    units.iter().filter_map(|unit| char::from_u32(unit.code())).collect()
+    // Sized up front: `filter_map` promises no length, and a collected string would grow by steps.
+    let mut out = String::with_capacity(end.saturating_sub(start));
+    push_slice(&mut out, text, (start, end));
+    out
 }
 
 fn push_slice<T: Unit>(out: &mut String, text: &[T], (start, end): Span) {
@@ -95,7 +97,7 @@ pub fn as_written<T: Unit>(text: &[T], (start, end): Span) -> bool {
 }
 
 fn reading<T: Unit>(text: &[T], pieces: Vec<Span>) -> Reading {
-    let mut url = String::new();
+    let mut url = String::with_capacity(pieces.iter().map(|&(start, end)| end.saturating_sub(start)).sum());
     for &piece in &pieces {
         push_slice(&mut url, text, piece);
     }
