@@ -71,17 +71,30 @@ pub fn unflow<T: Unit>(text: &[T], delsp: bool) -> Option<Unflowed<T>> {
     let mut segments = vec![(0, 0)];
     let mut copied_from = 0;
     let mut at = 0;
-    // finditer: the next match at or after `at`, each one from where the one before ended.
-    while let Some(space) = T::find(text.get(at..).unwrap_or(&[]), b' ').map(|n| at + n) {
+    let mut line_start = 0;
+    // finditer: the next match at or after `at`, each one from where the one before ended. A
+    // match holds a line feed and starts one or two units before it, so the search stops at each
+    // line feed (every one, in order: a match's tail holds none) rather than at each space.
+    while let Some(feed) = T::find(text.get(at..).unwrap_or(&[]), b'\n').map(|n| at + n) {
+        let start = line_start;
+        line_start = feed + 1;
+        let before = |back: usize| feed.checked_sub(back).filter(|&b| b >= at);
+        let space = match (before(1).and_then(|b| code(text, b)), before(2).and_then(|b| code(text, b))) {
+            (Some(SPACE), _) => feed - 1,
+            (Some(CR), Some(SPACE)) => feed - 2,
+            _ => {
+                at = feed + 1;
+                continue;
+            }
+        };
         let Some((next_start, next_depth, end)) = soft_break(text, space) else {
-            at = space + 1;
+            at = feed + 1;
             continue;
         };
         at = end;
         if next_start == text.len() {
             break; // the last line break: no line follows to join
         }
-        let start = T::rfind(text.get(..space).unwrap_or(&[]), b'\n').map_or(0, |n| n + 1);
         let (depth, content) = depth_and_content(text, start);
         // The soft space must be the content's (not its stuffing space); "-- " never flows.
         if start + content > space || is_signature(text.get(start + content..=space).unwrap_or(&[])) {
@@ -169,6 +182,20 @@ mod tests {
         assert_eq!(segments, vec![(0, 0), (22, 23)]);
         assert_eq!(unflowed("a \nb\n", true).unwrap_or_default().0, "ab\n");
         assert_eq!(unflowed("> a \n> b\n", false).unwrap_or_default().0, "> a b\n");
+    }
+
+    #[test]
+    fn each_line_feed_is_tried_where_the_match_before_ended() {
+        // As `flowed.unflow` gives them: a CRLF soft break; a stuffing space taken by one join
+        // is no soft space of the next line; quoted lines join after an unquoted one.
+        let (text, segments) = unflowed("a \r\nb\r\n", false).unwrap_or_default();
+        assert_eq!((text.as_str(), segments), ("a b\r\n", vec![(0, 0), (2, 4)]));
+        let (text, segments) = unflowed("a \n \nb\n", false).unwrap_or_default();
+        assert_eq!((text.as_str(), segments), ("a \nb\n", vec![(0, 0), (2, 4)]));
+        let (text, segments) = unflowed("x \n> y \n> z\n", false).unwrap_or_default();
+        assert_eq!((text.as_str(), segments), ("x \n> y z\n", vec![(0, 0), (7, 10)]));
+        let (text, segments) = unflowed("> a \n>b \n>c\n", false).unwrap_or_default();
+        assert_eq!((text.as_str(), segments), ("> a b c\n", vec![(0, 0), (4, 6), (6, 10)]));
     }
 
     #[test]

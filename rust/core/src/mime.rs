@@ -156,6 +156,18 @@ fn is_py_space(c: char) -> bool {
     c.is_whitespace() || ('\x1c'..='\x1f').contains(&c)
 }
 
+/// The headers `read` and `walk` ask of an entity (`Entity::get`), lower case.
+const PICKED: [&str; 5] = ["content-type", "content-transfer-encoding", "message-id", "date", "newsgroups"];
+
+/// Notes header `index`, called `name`, in `picked` when it is the first of a name of `PICKED`.
+fn pick(picked: &mut [Option<usize>; PICKED.len()], name: &[u8], index: usize) {
+    for (known, slot) in PICKED.iter().zip(picked.iter_mut()) {
+        if slot.is_none() && name.eq_ignore_ascii_case(known.as_bytes()) {
+            *slot = Some(index);
+        }
+    }
+}
+
 /// A message or a MIME part: its header block decoded, its headers as ranges of it, and where its
 /// body lies in the message's bytes.
 struct Entity<'a> {
@@ -163,6 +175,9 @@ struct Entity<'a> {
     head: Cow<'a, str>,
     /// Each header's name and value (from after its colon) in `head`.
     ranges: Vec<((usize, usize), (usize, usize))>,
+    /// The first header of each name of `PICKED` (an index into `ranges`), noted as the block is
+    /// cut: one pass, not one a name asked.
+    picked: [Option<usize>; PICKED.len()],
     start: usize,
     end: usize,
     /// The header block held a line that is no header (the stdlib's defect of it).
@@ -177,11 +192,13 @@ impl<'a> Entity<'a> {
         if within.starts_with(b"\n") || within.starts_with(b"\r\n") {
             let body = start + memchr(b'\n', within).map_or(0, |at| at + 1);
             let head = Cow::Borrowed("");
-            return Ok(Entity { data, head, ranges: Vec::new(), start: body, end, missing_separator: false });
+            let (ranges, picked) = (Vec::new(), [None; PICKED.len()]);
+            return Ok(Entity { data, head, ranges, picked, start: body, end, missing_separator: false });
         }
         let (head_end, body_start) = blank_line(data, start, end).unwrap_or((end, end));
         let head = lossy(&data[start..head_end]);
         let mut ranges = Vec::new();
+        let mut picked = [None; PICKED.len()];
         let bytes = head.as_bytes();
         let mut chunk = 0;
         while chunk < bytes.len() {
@@ -200,13 +217,14 @@ impl<'a> Entity<'a> {
                 Some(colon)
                     if colon > chunk && bytes[chunk..colon].iter().all(|b| (b'!'..=b'~').contains(b)) =>
                 {
+                    pick(&mut picked, &bytes[chunk..colon], ranges.len());
                     ranges.push(((chunk, colon), (colon + 1, stop)));
                 }
                 _ => return Ok(Entity::stdlib(data, start, head_end, end)),
             }
             chunk = stop + 1;
         }
-        Ok(Entity { data, head, ranges, start: body_start, end, missing_separator: false })
+        Ok(Entity { data, head, ranges, picked, start: body_start, end, missing_separator: false })
     }
 
     /// `mime._entity`'s other case, as the stdlib reads it: the headers end at the first line of
@@ -222,6 +240,7 @@ impl<'a> Entity<'a> {
         };
         let mut head = String::new();
         let mut ranges = Vec::new();
+        let mut picked = [None; PICKED.len()];
         let mut at = start;
         loop {
             let name_end = at + data[at..head_end].iter().take_while(|b| is_name(b)).count();
@@ -244,10 +263,11 @@ impl<'a> Entity<'a> {
             head.push_str(&lossy(&data[at..name_end])); // (ASCII)
             let value_at = head.len();
             head.push_str(&lossy(&data[value_start..stop]));
+            pick(&mut picked, &data[at..name_end], ranges.len());
             ranges.push((name, (value_at, head.len())));
             at = (stop + 1).min(head_end);
         }
-        Entity { data, head: Cow::Owned(head), ranges, start: at, end, missing_separator: true }
+        Entity { data, head: Cow::Owned(head), ranges, picked, start: at, end, missing_separator: true }
     }
 
     fn headers(&self) -> impl Iterator<Item = (&str, &str)> {
@@ -256,7 +276,14 @@ impl<'a> Entity<'a> {
 
     /// The first header called `name` (lower case), as `_Entity.get` gives it.
     fn get(&self, name: &str) -> Option<&str> {
-        self.headers().find(|(key, _)| key.eq_ignore_ascii_case(name)).map(|(_, value)| trimmed(value))
+        let Some(k) = PICKED.iter().position(|&known| known == name) else {
+            return self
+                .headers()
+                .find(|(key, _)| key.eq_ignore_ascii_case(name))
+                .map(|(_, value)| trimmed(value));
+        };
+        let &(_, (vs, ve)) = self.ranges.get(self.picked.get(k).copied().flatten()?)?;
+        Some(trimmed(&self.head[vs..ve]))
     }
 
     fn body(&self) -> &'a [u8] {
