@@ -3,7 +3,8 @@
 Importing urlsift is what fails when ``URLSIFT_CORE`` names a core this process cannot run
 (``urlsift._select``), before anything inside the package could catch it; here that refusal becomes
 what a command line's usage error is, one line and exit 2. Any other ImportError (a broken
-install) keeps its traceback.
+install) keeps its traceback. Ctrl-C while the package is imported ends the run as Ctrl-C in it
+does (``urlsift.cli.INTERRUPTED``), with nothing read and no traceback.
 """
 
 from __future__ import annotations
@@ -11,6 +12,9 @@ from __future__ import annotations
 import sys
 
 REFUSED_BY = "urlsift._select"
+
+INTERRUPTED = 130
+"""``urlsift.cli.INTERRUPTED``, said here as the package may not be imported yet."""
 """The module whose ImportError is a refusal of the core asked for, not a broken install."""
 
 
@@ -22,4 +26,7 @@ def main() -> int:
             raise
         print(f"urlsift: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("urlsift: interrupted", file=sys.stderr)
+        return INTERRUPTED
     return run()

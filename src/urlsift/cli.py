@@ -1232,10 +1232,12 @@ class _Printer:
                         continue
                     self.unique[key] = _Seen(row)
                 self.found = self.found or row.valid
-                self.printed += 1
                 if not self.counting and self.unique is None:
-                    write(row)
-                elif self.quiet and self.found:
+                    write(row)  # (then counted: Ctrl-C while a row is made leaves it uncounted)
+                    self.printed += 1
+                    continue
+                self.printed += 1
+                if self.quiet and self.found:
                     raise _Enough
         finally:
             self.flush()

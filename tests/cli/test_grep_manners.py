@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import urlsift
-from urlsift import cli
+from urlsift import _select, cli, output
 from urlsift.cli import main
 from urlsift.execute import execute as executed
 
@@ -345,3 +345,33 @@ def test_standard_input_is_named_alike_by_every_output_that_names_files(tmp_path
     counted = _urlsift("-H", "-c", "--no-progress", "-", input=mbox.decode())
     assert lines.stdout == "(standard input):http://a.example/\n"
     assert counted.stdout == "(standard input):1\n"
+
+
+def test_ctrl_c_while_a_row_is_made_leaves_it_uncounted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--stats' "printed" is the rows on standard output when Ctrl-C comes while one is made
+    (the Python core's writer a row at a time: it was counted before it was made)."""
+    text = tmp_path / "a.txt"
+    text.write_text("".join(f"<URL:http://a{k}.example/>\n" for k in range(5)))
+    made = output.writer
+
+    def interrupted_at_the_third(*args: Any, **kwargs: Any) -> Any:
+        write = made(*args, **kwargs)
+        rows = 0
+
+        def third(row: Any) -> None:
+            nonlocal rows
+            rows += 1
+            if rows == 3:
+                raise KeyboardInterrupt
+            write(row)
+
+        return third
+
+    monkeypatch.setattr(cli, "writer", interrupted_at_the_third)
+    with _select.using("python"):
+        assert main(["--stats", "--no-progress", "--format", "jsonl", str(text)]) == cli.INTERRUPTED
+    said = capsys.readouterr()
+    assert len(said.out.splitlines()) == 2
+    assert "(2 printed)" in said.err, said.err

@@ -269,3 +269,21 @@ def test_a_core_that_runs_runs(core: str) -> None:
         pytest.skip("the native core is not built (pip install -e .) or URLSIFT_CORE=python")
     done = _run(COMMAND, core)
     assert (done.returncode, done.stdout, done.stderr) == (0, "http://example.com/\n", "")
+
+
+INTERRUPTED_IMPORT = """
+import builtins, sys
+imported = builtins.__import__
+def interrupted(name, *args, **kwargs):
+    if name == "urlsift.cli":
+        raise KeyboardInterrupt
+    return imported(name, *args, **kwargs)
+builtins.__import__ = interrupted
+from _urlsift_command import main
+sys.exit(main())
+"""
+
+
+def test_ctrl_c_while_the_package_is_imported_says_interrupted_not_a_traceback() -> None:
+    done = _run(INTERRUPTED_IMPORT, "python")
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "urlsift: interrupted\n")
