@@ -190,7 +190,7 @@ URL a line break (D19, D26), and the NUL stops a ``<`` followed by line breaks a
 
 
 def extract_each(
-    texts: Sequence[str],
+    texts: Iterable[str],
     *,
     profile: Profile | str = STRICT,
     naked: bool = True,
@@ -199,20 +199,28 @@ def extract_each(
     pipermail: bool = False,
 ) -> Iterator[tuple[int, Match]]:
     """(index into ``texts``, match) for the matches of each text, exactly as ``extract`` gives
-    them for that text alone (spans, lines and columns in it), in order.
+    them for that text alone (spans, lines and columns in it), in order. ``texts``: a list of
+    str, or any iterable of them (read at the call); one str is refused (``extract`` reads it).
 
     One scan over the texts joined by blank lines: for a message's headers and parts this costs
     half of one ``extract`` call each. A wrapper left open at the end of its text is reported as
     that, not as stopped by the blank line that joins it to the next."""
+    if isinstance(texts, str):  # (a str is a sequence of one-character texts: not what is meant)
+        raise TypeError("extract_each() takes a sequence of str, not one str: extract(text) reads one")
     try:
-        joined = _SEPARATOR.join(texts)
+        held = texts if isinstance(texts, Sequence) else list(texts)
+        joined = _SEPARATOR.join(held)
     except TypeError:
         raise TypeError("extract_each() takes a sequence of str: decode the bytes first") from None
+    chosen = schemes if isinstance(schemes, frozenset) else frozenset(schemes)
+    return _each(held, joined, _extraction_for(profile, naked, invalid, chosen, pipermail))
+
+
+def _each(texts: Sequence[str], joined: str, extraction: Extraction) -> Iterator[tuple[int, Match]]:
     # Where each text starts in the joined one; its first line is counted when a match needs it.
     starts = [0, *accumulate(len(text) + len(_SEPARATOR) for text in texts)]
     counted, lines_before = 0, 0  # lines_before: the line breaks in joined[:starts[counted]]
-    schemes = schemes if isinstance(schemes, frozenset) else frozenset(schemes)
-    for match in _extraction_for(profile, naked, invalid, schemes, pipermail).whole(joined):
+    for match in extraction.whole(joined):
         k = bisect_right(starts, match.span[0]) - 1
         if k != counted:  # matches come in order: count on from the last text counted
             lines_before += joined.count("\n", starts[counted], starts[k])

@@ -294,3 +294,15 @@ def test_extract_each_is_public_and_is_extract_on_each_text() -> None:
         alone = [urlsift.extract(text, naked=naked, invalid=invalid) for text in texts]
         assert each == [(k, m) for k, matches in enumerate(alone) for m in matches]
         assert [(k, m.url) for k, m in each] == found[option]
+
+
+def test_extract_each_takes_any_iterable_of_texts_and_refuses_one_str_at_the_call() -> None:
+    texts = ["see http://a.example/", "and <URL:http://b.example/>"]
+    listed = list(urlsift.extract_each(texts))
+    assert [(k, m.url) for k, m in listed] == [(0, "http://a.example/"), (1, "http://b.example/")]
+    assert list(urlsift.extract_each(iter(texts))) == listed
+    assert list(urlsift.extract_each(text for text in texts)) == listed
+    with pytest.raises(TypeError, match="not one str"):
+        urlsift.extract_each("http://a.example/")  # (no iteration: refused at the call)
+    with pytest.raises(TypeError, match="decode the bytes first"):
+        urlsift.extract_each([b"http://a.example/"])  # type: ignore[list-item]
