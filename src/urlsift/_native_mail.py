@@ -18,7 +18,8 @@ from . import _select
 from ._model import DefectKind, Match
 from ._native_rows import Resolved, _finished, _resolved_of, verdict_columns
 from .dates import iso
-from .extract import Extraction, _extraction_for, _judge_deferred, _native_matches
+from .extract import Extraction, _extraction_for, _judge_deferred, _native_matches, said_scheme
+from .hosts import native_host_columns
 from .rows import Block, Options, Tally, taken
 from .sources.mbox import MailChunk
 
@@ -87,8 +88,16 @@ class MailRows:
         if found is None:
             if len(self._resolved) >= 1 << 12:
                 self._resolved.clear()
-            verdict = _judge_deferred(extraction.judge, url, valid, kind, naked, why)
-            found = self._resolved[key] = _resolved_of(url, verdict, self.options.second_opinion)
+            # A valid URL whose host columns the core works out needs no verdict made at all (as
+            # ``TextRows._resolve``): its scheme is the URL's, whatever the judge (D32 adds a caveat).
+            scheme = said_scheme(url, kind) if valid else None
+            hosts = native_host_columns(url, scheme, self._native) if valid else None
+            if hosts is not None:
+                found = (True, scheme, None, hosts, False)
+            else:
+                verdict = _judge_deferred(extraction.judge, url, valid, kind, naked, why)
+                found = _resolved_of(url, verdict, self.options.second_opinion)
+            self._resolved[key] = found
         return found
 
 
@@ -170,7 +179,7 @@ class MailBatch:
         )
         placed: list[tuple[Any, ...]] = [(where.source, where.member, *columns) for columns in found]
         message = array("q", taken({number: k for k, number in enumerate(held)}, of))
-        text = array("q", [k - low for k in texts[first:end]])
+        text = array("q", taken(range(-low, high - low), texts[first:end]))  # (k - low, in C)
         rows = {name: values[first:end] for name, values in self._columns.items()}
         written = [None if date is None else date.strip() for date in dates]  # (Date as written)
         date_header = taken(taken(written, message), text)

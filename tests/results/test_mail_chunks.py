@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import collections
 import io
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +128,57 @@ def test_a_chunk_is_a_run_of_whole_messages_of_one_kind() -> None:
         big = _mbox([PLAIN % (0, 0, 0), b"\n" + b"x" * (MAX_LINE + 1) + b"\n", PLAIN % (2, 2, 2)])
         kinds = [type(item).__name__ for item in _items(big, ReadOptions(mail_bytes=True))]
         assert kinds == ["MailChunk", "MessageText", "MailChunk"]
+
+
+class _Failing(io.BytesIO):
+    """A stream whose reads fail once ``good`` bytes have been read (a corrupt compressed one)."""
+
+    def __init__(self, data: bytes, good: int) -> None:
+        super().__init__(data)
+        self.good = good
+
+    def read(self, size: int | None = -1) -> bytes:
+        if self.tell() >= self.good:
+            raise OSError("corrupt")
+        return super().read(size)
+
+
+def _until_failed(found: Iterator[bytes]) -> bytes:
+    """What ``found`` gave before its read failed (it must fail)."""
+    given: list[bytes] = []
+    failed = False
+    try:
+        given.extend(found)
+    except OSError:
+        failed = True
+    assert failed
+    return b"".join(given)
+
+
+@native
+def test_the_splitter_is_fed_chunk_bytes_of_blocks_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = _made(300, DAMAGED, 7)
+    monkeypatch.setattr(mbox, "BLOCK_BYTES", 1000)
+    monkeypatch.setattr(mbox, "CHUNK_BYTES", 8000)
+    with _select.using("rust"):
+        found = mbox.chunks(io.BytesIO(data))
+        assert found is not None
+        chunks = [chunk for chunk in found if len(chunk[1])]
+        # Each chunk ends a message or two short of 8 blocks (the last, cut at a block's end,
+        # waits for the next separator); the input's end gives its last message alone.
+        assert len(chunks) == -(-len(data) // 8000) + 1
+        assert all(len(data) < 9000 for data, _ in chunks)
+        oracle = [message.data for message in mbox._messages(io.BytesIO(data), 1 << 62, 0)]
+        assert b"".join(data for data, _ in chunks) == b"".join(oracle)
+        # A read that fails: the messages of the blocks read before it are given, then the error.
+        found = mbox.chunks(_Failing(data, 5000))
+        assert found is not None
+        given = _until_failed(chunk_data for chunk_data, _ in found)
+        oracle = _until_failed(message.data for message in mbox._messages(_Failing(data, 5000), 1 << 62, 0))
+        assert given == oracle != b""
+    _, tally = _same("chunked.mbox", Options(invalid=True), data)
+    assert tally.messages == 300
+    assert tally.warnings == len(range(0, 300, 7))
 
 
 @native

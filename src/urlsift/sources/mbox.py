@@ -37,6 +37,8 @@ BLOCK_BYTES = 1 << 16
 """Read at a time: a corrupt compressed stream loses at most this much before its error."""
 MAX_SEPARATOR_BYTES = 4096
 """A line longer than this is no separator: it is passed on without waiting for its end."""
+CHUNK_BYTES = 1 << 20
+"""What the native splitter is fed at a time (``chunks``): the blocks read, joined."""
 HEAD_BYTES = 1 << 16
 """What is kept of a message over the limit: enough for its headers."""
 
@@ -202,9 +204,25 @@ def chunks(file: IO[bytes], limit: int = 1 << 62, start: int = 0) -> Iterator[Ch
 
 
 def _chunks(native: ModuleType, file: IO[bytes], limit: int, start: int) -> Iterator[Chunk]:
+    """The blocks read as ever (``BLOCK_BYTES``: what a corrupt stream loses), but handed to the
+    splitter ``CHUNK_BYTES`` at a time: each chunk is a call of the core's message reader and a
+    round of Python steps (``results._mail``), so a few big ones cost less than many small ones."""
     splitter = native.MboxSplitter(limit, start)
-    while block := file.read(BLOCK_BYTES):
-        yield _laid(*splitter.feed_chunk(block))
+    held: list[bytes] = []
+    size = 0
+    try:
+        while block := file.read(BLOCK_BYTES):
+            held.append(block)
+            size += len(block)
+            if size >= CHUNK_BYTES:
+                yield _laid(*splitter.feed_chunk(b"".join(held)))
+                held, size = [], 0
+    except Exception:  # a read error: the messages of the blocks read before it are given first
+        if held:
+            yield _laid(*splitter.feed_chunk(b"".join(held)))
+        raise
+    if held:
+        yield _laid(*splitter.feed_chunk(b"".join(held)))
     yield _laid(*splitter.finish_chunk())
 
 
