@@ -167,15 +167,15 @@ def test_the_splitter_is_fed_chunk_bytes_of_blocks_at_a_time(monkeypatch: pytest
         # Each chunk ends a message or two short of 8 blocks (the last, cut at a block's end,
         # waits for the next separator); the input's end gives its last message alone.
         assert len(chunks) == -(-len(data) // 8000) + 1
-        assert all(len(data) < 9000 for data, _ in chunks)
-        oracle = [message.data for message in mbox._messages(io.BytesIO(data), 1 << 62, 0)]
-        assert b"".join(data for data, _ in chunks) == b"".join(oracle)
+        assert all(len(chunk) < 9000 for chunk, _ in chunks)
+        split = [message.data for message in mbox._messages(io.BytesIO(data), 1 << 62, 0)]
+        assert b"".join(chunk for chunk, _ in chunks) == b"".join(split)
         # A read that fails: the messages of the blocks read before it are given, then the error.
         found = mbox.chunks(_Failing(data, 5000))
         assert found is not None
-        given = _until_failed(chunk_data for chunk_data, _ in found)
-        oracle = _until_failed(message.data for message in mbox._messages(_Failing(data, 5000), 1 << 62, 0))
-        assert given == oracle != b""
+        given = _until_failed(chunk for chunk, _ in found)
+        before = _until_failed(message.data for message in mbox._messages(_Failing(data, 5000), 1 << 62, 0))
+        assert given == before != b""
     _, tally = _same("chunked.mbox", Options(invalid=True), data)
     assert tally.messages == 300
     assert tally.warnings == len(range(0, 300, 7))
