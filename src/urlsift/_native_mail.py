@@ -20,7 +20,7 @@ from ._native_rows import Resolved, _finished, _resolved_of, verdict_columns
 from .dates import iso
 from .extract import Extraction, _extraction_for, _judge_deferred, _native_matches, said_scheme
 from .hosts import native_host_columns
-from .rows import Block, Options, Tally, taken
+from .rows import Block, Options, Tally, moved, taken, taker
 from .sources.mbox import MailChunk
 
 __all__ = ["MailBatch", "MailRows"]
@@ -167,24 +167,25 @@ class MailBatch:
         held = list(dict.fromkeys(of))  # the messages of these texts, in order
         messages, chunk = self.messages, self.messages.chunk
         where = chunk.where
-        dates = taken(messages.dates, held)
+        take = taker(held)
+        dates = take(messages.dates)
         # A message at a time (its columns, ``Messages``' order), then each text and row numbered in C.
         found = zip(
-            taken(chunk.numbers, held),
-            taken(chunk.offsets, held),
-            taken(messages.ids, held),
+            take(chunk.numbers),
+            take(chunk.offsets),
+            take(messages.ids),
             map(iso, dates),
-            taken(messages.groups, held),
+            take(messages.groups),
             strict=True,
         )
         placed: list[tuple[Any, ...]] = [(where.source, where.member, *columns) for columns in found]
         message = array("q", taken({number: k for k, number in enumerate(held)}, of))
-        text = array("q", taken(range(-low, high - low), texts[first:end]))  # (k - low, in C)
+        text = moved(texts[first:end], -low, high)  # (numbered in the block's texts)
         rows = {name: values[first:end] for name, values in self._columns.items()}
         written = [None if date is None else date.strip() for date in dates]  # (Date as written)
         date_header = taken(taken(written, message), text)
         parts: list[str | None] = list(self._texts[1][low:high])
         index = self._index[first:end]
-        return _finished(
-            rows, self._verdicts, index, options, tally, (placed, message, parts), text, date_header
-        )
+        placed_texts = (placed, message, parts)
+        block = _finished(rows, self._verdicts, index, options, tally, placed_texts, text, date_header)
+        return block._replace(fresh=True)  # (a message is in one block: the blocks are cut between them)

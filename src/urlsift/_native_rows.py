@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import io
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from itertools import compress, groupby, repeat
-from operator import itemgetter
+from operator import itemgetter, not_
 from typing import IO, Any
 
 from . import _select
@@ -225,25 +225,48 @@ def _finished(
     if urls_found < count:
         tally.rejected_valid_elsewhere += sum(taken(elsewhere_of, index))
         if not options.invalid:
-            index = array("q", compress(index, valid))
-            text = array("q", compress(text, valid))
-            columns = {
-                name: array("q", compress(values, valid))
-                if isinstance(values, array)
-                else list(compress(values, valid))
-                for name, values in columns.items()
-            }
-            date_header = list(compress(date_header, valid))
+            kept = _kept(valid)
+            index, text, date_header = kept(index), kept(text), kept(date_header)
+            columns = {name: kept(values) for name, values in columns.items()}
             valid = [True] * urls_found
             count = urls_found
     columns.update(valid=valid, date_header=date_header)
     take = taker(index)
     for name, of in zip(_VERDICT_COLUMNS[1:], of_verdict[1:], strict=True):
-        columns[name] = take(of)
+        # (the rows all valid: no error to take)
+        columns[name] = [None] * count if name == "error" and urls_found == count else take(of)
     for name in ("canonical", "count", "context", "wayback"):  # the printer's, or not asked for
         columns[name] = [None] * count
     messages, message, part = texts
     return Block(messages, message, part, text, columns, count)
+
+
+def _kept(valid: list[bool]) -> Callable[[Any], Any]:
+    """What keeps a column's values of the valid rows (a list or an ``array``, as it was): the
+    runs between the rejected joined, when they are few (a few slices: an ``array`` made from
+    an iterator takes a Python step a value), else the values picked one by one."""
+    if valid.count(False) > _RUNS_KEPT:
+        return lambda values: (
+            array("q", compress(values, valid)) if isinstance(values, array) else [*compress(values, valid)]
+        )
+    runs: list[slice] = []
+    begun = 0
+    for rejected in compress(range(len(valid)), map(not_, valid)):
+        runs.append(slice(begun, rejected))
+        begun = rejected + 1
+    runs.append(slice(begun, len(valid)))
+
+    def joined(values: Any) -> Any:
+        kept = values[0:0]
+        for run in runs:
+            kept += values[run]
+        return kept
+
+    return joined
+
+
+_RUNS_KEPT = 64
+"""A block's valid rows are kept as runs between the rejected (``_kept``) up to this many rejected."""
 
 
 def _transposed(rows: Sequence[tuple[Any, ...]], width: int) -> list[tuple[Any, ...]]:

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ._model import DefectKind, Wrapper
 from .errors import MissingExtra
 from .results import Watch, file_pieces, unit_pieces
-from .rows import FIELDS, Block, Event, Options, Piece, Report, Row, Tally, taken
+from .rows import FIELDS, Block, Event, Options, Piece, Report, Row, Tally, moved, taken
 from .units import Unit
 
 if TYPE_CHECKING:
@@ -326,6 +326,9 @@ class _Builder:
         """The rows held so far as columns, then the block's: its messages looked up one by one,
         its texts and rows numbered on in C (no Python step a text or a row)."""
         self._flush()
+        if block.fresh:
+            self._fresh(block)
+            return
         messages_at, wheres, parts_at, texts = self._messages_at, self.wheres, self._parts_at, self.texts
         numbers: list[int] = []
         for where in block.messages:
@@ -346,6 +349,20 @@ class _Builder:
         columns = block.columns
         position, production = _problems(columns["error"])
         text = array("q", taken(local, block.text)) if len(local) > 1 else array("q", local) * block.rows
+        self.done.append(Matches(**columns, text=text, position=position, production=production))
+        self.count += block.rows
+
+    def _fresh(self, block: Block) -> None:
+        """A block whose messages and texts are met nowhere else (``Block.fresh``): added after
+        those held, its indexes moved on by theirs (in C; not at all for a batch's first)."""
+        wheres, texts = self.wheres, self.texts
+        messages, first = len(wheres), len(texts.part)
+        wheres.extend(block.messages)
+        texts.message.extend(moved(block.message, messages, len(block.messages)))
+        texts.part.extend(block.part)
+        columns = block.columns
+        position, production = _problems(columns["error"])
+        text = moved(block.text, first, len(block.part))
         self.done.append(Matches(**columns, text=text, position=position, production=production))
         self.count += block.rows
 

@@ -117,12 +117,21 @@ class Block(NamedTuple):
     """The rows' other columns by name (``FIELDS`` less ``naked`` and ``where``'s), each a list,
     or an ``array('q')`` for the numbers."""
     rows: int
+    fresh: bool = False
+    """Its messages are in no other block, nor in any row (an mbox's, read by the core): a batch
+    takes its messages and texts as they are, not looked up among those it holds."""
 
 
 def taken(values: Any, index: Sequence[Any]) -> list[Any]:
     """``values[i]`` for each ``i`` of ``index``, in C (``itemgetter``: no Python step an item, nor
     a call of ``values.__getitem__``, which costs as much as a step)."""
     return taker(index)(values)
+
+
+def moved(index: array[int], by: int, size: int) -> array[int]:
+    """``index`` (into a table of ``size``) moved on ``by``: each ``k`` as ``k + by``, in C (a
+    ``range``'s items taken); ``index`` itself when ``by`` is 0."""
+    return array("q", taken(range(by, by + size), index)) if by else index
 
 
 def taker(index: Sequence[Any]) -> Callable[[Any], list[Any]]:

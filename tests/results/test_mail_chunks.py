@@ -218,3 +218,33 @@ def test_byte_ranges_give_the_same_rows(cut: int, tmp_path: Path) -> None:
     assert rust.to_rows() == python.to_rows()
     assert rust.tally == python.tally
     assert rust.tally.messages == 250
+
+
+REJECTED = b"Subject: r%d\n\nhttp://ok%d.example/ http://bad%d.example/%%zz\n"
+"""A message of one valid URL and one rejected candidate (a bad escape)."""
+
+
+@native
+@pytest.mark.parametrize("rejected", [1, 64, 65, 300])
+def test_rejected_rows_left_out_however_many(rejected: int) -> None:
+    """A block's rejected rows are left out as runs between them (a few) or one by one (many): the
+    same rows either way, the first and the last row of a block among them."""
+    messages = [(REJECTED if k < rejected or k == 299 else PLAIN) % (k, k, k) for k in range(300)]
+    rows, tally = _same("rejected.mbox", Options(), _mbox(messages))
+    assert tally.rejected == rejected + (rejected < 300)
+    assert all(isinstance(row, Report) or row.valid for row in rows)
+
+
+@native
+def test_a_batch_holds_each_message_and_text_of_the_cores_blocks_once(tmp_path: Path) -> None:
+    path = tmp_path / "fresh.mbox"
+    path.write_bytes(_made(600, DAMAGED, 50))
+    units = [unit for unit in plan([str(path)], ReadOptions()) if isinstance(unit, Unit)]
+    with _select.using("rust"):
+        batch = concat([run_unit(unit, Options()) for unit in units])
+    where = list(zip(*batch.messages, strict=True))
+    assert len(where) == len(set(where)) == 600  # each message's columns once
+    texts = list(zip(*batch.texts, strict=True))
+    assert len(texts) == len(set(texts))
+    with _select.using("python"):
+        assert batch.to_rows() == concat([run_unit(unit, Options()) for unit in units]).to_rows()
