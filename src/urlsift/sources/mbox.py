@@ -210,17 +210,20 @@ def _chunks(native: ModuleType, file: IO[bytes], limit: int, start: int) -> Iter
     splitter = native.MboxSplitter(limit, start)
     held: list[bytes] = []
     size = 0
-    try:
-        while block := file.read(BLOCK_BYTES):
-            held.append(block)
-            size += len(block)
-            if size >= CHUNK_BYTES:
+    while True:
+        try:
+            block = file.read(BLOCK_BYTES)
+        except Exception:  # a read error: the messages of the blocks read before it are given first
+            if held:
                 yield _laid(*splitter.feed_chunk(b"".join(held)))
-                held, size = [], 0
-    except Exception:  # a read error: the messages of the blocks read before it are given first
-        if held:
+            raise
+        if not block:
+            break
+        held.append(block)
+        size += len(block)
+        if size >= CHUNK_BYTES:
             yield _laid(*splitter.feed_chunk(b"".join(held)))
-        raise
+            held, size = [], 0
     if held:
         yield _laid(*splitter.feed_chunk(b"".join(held)))
     yield _laid(*splitter.finish_chunk())
