@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from itertools import compress, groupby, repeat
 from operator import itemgetter
@@ -217,15 +217,17 @@ def _finished(
     ``texts``; ``date_header``: each row's."""
     # A verdict's columns are taken for its rows by index, in C: no Python step a row.
     *of_verdict, elsewhere_of = verdicts
-    valid = taken(of_verdict[0], index)
+    take = _Taker(index)
+    valid = take(of_verdict[0])
     count = len(valid)
     urls_found = valid.count(True)
     tally.urls += urls_found
     tally.rejected += count - urls_found
     if urls_found < count:
-        tally.rejected_valid_elsewhere += sum(taken(elsewhere_of, index))
+        tally.rejected_valid_elsewhere += sum(take(elsewhere_of))
         if not options.invalid:
             index = array("q", compress(index, valid))
+            take = _Taker(index)
             text = array("q", compress(text, valid))
             columns = {
                 name: array("q", compress(values, valid))
@@ -237,13 +239,33 @@ def _finished(
             valid = [True] * urls_found
             count = urls_found
     columns.update(valid=valid, date_header=date_header)
-    take = taker(index)
     for name, of in zip(_VERDICT_COLUMNS[1:], of_verdict[1:], strict=True):
         columns[name] = take(of)
     for name in ("canonical", "count", "context", "wayback"):  # the printer's, or not asked for
         columns[name] = [None] * count
     messages, message, part = texts
     return Block(messages, message, part, text, columns, count)
+
+
+class _Taker:
+    """``taken`` of one index for a block's verdict columns. A column that says the same of every
+    verdict it holds (no error for a block of URLs, no host for a block of rejected ones, the one
+    verdict of a text of repeats) is that value repeated, with no lookup a row; the others are
+    taken in C (``taker``, made when first needed)."""
+
+    def __init__(self, index: array[int]):
+        self._index = index
+        self._take: Callable[[Any], list[Any]] | None = None
+
+    def __call__(self, of: Sequence[Any]) -> list[Any]:
+        count = len(self._index)
+        # Only where a column has no more verdicts than the block has rows (a mail batch's hold
+        # its every block's): the check costs no more than the lookups it saves.
+        if of and len(of) <= count and of.count(of[0]) == len(of):
+            return [of[0]] * count
+        if self._take is None:
+            self._take = taker(self._index)
+        return self._take(of)
 
 
 def _transposed(rows: Sequence[tuple[Any, ...]], width: int) -> list[tuple[Any, ...]]:
