@@ -167,8 +167,14 @@ pub(crate) fn columns<'py>(
         };
         numbers[5 * count + i] = index;
     }
-    let numbers: Vec<u8> = numbers.iter().flat_map(|n| n.to_ne_bytes()).collect();
-    let numbers = PyBytes::new(py, &numbers);
+    // Written in place, eight bytes a number: a `flat_map` collected them a byte at a time, with
+    // no size known ahead.
+    let numbers = PyBytes::new_with(py, 8 * numbers.len(), |bytes| {
+        for (slot, number) in bytes.chunks_exact_mut(8).zip(&numbers) {
+            slot.copy_from_slice(&number.to_ne_bytes());
+        }
+        Ok(())
+    })?;
     Ok(Some(PyTuple::new(
         py,
         [
