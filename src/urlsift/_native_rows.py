@@ -217,21 +217,22 @@ def _finished(
     ``texts``; ``date_header``: each row's."""
     # A verdict's columns are taken for its rows by index, in C: no Python step a row.
     *of_verdict, elsewhere_of = verdicts
-    valid = taken(of_verdict[0], index)
+    take = _Taker(index)
+    valid = take(of_verdict[0])
     count = len(valid)
     urls_found = valid.count(True)
     tally.urls += urls_found
     tally.rejected += count - urls_found
     if urls_found < count:
-        tally.rejected_valid_elsewhere += sum(taken(elsewhere_of, index))
+        tally.rejected_valid_elsewhere += sum(take(elsewhere_of))
         if not options.invalid:
             kept = _kept(valid)
             index, text, date_header = kept(index), kept(text), kept(date_header)
             columns = {name: kept(values) for name, values in columns.items()}
+            take = _Taker(index)
             valid = [True] * urls_found
             count = urls_found
     columns.update(valid=valid, date_header=date_header)
-    take = taker(index)
     for name, of in zip(_VERDICT_COLUMNS[1:], of_verdict[1:], strict=True):
         # (the rows all valid: no error to take)
         columns[name] = [None] * count if name == "error" and urls_found == count else take(of)
@@ -267,6 +268,27 @@ def _kept(valid: list[bool]) -> Callable[[Any], Any]:
 
 _RUNS_KEPT = 64
 """A block's valid rows are kept as runs between the rejected (``_kept``) up to this many rejected."""
+
+
+class _Taker:
+    """``taken`` of one index for a block's verdict columns. A column that says the same of every
+    verdict it holds (no error for a block of URLs, no host for a block of rejected ones, the one
+    verdict of a text of repeats) is that value repeated, with no lookup a row; the others are
+    taken in C (``taker``, made when first needed)."""
+
+    def __init__(self, index: array[int]):
+        self._index = index
+        self._take: Callable[[Any], list[Any]] | None = None
+
+    def __call__(self, of: Sequence[Any]) -> list[Any]:
+        count = len(self._index)
+        # Only where a column has no more verdicts than the block has rows (a mail batch's hold
+        # its every block's): the check costs no more than the lookups it saves.
+        if of and len(of) <= count and of.count(of[0]) == len(of):
+            return [of[0]] * count
+        if self._take is None:
+            self._take = taker(self._index)
+        return self._take(of)
 
 
 def _transposed(rows: Sequence[tuple[Any, ...]], width: int) -> list[tuple[Any, ...]]:

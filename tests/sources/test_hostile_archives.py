@@ -17,7 +17,7 @@ import tarfile
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import pytest
 
@@ -27,6 +27,9 @@ from urlsift._model import Defect, TextStream
 from urlsift.cli import main
 from urlsift.sources import ReadOptions, read_path
 from urlsift.sources.packed import MAX_DEPTH, MAX_RATIO
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 GOOD = b"<URL:http://good.example/>\n"
 """A file read after the hostile one: it must still be found."""
@@ -350,6 +353,12 @@ class _FailingDisk(io.FileIO):
             raise OSError(5, "Input/output error")
         left = 1000 - self.tell()
         return super().read(left if size is None or size < 0 else min(size, left))
+
+    def readinto(self, buffer: WriteableBuffer, /) -> int:  # (sources reads straight into its buffer)
+        view = memoryview(buffer).cast("B")
+        data = self.read(len(view))
+        view[: len(data)] = data
+        return len(data)
 
 
 @pytest.mark.parametrize("packed", [False, True], ids=["text", "gz"])

@@ -78,8 +78,8 @@ impl Lines {
     pub fn at<T: Unit>(&mut self, text: &[T], pos: usize) -> (i64, i64) {
         if pos > self.pos {
             let stretch = text.get(self.pos..pos.min(text.len())).unwrap_or_default();
-            // As `str.count` and `str.rfind`: a count the compiler vectorises, one search back.
-            let newlines = stretch.iter().filter(|unit| unit.code() == 0x0A).count();
+            // As `str.count` and `str.rfind`: a vector count, one search back.
+            let newlines = T::count(stretch, b'\n');
             if newlines > 0 {
                 self.line += to_i64(newlines);
                 if let Some(last) = T::rfind(stretch, b'\n') {
@@ -434,6 +434,23 @@ mod tests {
             lines_of("ab\ncd\n\nef", &[0, 1, 3, 4, 7, 8]),
             vec![(1, 0), (1, 1), (2, 0), (2, 1), (4, 0), (4, 1)]
         );
+    }
+
+    #[test]
+    fn lines_are_counted_in_every_kind_of_unit_past_a_byte_counter() {
+        // 900 line breaks, 300 in a row (the count is summed in bytes, 255 units at a time), and
+        // units whose other byte is a line feed's (U+0A0A, U+010A): no line break.
+        let mut text: String =
+            (0..600).map(|k| if k % 2 == 0 { "a\n\u{A0A}" } else { "\u{10A}\n" }).collect();
+        text.push_str(&"\n".repeat(300));
+        let utf16: Vec<[u8; 2]> = text.encode_utf16().map(u16::to_le_bytes).collect();
+        let chars: Vec<char> = text.chars().collect();
+        let end = chars.len();
+        assert_eq!(Lines::default().at(&utf16, end), (901, 0));
+        assert_eq!(Lines::default().at(&chars, end), (901, 0));
+        assert_eq!(Lines::default().at(text.replace(['\u{A0A}', '\u{10A}'], "b").as_bytes(), end), (901, 0));
+        let mut lines = Lines::default();
+        assert_eq!(lines.at(&chars, 5), (3, 0), "a \\n U+0A0A U+010A \\n: the third line");
     }
 
     #[test]

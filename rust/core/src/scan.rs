@@ -77,6 +77,19 @@ pub trait Unit: Copy {
     fn find(hay: &[Self], needle: u8) -> Option<usize>;
     /// The last `needle` (ASCII) in `hay`.
     fn rfind(hay: &[Self], needle: u8) -> Option<usize>;
+    /// How many `needle`s (ASCII) `hay` holds.
+    fn count(hay: &[Self], needle: u8) -> usize {
+        counted(hay, |unit| unit.code() == u32::from(needle))
+    }
+}
+
+/// How many units of `hay` pass `test`: summed in bytes, 255 units at a time, which the compiler
+/// makes a vector of byte counters (summed as a `usize` a unit, it counted two units a step).
+#[inline]
+fn counted<T: Copy>(hay: &[T], test: impl Fn(T) -> bool) -> usize {
+    hay.chunks(255)
+        .map(|chunk| usize::from(chunk.iter().fold(0_u8, |n, &unit| n + u8::from(test(unit)))))
+        .sum()
 }
 
 impl Unit for u8 {
@@ -91,6 +104,10 @@ impl Unit for u8 {
     #[inline]
     fn rfind(hay: &[u8], needle: u8) -> Option<usize> {
         memchr::memrchr(needle, hay)
+    }
+    #[inline]
+    fn count(hay: &[u8], needle: u8) -> usize {
+        memchr::memchr_iter(needle, hay).count()
     }
 }
 

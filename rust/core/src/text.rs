@@ -137,38 +137,51 @@ impl Held {
         self.push_char(c);
     }
 
-    /// The same characters as units wide enough for `code` too.
+    /// The same characters as units wide enough for `code` too, made in one pass with room for
+    /// as many as these had (the window goes on filling them).
     fn widened(&self, code: u32) -> Held {
-        let codes: Vec<u32> = match self {
-            Held::Bytes(units) => units.iter().map(|&unit| unit.code()).collect(),
-            Held::Utf16(units) => units.iter().map(|&unit| unit.code()).collect(),
-            Held::Chars(units) => units.iter().map(|&unit| unit.code()).collect(),
-        };
-        Held::narrowest(&codes, code)
-    }
-
-    /// `codes` as the narrowest units that hold them and `widest`.
-    fn narrowest(codes: &[u32], widest: u32) -> Held {
-        let widest = codes.iter().copied().max().unwrap_or(0).max(widest);
-        let unit = |code: u32| char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER);
-        if widest < 0x100 {
-            Held::Bytes(codes.iter().map(|&code| u8::try_from(code).unwrap_or(0)).collect())
-        } else if widest < 0x10000 {
-            Held::Utf16(codes.iter().map(|&code| u16::try_from(code).unwrap_or(0).to_le_bytes()).collect())
-        } else {
-            Held::Chars(codes.iter().map(|&code| unit(code)).collect())
+        let wide = |unit: u32| char::from_u32(unit).unwrap_or(char::REPLACEMENT_CHARACTER);
+        match self {
+            Held::Bytes(units) if code < 0x10000 => Held::Utf16(converted(units, |&byte| [byte, 0])),
+            Held::Bytes(units) => Held::Chars(converted(units, |&byte| char::from(byte))),
+            Held::Utf16(units) => Held::Chars(converted(units, |&unit| wide(unit.code()))),
+            Held::Chars(units) => Held::Chars(units.clone()),
         }
     }
 
-    /// The first `count` characters dropped; what is left made as narrow as it can be again.
+    /// The first `count` characters dropped; what is left made as narrow as it can be again
+    /// (what is left is the lookbehind and lookahead: a few kilobytes, whatever the window).
     fn drop_front(&mut self, count: usize) {
-        let codes: Vec<u32> = match self {
+        let narrowed = match self {
             Held::Bytes(units) => return drop(units.drain(..count.min(units.len()))),
-            Held::Utf16(units) => units.iter().skip(count).map(|&unit| unit.code()).collect(),
-            Held::Chars(units) => units.iter().skip(count).map(|&unit| unit.code()).collect(),
+            Held::Utf16(units) => {
+                units.drain(..count.min(units.len()));
+                if units.iter().any(|&[_, high]| high != 0) {
+                    return; // a character past Latin-1 is still there
+                }
+                Held::Bytes(converted(units, |&[low, _]| low))
+            }
+            Held::Chars(units) => {
+                units.drain(..count.min(units.len()));
+                match units.iter().map(|&c| u32::from(c)).max().unwrap_or(0) {
+                    0..=0xFF => Held::Bytes(converted(units, |&c| u8::try_from(c).unwrap_or(0))),
+                    0x100..=0xFFFF => {
+                        Held::Utf16(converted(units, |&c| u16::try_from(c).unwrap_or(0).to_le_bytes()))
+                    }
+                    _ => return,
+                }
+            }
         };
-        *self = Held::narrowest(&codes, 0);
+        *self = narrowed;
     }
+}
+
+/// `units` made other units, one for one, with room for as many as `units` has room for.
+#[allow(clippy::ptr_arg)] // (its capacity is read)
+fn converted<T, U>(units: &Vec<T>, unit: impl Fn(&T) -> U) -> Vec<U> {
+    let mut out = Vec::with_capacity(units.capacity());
+    out.extend(units.iter().map(unit));
+    out
 }
 
 /// How many bytes `bytes` starts with that are ASCII (the check made a word of bytes at a time).
@@ -479,5 +492,37 @@ mod tests {
         assert!(windows.ended);
         assert_eq!(windows.line_breaks(), 4);
         assert_eq!(windows.characters, 16);
+    }
+
+    fn codes(windows: &Windows) -> Vec<u32> {
+        match windows.units() {
+            Units::Bytes(units) => units.iter().map(|&unit| unit.code()).collect(),
+            Units::Utf16(units) => units.iter().map(|&unit| unit.code()).collect(),
+            Units::Chars(units) => units.iter().map(|&unit| unit.code()).collect(),
+        }
+    }
+
+    #[test]
+    fn code_points_narrow_to_what_is_left_when_the_window_moves_on() {
+        let mut windows = Windows::new(4, 1, 2);
+        windows.feed("ab\u{E9}\u{20AC}\u{1F600}xyz\u{20AC}q".as_bytes());
+        assert!(matches!(windows.units(), Units::Chars(_)), "past the BMP: code points");
+        assert_eq!(codes(&windows), [0x61, 0x62, 0xE9, 0x20AC, 0x1F600, 0x78, 0x79, 0x7A, 0x20AC, 0x71]);
+        windows.advance(7);
+        assert!(matches!(windows.units(), Units::Utf16(_)), "what is left is of the BMP");
+        assert_eq!(codes(&windows), [0x78, 0x79, 0x7A, 0x20AC, 0x71]);
+        windows.feed("\u{1F600}".as_bytes());
+        assert_eq!(codes(&windows), [0x78, 0x79, 0x7A, 0x20AC, 0x71, 0x1F600]);
+        windows.advance(5);
+        assert!(matches!(windows.units(), Units::Chars(_)), "a code point past the BMP is left");
+        assert_eq!(codes(&windows), [0x20AC, 0x71, 0x1F600]);
+        windows.advance(5);
+        assert!(matches!(windows.units(), Units::Bytes(&[])));
+        windows.feed("\u{E9}x\u{1F600}".as_bytes());
+        assert_eq!(codes(&windows), [0xE9, 0x78, 0x1F600], "Latin-1 bytes widened to code points");
+        windows.feed("y".as_bytes());
+        windows.advance(5);
+        assert!(matches!(windows.units(), Units::Bytes(&[b'y'])));
+        assert_eq!(windows.characters, 15);
     }
 }

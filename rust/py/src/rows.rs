@@ -74,7 +74,7 @@ pub(crate) fn take<T: Unit>(
 }
 
 /// A row's verdict as Python makes it: url, valid, kind, naked, why (`_native_rows._resolve`).
-#[derive(PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq)]
 struct Key {
     url: Url,
     valid: bool,
@@ -85,7 +85,7 @@ struct Key {
 
 /// A URL as a key. An empty string's pointer is dangling, and `bcmp` reading it (zero bytes,
 /// but through a masked vector load) cost a page fault's assist on every compare: lengths first.
-#[derive(Eq)]
+#[derive(Clone, Eq)]
 struct Url(String);
 
 impl PartialEq for Url {
@@ -94,9 +94,13 @@ impl PartialEq for Url {
     }
 }
 
-impl std::hash::Hash for Url {
+impl std::hash::Hash for Key {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.0.hash(state); // equal strings, equal hashes: as `String`'s own
+        // Two writes, not one a field (each write costs SipHash a step); equal keys write the same.
+        state.write(self.url.0.as_bytes());
+        let why = self.why.map_or(0, |why| why + 1);
+        let (kind, valid, naked) = (usize::from(self.kind), usize::from(self.valid), usize::from(self.naked));
+        state.write_usize(why << 10 | kind << 2 | valid << 1 | naked);
     }
 }
 
@@ -117,6 +121,7 @@ pub(crate) fn columns<'py>(
     let (verdicts, undecided) = (PyList::empty(py), PyList::empty(py));
     let mut numbers = vec![0_i64; 6 * count];
     let mut known: HashMap<Key, (i64, Bound<'py, PyString>)> = HashMap::new();
+    let mut last: Option<(Key, i64, Bound<'py, PyString>)> = None;
     let none = PyTuple::empty(py);
     for (i, Row { found, start, end, depth }) in found.into_iter().enumerate() {
         let naked = found.wrapper.is_none();
@@ -133,13 +138,21 @@ pub(crate) fn columns<'py>(
         let index = match found.valid {
             Some(valid) => {
                 let key = Key { url: Url(found.url), valid, kind, naked, why };
-                let (index, url) = match known.get(&key) {
-                    Some((index, url)) => (*index, url.clone()),
-                    None => {
-                        let index = to_i64(known.len());
-                        let url = PyString::new(py, &key.url.0);
-                        verdicts.append((&url, valid, kind, naked, why))?;
-                        known.insert(key, (index, url.clone()));
+                // A row of the verdict before it (a text of repeats) needs no lookup.
+                let (index, url) = match &last {
+                    Some((held, index, url)) if *held == key => (*index, url.clone()),
+                    _ => {
+                        let (index, url) = match known.get(&key) {
+                            Some((index, url)) => (*index, url.clone()),
+                            None => {
+                                let index = to_i64(known.len());
+                                let url = PyString::new(py, &key.url.0);
+                                verdicts.append((&url, valid, kind, naked, why))?;
+                                known.insert(key.clone(), (index, url.clone()));
+                                (index, url)
+                            }
+                        };
+                        last = Some((key, index, url.clone()));
                         (index, url)
                     }
                 };
@@ -154,8 +167,14 @@ pub(crate) fn columns<'py>(
         };
         numbers[5 * count + i] = index;
     }
-    let numbers: Vec<u8> = numbers.iter().flat_map(|n| n.to_ne_bytes()).collect();
-    let numbers = PyBytes::new(py, &numbers);
+    // Written in place, eight bytes a number: a `flat_map` collected them a byte at a time, with
+    // no size known ahead.
+    let numbers = PyBytes::new_with(py, 8 * numbers.len(), |bytes| {
+        for (slot, number) in bytes.chunks_exact_mut(8).zip(&numbers) {
+            slot.copy_from_slice(&number.to_ne_bytes());
+        }
+        Ok(())
+    })?;
     Ok(Some(PyTuple::new(
         py,
         [

@@ -216,15 +216,24 @@ class _Counting(io.RawIOBase):
 
     def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
         try:
-            data = self._raw.read(len(buffer))
+            count = self._into(buffer)
         except OSError as error:  # the disk's (or the pipe's): told apart from corrupt data above it
             raise DiskError(error.errno, error.strerror or str(error)) from error
-        buffer[: len(data)] = data
         if self._seekable:
             end = self._raw.tell()
-            self._counter.bytes += self._fresh(end - len(data), end)
+            self._counter.bytes += self._fresh(end - count, end)
         else:
-            self._counter.bytes += len(data)
+            self._counter.bytes += count
+        return count
+
+    def _into(self, buffer: memoryview) -> int:
+        """The raw file's next bytes, read straight into ``buffer`` where it can (a file's
+        ``readinto``: no bytes object made and copied for each read)."""
+        readinto = getattr(self._raw, "readinto", None)
+        if readinto is not None:
+            return int(readinto(buffer) or 0)
+        data = self._raw.read(len(buffer))
+        buffer[: len(data)] = data
         return len(data)
 
     def _fresh(self, start: int, end: int) -> int:

@@ -563,16 +563,24 @@ class Salvaged(io.RawIOBase):
         return True
 
     def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
-        if self.error is not None:
-            return 0
-        try:
-            data = self._read(len(buffer))
-        except stops() as error:
-            self.error = error
-            return 0
-        self.out += len(data)
+        data = self.read(len(buffer))
         buffer[: len(data)] = data
         return len(data)
+
+    def read(self, size: int | None = -1) -> bytes:
+        """Up to ``size`` bytes, as the stream under gives them: a reader that asks for a block
+        (``TextRows``) gets no copy of it made through a buffer (``RawIOBase.read``'s)."""
+        if size is None or size < 0:
+            return self.readall()
+        if self.error is not None:
+            return b""
+        try:
+            data = self._read(size)
+        except stops() as error:
+            self.error = error
+            return b""
+        self.out += len(data)
+        return data
 
     def defect(self, where: Provenance) -> Defect | None:
         return None if self.error is None else defect(self.error, where, self.out)
