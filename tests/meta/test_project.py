@@ -139,7 +139,7 @@ LATER_STAGES = {
     "around.py": PRINTING | RESULTS | {"units", "extract", "stream", "sources"},
     "dates.py": NOTHING,
     # A valid URL's host columns (D38): from its verdict's parts; nothing of the stages after.
-    "hosts.py": STAGES - {"_model", "grammar"},
+    "hosts.py": STAGES - {"_model", "grammar", "_select"},  # (the core's Public Suffix List, when it runs)
     "escaping.py": NOTHING,
     # The text output's file names and colour (D37): escaping only; the writers call it.
     "marks.py": STAGES - {"escaping"},
