@@ -120,7 +120,7 @@ LATER_STAGES = {
         *("cli", "canonical", "stream", "sources", "results", "rows", "matches", "pieces", "output"),
         *("units", "workers", "dask"),
     },
-    "shapes.py": STAGES - {"_model", "_iana", "grammar"},
+    "shapes.py": STAGES - {"_model", "_iana", "grammar", "_select"},  # (the core's shapes, when it runs)
     "flowed.py": STAGES - {"_model", "_lines"},
     "_iana.py": NOTHING,
     "_version.py": NOTHING,
