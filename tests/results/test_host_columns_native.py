@@ -175,6 +175,8 @@ def test_hypothesis_urls_have_the_same_columns_whatever_their_verdict(url: str) 
         ("mailto:a@b.example?cc=c@d.example", False),  # strict's address runs on to the "?"
         ("mailto:a%40b@c.example", False),  # the parts are decoded: a "@" may move
         ("mailto:a@b.example,c@d.example", False),
+        ("mailto:a@b.example?subject=Re:%20x", True),  # escapes in the header fields, no "@"
+        ("mailto:a@b.example?body=%40x", False),
         ("news:comp.lang.python", True),  # opaque: no host
         ("urn:ietf:rfc:1738", True),
         ("sip:u@h.example", False),  # the modern profile's SIP-URI has a host outside "//"
@@ -272,10 +274,11 @@ _ADDRESS = st.tuples(
     _HOSTS,
 ).map("".join)
 _MAILTO_URLS = st.builds(
-    lambda scheme, to, fields, fragment: f"{scheme}:{to}{fields}{fragment}",
+    lambda scheme, to, fields, more, fragment: f"{scheme}:{to}{fields}{more}{fragment}",
     st.sampled_from(["mailto", "MAILTO"]),
     st.lists(_ADDRESS, max_size=3).map(",".join),
     st.sampled_from(["", "?", "?subject=x", "?cc=c@d.example", "?body=%40", "?to=x@y.example", "?a=b,c"]),
+    st.sampled_from(["", "&subject=Re:%20x", "&body=%2C%3F", "&cc=%40"]),
     st.sampled_from(["", "#f", "#a@b"]),
 )
 

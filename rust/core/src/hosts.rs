@@ -169,18 +169,17 @@ pub fn columns(url: &str, scheme: &str, suffixes: &Suffixes) -> Option<Columns> 
 
 /// A valid mailto URL's columns from its text before the fragment (`hosts._written_host`: the
 /// first address's domain, up to a "?"), where its one address reads the same in both profiles'
-/// parts: no escape (the parts are decoded, and a decoded "@" or "," moves the domain), no ","
-/// (a second address) and no "@" after the "?" (the strict profile's address runs on to it).
+/// parts: no escape before the "?" (the parts are decoded, and a decoded "@" or "," moves the
+/// domain), no "," (a second address) and no "@", written or escaped, after the "?" (the strict
+/// profile's address runs on to the header fields, decoded).
 fn mailto_columns(body: &str, suffixes: &Suffixes) -> Option<Columns> {
-    if body.contains('%') {
-        return None;
-    }
-    if !body.contains('@') {
-        return Some(NO_HOST);
-    }
     let (to, fields) = body.split_once('?').unwrap_or((body, ""));
-    if to.contains(',') || fields.contains('@') || !to.contains('@') {
+    let escaped_at = fields.to_ascii_lowercase().contains("%40");
+    if to.contains(['%', ',']) || fields.contains('@') || escaped_at {
         return None;
+    }
+    if !to.contains('@') {
+        return Some(NO_HOST);
     }
     let written = to.rsplit_once('@').map_or("", |(_, domain)| domain);
     if written.is_empty() {
