@@ -195,6 +195,7 @@ class HostColumns:
     def columns(
         self, url: str, scheme: str
     ) -> tuple[str | None, str | None, str | None, str | None] | None: ...
+    def registered_domain(self, host: str) -> str | None: ...
 
 class TextReader:
     """A plain text's bytes to rows (``_native_rows.TextRows``): decoded as UTF-8 with

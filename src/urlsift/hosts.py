@@ -15,6 +15,7 @@ from types import ModuleType
 from typing import Any
 from urllib.parse import quote_from_bytes, unquote, unquote_to_bytes, urlsplit
 
+from . import _select
 from ._model import Part, www_url
 from .grammar._profile import host_span
 
@@ -41,9 +42,10 @@ def host_columns(url: str, scheme: str | None, parts: Mapping[str, Part]) -> Hos
 
 def native_host_columns(url: str, scheme: str | None, native: ModuleType) -> HostColumns | None:
     """``host_columns`` without the verdict's parts, where the ``native`` core works the columns
-    out exactly as this module does (``rust/core/src/hosts.rs``'s ``columns`` decides: an http,
-    https or ftp URL of printable ASCII whose host is an ASCII name, no ``xn--``, no IP literal);
-    None where Python must."""
+    out exactly as this module does (``rust/core/src/hosts.rs``'s ``columns`` decides: a URL of
+    printable ASCII whose host is an ASCII name, no ``xn--``, no IP literal, in a ``//``
+    authority or a mailto's one plain address; or an opaque URL, which has none); None where
+    Python must."""
     found = _seen.get(url)
     if found is not None or not url.isascii():
         return found
@@ -168,8 +170,14 @@ def registered_domain(host: str) -> str | None:
     has); None for an IP address, a public suffix itself, or a one-label name."""
     if ":" in host or _IPV4.fullmatch(host) or "." not in host:
         return None
-    plain = host.isascii() and "xn--" not in host.lower()
-    found: str | None = (_ascii_suffixes() if plain else _suffixes()).privatesuffix(host)
+    found: str | None
+    if not host.isascii() or "xn--" in host.lower():
+        found = _suffixes().privatesuffix(host)
+    elif (native := _select.native()) is not None:
+        # The core's parse of the same file answers a plain host: one list, parsed once a run.
+        found = _native_hosts(native).registered_domain(host)
+    else:
+        found = _ascii_suffixes().privatesuffix(host)
     return found
 
 

@@ -17,9 +17,12 @@ refusal are said here.
 from __future__ import annotations
 
 from functools import cache
+from types import ModuleType
+from typing import Any, Protocol
 
+from . import _select
 from ._model import NotInText, Problem
-from .grammar._bnf import Pattern, to_regex
+from .grammar._bnf import to_regex
 from .grammar._profile import compile_fullmatcher
 
 
@@ -40,15 +43,42 @@ def opaque_shape(url: str) -> Problem | None:
     if scheme not in _PRODUCTIONS or url.startswith("//", colon + 1):
         return None
     end = url.find("#", colon + 1)  # D4: a fragment is no part of the scheme's shape
-    if _shape(scheme).fullmatch(url, colon + 1, len(url) if end < 0 else end) is not None:
+    # (the core reads a str as UTF-8: a lone surrogate's URL goes to Python's pattern)
+    native = _select.native() if url.isascii() else None
+    if _shape(scheme, native).fullmatch(url, colon + 1, len(url) if end < 0 else end) is not None:
         return None
     message = f"in running text a {scheme}: URL is {_SAYS[scheme]} (D35)"
     return Problem(colon + 1, _PRODUCTIONS[scheme], message, NotInText.OPAQUE_SHAPE)
 
 
+class _Fullmatcher(Protocol):
+    def fullmatch(self, string: str, pos: int, endpos: int) -> object | None: ...
+
+
+class _NativeShape:
+    """A shape as the native core compiled it from its rendering (``grammar._rendered.SHAPES``,
+    the language of the Python pattern: tests/grammar/test_export.py): a run under the Rust core
+    that meets one URL refused by its shape pays the core's compile of that one shape, a small
+    part of Python's (issue 31)."""
+
+    def __init__(self, grammar: Any, scheme: str):
+        self._fullmatch_at, self._scheme = grammar.fullmatch_at, scheme
+
+    def fullmatch(self, string: str, pos: int, endpos: int) -> object | None:
+        found: object | None = self._fullmatch_at(self._scheme, string, pos, endpos)
+        return found
+
+
 @cache
-def _shape(scheme: str) -> Pattern:
-    """The scheme's rule, compiled when first met (the modern profile shares the pattern)."""
+def _shape(scheme: str, native: ModuleType | None) -> _Fullmatcher:
+    """The scheme's rule, compiled when first met: by the ``native`` core where it renders the
+    shape, else by Python (the modern profile shares the pattern)."""
+    if native is not None:
+        from .grammar._rendered import SHAPES
+
+        rendered = [entry for entry in SHAPES if entry[0] == scheme]
+        if rendered:
+            return _NativeShape(native.Grammar(rendered), scheme)
     from .grammar.opaque import IN_TEXT  # when first needed: a run with no tel: or sip: never pays
 
     return compile_fullmatcher(to_regex(IN_TEXT[scheme]))

@@ -120,7 +120,7 @@ LATER_STAGES = {
         *("cli", "canonical", "stream", "sources", "results", "rows", "matches", "pieces", "output"),
         *("units", "workers", "dask"),
     },
-    "shapes.py": STAGES - {"_model", "_iana", "grammar"},
+    "shapes.py": STAGES - {"_model", "_iana", "grammar", "_select"},  # (the core's shapes, when it runs)
     "flowed.py": STAGES - {"_model", "_lines"},
     "_iana.py": NOTHING,
     "_version.py": NOTHING,
@@ -139,7 +139,7 @@ LATER_STAGES = {
     "around.py": PRINTING | RESULTS | {"units", "extract", "stream", "sources"},
     "dates.py": NOTHING,
     # A valid URL's host columns (D38): from its verdict's parts; nothing of the stages after.
-    "hosts.py": STAGES - {"_model", "grammar"},
+    "hosts.py": STAGES - {"_model", "grammar", "_select"},  # (the core's Public Suffix List, when it runs)
     "escaping.py": NOTHING,
     # The text output's file names and colour (D37): escaping only; the writers call it.
     "marks.py": STAGES - {"escaping"},

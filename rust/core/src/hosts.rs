@@ -1,18 +1,28 @@
-//! A valid http, https or ftp URL's host columns (issue 30, D38) as `hosts.py` works them out:
-//! `host` and `host_unicode` (`_forms`), `registered_domain` (the `publicsuffixlist` package's
+//! A valid URL's host columns (issue 30, D38) as `hosts.py` works them out: `host` and
+//! `host_unicode` (`_forms`), `registered_domain` (the `publicsuffixlist` package's
 //! `privatesuffix`, ICANN section) and `surt` (`hosts.surt`, with `urllib.parse.urlsplit`'s rules
 //! for the netloc, the port and the host name). Only where the answer is exactly Python's: an
 //! ASCII URL of printable characters whose host is an ASCII name with no `xn--` label and no IP
-//! literal; `columns` says `None` for the rest (IDNA, a bracketed host, any doubt), and Python
-//! works those out. The one place that decides is `columns`.
+//! literal, of a scheme whose host the URL's text shows as the verdict's parts have it (the
+//! `scheme://` authority's; a mailto's one plain address's domain; none at all for an opaque
+//! scheme with no host in its production); `columns` says `None` for the rest (IDNA, a bracketed
+//! host, any doubt), and Python works those out. The one place that decides is `columns`.
 
 use std::collections::HashSet;
 
 /// host, host_unicode, registered_domain, surt.
 pub type Columns = (Option<String>, Option<String>, Option<String>, Option<String>);
 
-/// The schemes whose host is the `scheme://` authority's in both profiles (`hosts.ARCHIVED`).
-const AUTHORITY_SCHEMES: [&str; 3] = ["http", "https", "ftp"];
+/// The schemes given a SURT key (`hosts.ARCHIVED`): their host is the `scheme://` authority's in
+/// both profiles, and a URL of theirs has no other shape.
+const ARCHIVED: [&str; 3] = ["http", "https", "ftp"];
+
+/// The schemes whose production has a host outside a `//` authority (the modern profile's
+/// `SIP-URI`, `sip:user@host`): the verdict's parts say where it is, so Python's to work out.
+/// Every other production's host is its `//` authority's, or there is none (D38).
+const HOST_WITHOUT_AUTHORITY: [&str; 2] = ["sip", "sips"];
+
+const NO_HOST: Columns = (None, None, None, None);
 
 const ICANN: (&str, &str) = ("// ===BEGIN ICANN DOMAINS===", "// ===END ICANN DOMAINS===");
 
@@ -120,7 +130,7 @@ fn is_dotted_quad(host: &str) -> bool {
 /// out. A "www." host's URL comes here as the http URL it stands for.
 pub fn columns(url: &str, scheme: &str, suffixes: &Suffixes) -> Option<Columns> {
     // Printable ASCII only: no IRI, and nothing urlsplit or str.strip would drop.
-    if !AUTHORITY_SCHEMES.contains(&scheme) || !url.bytes().all(|b| (0x21..0x7f).contains(&b)) {
+    if !url.bytes().all(|b| (0x21..0x7f).contains(&b)) {
         return None;
     }
     let start = scheme.len() + 1;
@@ -130,23 +140,54 @@ pub fn columns(url: &str, scheme: &str, suffixes: &Suffixes) -> Option<Columns> 
         return None;
     }
     let end = url.find('#').unwrap_or(url.len());
+    if scheme == "mailto" {
+        return mailto_columns(&url[start..end], suffixes);
+    }
+    let archived = ARCHIVED.contains(&scheme);
+    if !archived && !url[start..].starts_with("//") {
+        // D38: an opaque URL (a news group, a Message-ID, a URN) has no host of the network.
+        return if HOST_WITHOUT_AUTHORITY.contains(&scheme) { None } else { Some(NO_HOST) };
+    }
     if question_in_userinfo(url, start, end) {
         return None;
     }
     let Some((begin, stop)) = host_span(url, start, end) else {
-        return Some((None, None, None, None));
+        return Some(NO_HOST);
     };
     let written = &url[begin..stop];
     if written.is_empty() {
-        return Some((None, None, None, None));
+        return Some(NO_HOST);
     }
     if written.starts_with('[') {
         return None; // an IP literal (hosts._literal_key)
     }
     let host = forms(written)?;
-    let key = surt(url)?;
+    let key = if archived { surt(url)? } else { None };
     let domain = suffixes.registered_domain(&host);
     Some((Some(host.clone()), Some(host), domain, key))
+}
+
+/// A valid mailto URL's columns from its text before the fragment (`hosts._written_host`: the
+/// first address's domain, up to a "?"), where its one address reads the same in both profiles'
+/// parts: no escape before the "?" (the parts are decoded, and a decoded "@" or "," moves the
+/// domain), no "," (a second address) and no "@", written or escaped, after the "?" (the strict
+/// profile's address runs on to the header fields, decoded).
+fn mailto_columns(body: &str, suffixes: &Suffixes) -> Option<Columns> {
+    let (to, fields) = body.split_once('?').unwrap_or((body, ""));
+    let escaped_at = fields.to_ascii_lowercase().contains("%40");
+    if to.contains(['%', ',']) || fields.contains('@') || escaped_at {
+        return None;
+    }
+    if !to.contains('@') {
+        return Some(NO_HOST);
+    }
+    let written = to.rsplit_once('@').map_or("", |(_, domain)| domain);
+    if written.is_empty() {
+        return Some(NO_HOST);
+    }
+    let host = forms(written)?;
+    let domain = suffixes.registered_domain(&host);
+    Some((Some(host.clone()), Some(host), domain, None))
 }
 
 /// Whether a "?" comes before an "@" in the authority: RFC 1738's user and password may hold one

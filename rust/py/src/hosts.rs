@@ -23,6 +23,12 @@ impl HostColumns {
     fn columns(&self, url: &str, scheme: &str) -> PyResult<Option<core::Columns>> {
         guard("host columns", || core::columns(url, scheme, &self.suffixes))
     }
+
+    /// `hosts.registered_domain` of an ASCII host with no `xn--` label, by this list: the one
+    /// parse of the file a run needs.
+    fn registered_domain(&self, host: &str) -> PyResult<Option<String>> {
+        guard("registered domain", || self.suffixes.registered_domain(host))
+    }
 }
 
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
