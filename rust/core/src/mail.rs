@@ -12,6 +12,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::ops::Range;
 
 use crate::extract::{Extractor, Found, Judgements, Lines};
 use crate::flowed::unflow;
@@ -20,14 +21,20 @@ use crate::rows::{bounds, quote_depth, PREFIX_CHARS};
 use crate::scan::Unit;
 use crate::Grammar;
 
-/// One match's row: the match, and the columns the core works out (characters of its text).
+/// One match found in a text: the match, and the columns the core works out (characters of its
+/// text). A header value met again in the batch gives the hits it gave, not copies of them.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Row {
+pub struct Hit {
     pub found: Found,
     pub start: usize,
     pub end: usize,
     pub depth: i64,
-    /// Its text: an index into the batch's `wheres`.
+}
+
+/// One row: its hit (an index into the batch's `hits`) and its text (an index into `wheres`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Row {
+    pub hit: usize,
     pub text: usize,
 }
 
@@ -53,11 +60,13 @@ pub enum Outcome {
     Python(&'static str),
 }
 
-/// A batch's messages, the texts that have rows (message index, part name), and the rows.
+/// A batch's messages, the texts that have rows (message index, part name), the distinct hits
+/// and the rows.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Batch {
     pub messages: Vec<Outcome>,
     pub wheres: Vec<(usize, String)>,
+    pub hits: Vec<Hit>,
     pub rows: Vec<Row>,
 }
 
@@ -86,8 +95,8 @@ pub fn read_batch(data: &[&[u8]], skipped: &[String], extractor: &Extractor, gra
     batch
 }
 
-/// One text's rows: each match, its start, end and quote depth in the text.
-type TextRows = Vec<(Found, usize, usize, i64)>;
+/// One text's hits, in order.
+type TextRows = Vec<Hit>;
 
 /// The longest header value whose rows a batch keeps (`matches._HEADER_CACHE_CHARS`, in bytes
 /// here): longer ones (Received, DKIM-Signature) seldom recur.
@@ -100,15 +109,16 @@ fn worth_knowing(value: &str) -> bool {
     value.len() <= KNOWN_BYTES && memchr::memchr(b'<', value.as_bytes()).is_some()
 }
 
-/// The rows of a message's texts (header values, then parts), added to `batch`; `known`: the
-/// rows of the header values worth knowing read so far in the batch (a text's rows depend on its
-/// text alone: a header value is never flowed); `judgements`: the batch's verdicts of the URLs met so far.
+/// The rows of a message's texts (header values, then parts), added to `batch`; `known`: where
+/// the hits of the header values worth knowing read so far in the batch lie in its `hits` (a
+/// text's hits depend on its text alone: a header value is never flowed); `judgements`: the
+/// batch's verdicts of the URLs met so far.
 fn scanned(
     read: mime::Message,
     index: usize,
     extractor: &Extractor,
     grammar: &Grammar,
-    (known, judgements): (&mut HashMap<String, TextRows>, &mut Judgements),
+    (known, judgements): (&mut HashMap<String, Range<usize>>, &mut Judgements),
     batch: &mut Batch,
 ) -> Read {
     let mime::Message { headers, message_id, date, newsgroups, parts, defects, flowed } = read;
@@ -119,33 +129,28 @@ fn scanned(
         let delsp = flowed.iter().find(|(at, _)| Some(*at) == part).map(|&(_, delsp)| delsp);
         let mut scan = Scan { extractor, grammar, delsp, judgements: &mut *judgements };
         let remembered = part.is_none() && worth_knowing(&text);
-        let hit = remembered.then(|| known.get(&text)).flatten();
-        let rows = match hit {
-            Some(rows) => rows.clone(),
+        let hits = match remembered.then(|| known.get(&text)).flatten() {
+            Some(hits) => hits.clone(),
             None => {
                 let rows = match Units::of(&text) {
                     Units::Bytes(units) => scan.rows(&units),
                     Units::Utf16(units) => scan.rows(&units),
                     Units::Chars(units) => scan.rows(&units),
                 };
+                let hits = batch.hits.len()..batch.hits.len() + rows.len();
+                batch.hits.extend(rows);
                 if remembered {
-                    known.insert(text, rows.clone());
+                    known.insert(text, hits.clone());
                 }
-                rows
+                hits
             }
         };
-        if rows.is_empty() {
+        if hits.is_empty() {
             continue;
         }
         let at = batch.wheres.len();
         batch.wheres.push((index, name));
-        batch.rows.extend(rows.into_iter().map(|(found, start, end, depth)| Row {
-            found,
-            start,
-            end,
-            depth,
-            text: at,
-        }));
+        batch.rows.extend(hits.map(|hit| Row { hit, text: at }));
     }
     Read { message_id, date, newsgroups, headers: count, texts, defects, rows_end: batch.rows.len() }
 }
@@ -206,10 +211,10 @@ impl Scan<'_> {
             let mut lines = Lines::default();
             found = found.into_iter().map(|one| unflowed.original(one, text, &mut lines)).collect();
         }
-        let row = |one: Found| {
-            let (start, end) = bounds(&one);
-            let depth = depth_in(text, &one);
-            (one, start, end, depth)
+        let row = |found: Found| {
+            let (start, end) = bounds(&found);
+            let depth = depth_in(text, &found);
+            Hit { found, start, end, depth }
         };
         found.into_iter().map(row).collect()
     }
@@ -296,10 +301,15 @@ mod tests {
         let Some(&(text, _)) = again.first().map(|row| &both.wheres[row.text]) else { unreachable!("rows") };
         assert_eq!(text, 1);
         assert_eq!(again.len(), 2);
-        let without =
-            |rows: &[Row]| rows.iter().map(|row| (row.found.clone(), row.start, row.end)).collect::<Vec<_>>();
-        assert_eq!(without(&again), without(&alone.rows));
-        assert_eq!(without(&both.rows[..2]), without(&alone.rows));
+        let hits = |batch: &Batch, rows: &[Row]| {
+            rows.iter().map(|row| batch.hits[row.hit].clone()).collect::<Vec<_>>()
+        };
+        assert_eq!(hits(&both, &again), hits(&alone, &alone.rows));
+        assert_eq!(hits(&both, &both.rows[..2]), hits(&alone, &alone.rows));
+        // Met again, the value's hits are those it gave the first time, not copies.
+        let firsts: Vec<usize> = both.rows[..2].iter().map(|row| row.hit).collect();
+        assert_eq!(again.iter().map(|row| row.hit).collect::<Vec<_>>(), firsts);
+        assert_eq!(both.hits.len(), 3);
     }
 
     #[test]

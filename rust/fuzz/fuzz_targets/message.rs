@@ -68,7 +68,8 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     assert_eq!(rows_end, batch.rows.len());
-    assert!(batch.rows.iter().all(|row| row.text < batch.wheres.len() && row.start <= row.end));
+    assert!(batch.rows.iter().all(|row| row.text < batch.wheres.len() && row.hit < batch.hits.len()));
+    assert!(batch.hits.iter().all(|hit| hit.start <= hit.end));
     let Ok(message) = mime::read(data, &skipped) else { return };
     assert_eq!(mime::read(data, &skipped), Ok(message.clone()));
     let mut last = None;

@@ -3,7 +3,8 @@
 //! its strings. Each row names its verdict by an index into the batch's distinct verdicts (url,
 //! valid, kind, naked, why) and its text by an index into the batch's texts (message, part);
 //! a candidate the core left to Python's judge is handed back whole, with its row's index
-//! (`_native_rows.py` and `_native_mail.py` take them).
+//! (`_native_rows.py` and `_native_mail.py` take them). A hit the batch met again (a list's
+//! header values) gives its rows the objects it gave the first time: one `str` a distinct hit.
 
 use std::collections::HashMap;
 
@@ -91,41 +92,63 @@ fn mail_rows<'py>(
     }
     let (messages_of, parts): (Vec<i64>, Vec<&String>) =
         batch.wheres.iter().map(|(message, part)| (to_i64(*message), part)).unzip();
-    let count = batch.rows.len();
-    let (urls, alternatives, wrappers) = (PyList::empty(py), PyList::empty(py), PyList::empty(py));
+    // Each distinct hit's objects made once: a list's header values, met in message after
+    // message, give their rows the same `str`s, tuple and verdict.
+    let mut made = Vec::with_capacity(batch.hits.len());
     let (verdicts, undecided) = (PyList::empty(py), PyList::empty(py));
-    let mut numbers = vec![0_i64; 7 * count];
     let mut known: HashMap<(String, bool, u8, bool, Option<usize>), i64> = HashMap::new();
-    for (i, core::Row { found, start, end, depth, text }) in batch.rows.into_iter().enumerate() {
+    for core::Hit { found, .. } in batch.hits.iter() {
         let naked = found.wrapper.is_none();
         let (kind, why) = kind_of(found.verdict);
-        let columns = [found.line, found.column, to_i64(start), to_i64(end), depth];
-        for (k, value) in columns.into_iter().enumerate() {
-            numbers[k * count + i] = value;
-        }
-        numbers[6 * count + i] = to_i64(text);
-        urls.append(PyString::new(py, &found.url))?;
-        alternatives.append(PyTuple::new(py, &found.alternatives)?)?;
-        wrappers.append(held.wrapper(py, found.wrapper))?;
-        numbers[5 * count + i] = match found.valid {
+        let url = PyString::new(py, &found.url).into_any();
+        let alternatives = PyTuple::new(py, &found.alternatives)?.into_any();
+        let wrapper = held.wrapper(py, found.wrapper);
+        let mut item = None;
+        let index = match found.valid {
             Some(valid) => {
-                let key = (found.url, valid, kind, naked, why);
+                let key = (found.url.clone(), valid, kind, naked, why);
                 match known.get(&key) {
                     Some(&index) => index,
                     None => {
                         let index = to_i64(known.len());
-                        verdicts.append((&key.0, valid, kind, naked, why))?;
+                        verdicts.append((&url, valid, kind, naked, why))?;
                         known.insert(key, index);
                         index
                     }
                 }
             }
             None => {
-                undecided.append((i, held.item(py, found)?))?;
+                item = Some(held.item(py, found.clone())?);
                 -1
             }
         };
+        made.push((url, alternatives, wrapper, index, item));
     }
+    let count = batch.rows.len();
+    let (mut urls, mut alternatives, mut wrappers) =
+        (Vec::with_capacity(count), Vec::with_capacity(count), Vec::with_capacity(count));
+    let mut numbers = vec![0_i64; 7 * count];
+    for (i, &core::Row { hit, text }) in batch.rows.iter().enumerate() {
+        let (Some(one), Some((url, alternative, wrapper, index, item))) =
+            (batch.hits.get(hit), made.get(hit))
+        else {
+            return Err(PyValueError::new_err("a row's hit out of range"));
+        };
+        let columns = [one.found.line, one.found.column, to_i64(one.start), to_i64(one.end), one.depth];
+        for (k, value) in columns.into_iter().enumerate() {
+            numbers[k * count + i] = value;
+        }
+        numbers[5 * count + i] = *index;
+        numbers[6 * count + i] = to_i64(text);
+        urls.push(url);
+        alternatives.push(alternative);
+        wrappers.push(wrapper);
+        if let Some(item) = item {
+            undecided.append((i, item))?;
+        }
+    }
+    let (urls, alternatives, wrappers) =
+        (PyList::new(py, urls)?, PyList::new(py, alternatives)?, PyList::new(py, wrappers)?);
     let fields = [
         python.into_any(),
         ids.into_any(),
