@@ -779,6 +779,10 @@ class _CatFile:
         if self._process is not None:
             self._process.kill()
             self._process.wait()
+            for pipe in (self._process.stdin, self._process.stdout):
+                if pipe is not None:
+                    with contextlib.suppress(OSError):  # ids never written: git is gone
+                        pipe.close()
             self._process = self._out = None
 
     @property
