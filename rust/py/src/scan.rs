@@ -64,10 +64,11 @@ fn wide_units(text: &Bound<'_, PyString>) -> PyResult<Units> {
     Ok(Units::Utf16(utf16, lone))
 }
 
-/// Whether UTF-16 units hold a surrogate (a high byte of 0xD8-0xDF): a fold with no early exit,
-/// which the compiler makes a vector test (`any` compared one unit a step).
+/// Whether UTF-16 units hold a surrogate (U+D800-U+DFFF): a fold of whole units with no early
+/// exit, which the compiler makes a vector test (`any` compared one unit a step, and a fold of
+/// the high bytes gathered them one by one).
 fn has_surrogate(units: &[[u8; 2]]) -> bool {
-    units.iter().fold(false, |seen, &[_, high]| seen | (high & 0xF8 == 0xD8))
+    units.iter().fold(false, |seen, &unit| seen | (u16::from_le_bytes(unit) & 0xF800 == 0xD800))
 }
 
 /// The code points of a `str`, decoded a slice at a time (as UTF-32), a lone surrogate as U+FFFD,
