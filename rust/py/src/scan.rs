@@ -64,7 +64,7 @@ fn wide_units(text: &Bound<'_, PyString>) -> PyResult<Units> {
     Ok(Units::Utf16(utf16, lone))
 }
 
-/// Whether UTF-16 units hold a surrogate (U+D800-U+DFFF): a fold of whole units with no early
+/// Whether UTF-16 units hold a surrogate (0xd800-0xdfff): a fold of whole units with no early
 /// exit, which the compiler makes a vector test (`any` compared one unit a step, and a fold of
 /// the high bytes gathered them one by one).
 fn has_surrogate(units: &[[u8; 2]]) -> bool {
