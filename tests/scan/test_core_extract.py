@@ -203,6 +203,18 @@ def test_the_two_halves_of_a_surrogate_pair_are_two_lone_surrogates() -> None:
 
 
 @native
+@pytest.mark.parametrize("at", [10, 70_000, 150_000], ids=["first-slice", "second-slice", "last-slice"])
+def test_a_lone_surrogate_is_seen_in_any_slice_of_a_long_text(at: int) -> None:
+    # The units of a text of the BMP are made, and looked through for a surrogate, a slice of
+    # 65,536 characters at a time: one in any slice, the others clean, sends the text to Python.
+    line = "\u4e2d\ud7ff\ue000 http://h.example/a\n"  # the units either side of the surrogates
+    text = line * (160_000 // len(line))
+    marked = f"{text[:at]}\udcff{text[at + 1 :]}"
+    assert native_items(marked) is None
+    assert native_items(text) is not None
+
+
+@native
 @pytest.mark.parametrize("profile", ["strict", "modern"])
 def test_the_judge_plan_names_the_profiles_own_productions(profile: str) -> None:
     judge = get_profile(profile)

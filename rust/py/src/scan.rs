@@ -45,20 +45,30 @@ fn wide_units(text: &Bound<'_, PyString>) -> PyResult<Units> {
     let length = text.len()?;
     // Zeroed (untouched pages cost nothing), then each slice's encoded bytes copied in whole.
     let mut utf16: Vec<[u8; 2]> = vec![[0; 2]; length];
+    let mut lone = false;
     for at in (0..length).step_by(DECODE_SLICE) {
         let end = (at + DECODE_SLICE).min(length);
         let slice = text.get_item(PySlice::new(text.py(), at as isize, end as isize, 1))?;
         let encoded = slice.call_method1("encode", ("utf-16-le", "surrogatepass"))?.cast_into::<PyBytes>()?;
         // The encoder's bytes as they are: the core reads each pair as a unit, little-endian.
-        match utf16.get_mut(at..end).map(|units| units.as_flattened_mut()) {
-            Some(units) if units.len() == encoded.as_bytes().len() => {
-                units.copy_from_slice(encoded.as_bytes())
+        match utf16.get_mut(at..end) {
+            Some(units) if units.as_flattened().len() == encoded.as_bytes().len() => {
+                units.as_flattened_mut().copy_from_slice(encoded.as_bytes());
+                // Looked for while the slice is in the cache, not in a pass of its own afterwards.
+                lone |= has_surrogate(units);
             }
             // A character beyond the BMP: two units.
             _ => return code_points(text).map(|(chars, lone)| Units::Chars(chars, lone)),
         }
     }
-    Ok(Units::Utf16(utf16))
+    Ok(Units::Utf16(utf16, lone))
+}
+
+/// Whether UTF-16 units hold a surrogate (0xd800-0xdfff): a fold of whole units with no early
+/// exit, which the compiler makes a vector test (`any` compared one unit a step, and a fold of
+/// the high bytes gathered them one by one).
+fn has_surrogate(units: &[[u8; 2]]) -> bool {
+    units.iter().fold(false, |seen, &unit| seen | (u16::from_le_bytes(unit) & 0xF800 == 0xD800))
 }
 
 /// The code points of a `str`, decoded a slice at a time (as UTF-32), a lone surrogate as U+FFFD,
@@ -173,8 +183,8 @@ const STEP: usize = 256;
 pub(crate) enum Units {
     Ascii(Py<PyString>),
     Latin1(Py<PyBytes>),
-    /// Little-endian, as `str.encode("utf-16-le")` writes them.
-    Utf16(Vec<[u8; 2]>),
+    /// Little-endian, as `str.encode("utf-16-le")` writes them, and whether they hold a surrogate.
+    Utf16(Vec<[u8; 2]>, bool),
     /// The code points, and whether the text has a lone surrogate (each one U+FFFD here).
     Chars(Vec<char>, bool),
 }
@@ -204,9 +214,7 @@ impl Units {
     pub(crate) fn lone_surrogate(&self) -> bool {
         match self {
             Units::Ascii(_) | Units::Latin1(_) => false,
-            Units::Utf16(units) => {
-                units.iter().any(|&unit| (0xD800..0xE000).contains(&u16::from_le_bytes(unit)))
-            }
+            Units::Utf16(_, lone) => *lone,
             Units::Chars(_, lone) => *lone,
         }
     }
@@ -222,7 +230,7 @@ impl Units {
         let units = match self {
             Units::Ascii(text) => UnitSlice::Bytes(text.to_str(py)?.as_bytes()),
             Units::Latin1(bytes) => UnitSlice::Bytes(bytes.as_bytes(py)),
-            Units::Utf16(units) => UnitSlice::Utf16(units),
+            Units::Utf16(units, _) => UnitSlice::Utf16(units),
             Units::Chars(chars, _) => UnitSlice::Chars(chars),
         };
         py.detach(|| guard(what, || work(units)))
