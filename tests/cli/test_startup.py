@@ -47,6 +47,7 @@ NOT_FOR_A_STRICT_RUN = (
     # The regex module (for a pattern Python's re refuses, a text that is not plain ASCII) and the
     # grammar's rendering for the core (shipped rendered: grammar/_rendered.py):
     *("regex", "urlsift.grammar.export", "urlsift.grammar.opaque"),
+    "gzip",  # by the first gzip stream (issue 31; bz2 and lzma come with argparse's shutil)
 )
 NOT_FOR_A_TEXT_RUN = (
     *NOT_FOR_A_STRICT_RUN,

@@ -12,12 +12,13 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::OnceLock;
 
 use regex::{Regex, RegexBuilder};
 
 use crate::rejoin::{as_written, first_reading, readings, slice, Reading};
 use crate::scan::{Candidate, Fnv, Scanner, Span, Unclosed, Unit, Words, Wrapper};
-use crate::{Grammar, GrammarError, DFA_SIZE_LIMIT, SIZE_LIMIT};
+use crate::{fullmatcher, Grammar, GrammarError, DFA_SIZE_LIMIT, SIZE_LIMIT};
 
 /// What the core can say of one reading.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,11 +106,30 @@ pub struct Judge {
     generic: String,
     fragment: String,
     /// D35: the shape of each opaque scheme checked in running text, keyed by scheme.
-    shapes: Grammar,
+    shapes: HashMap<String, Shape, BuildHasherDefault<Fnv>>,
     /// The schemes D35 checks, those whose shape only Python holds included.
     shaped: Words<String>,
     /// What a "www." host name stands for (`_model.WWW_STANDS_FOR`).
     www_prefix: String,
+}
+
+/// D35: one scheme's shape, compiled the first time a naked URL of its scheme is judged: a text
+/// meets few of the schemes, and compiling every shape cost each process more than judging.
+#[derive(Debug)]
+struct Shape {
+    pattern: String,
+    /// The fullmatch regex; None: the core refused the pattern, and Python's engine judges.
+    compiled: OnceLock<Option<Regex>>,
+}
+
+impl Shape {
+    fn fullmatch(&self, text: &str) -> Judged {
+        match self.compiled.get_or_init(|| fullmatcher(&self.pattern).ok()) {
+            Some(regex) if regex.is_match(text) => Judged::Valid,
+            Some(_) => Judged::Invalid,
+            None => Judged::Python,
+        }
+    }
 }
 
 /// A profile's judge, as `urlsift.extract` hands it over.
@@ -120,7 +140,8 @@ pub struct JudgePlan {
     pub schemes: Vec<(String, String)>,
     pub generic: String,
     pub fragment: String,
-    /// (scheme, pattern, parts) of each shape the core holds.
+    /// (scheme, pattern, parts) of each shape the core holds (only the pattern is read: a shape
+    /// is fullmatched, never captured).
     pub shapes: Vec<(String, String, Vec<String>)>,
     pub shaped: Vec<String>,
     pub www_prefix: String,
@@ -136,16 +157,14 @@ impl Judge {
                 production: "scheme".to_owned(),
                 reason: error.to_string(),
             })?;
-        let mut shapes = Grammar::new();
-        for (name, pattern, parts) in &plan.shapes {
-            shapes.add(name, pattern, parts)?;
-        }
+        let shapes = plan.shapes.into_iter();
+        let shapes = shapes.map(|(name, pattern, _)| (name, Shape { pattern, compiled: OnceLock::new() }));
         Ok(Judge {
             scheme,
             schemes: plan.schemes.into_iter().collect(),
             generic: plan.generic,
             fragment: plan.fragment,
-            shapes,
+            shapes: shapes.collect(),
             shaped: plan.shaped.into_iter().collect(),
             www_prefix: plan.www_prefix,
         })
@@ -201,7 +220,17 @@ impl Judge {
             return Judged::Valid;
         }
         let shape = rest.get(..rest.find('#').unwrap_or(rest.len())).unwrap_or_default();
-        Self::fullmatch(&self.shapes, &scheme, shape)
+        // A shape the core does not hold (export.POSSESSIVE_ONLY): Python's engine judges it.
+        self.shapes.get(&*scheme).map_or(Judged::Python, |held| held.fullmatch(shape))
+    }
+
+    /// The schemes whose shape has been compiled, sorted.
+    #[cfg(test)]
+    fn shapes_compiled(&self) -> Vec<&str> {
+        let compiled = self.shapes.iter().filter(|(_, shape)| shape.compiled.get().is_some());
+        let mut names: Vec<&str> = compiled.map(|(name, _)| name.as_str()).collect();
+        names.sort_unstable();
+        names
     }
 
     /// `validate_www(reference).valid`: the http URL it stands for, by the grammar alone.
@@ -459,8 +488,8 @@ mod tests {
     }
 
     /// A judge of toy productions: "x" judges scheme x (letters), "any" every other scheme
-    /// (anything but "#"), "frag" fragments (digits); shape "x" is one letter; "y" has a shape
-    /// only Python holds.
+    /// (anything but "#"), "frag" fragments (digits); shape "x" is one letter, "w" three; "y" has a
+    /// shape only Python holds.
     fn toy() -> (Judge, Grammar) {
         let mut grammar = Grammar::new();
         grammar.add("x", "[a-z]+|//[a-z]*", &[]).unwrap();
@@ -471,8 +500,8 @@ mod tests {
             schemes: vec![("x".into(), "x".into()), ("t".into(), "not-held".into())],
             generic: "any".into(),
             fragment: "frag".into(),
-            shapes: vec![("x".into(), "[a-z]".into(), vec![])],
-            shaped: vec!["x".into(), "y".into()],
+            shapes: vec![("x".into(), "[a-z]".into(), vec![]), ("w".into(), "[a-z]{3}".into(), vec![])],
+            shaped: vec!["x".into(), "y".into(), "w".into()],
             www_prefix: "x://".into(),
         };
         (Judge::new(plan).unwrap(), grammar)
@@ -507,6 +536,36 @@ mod tests {
         assert_eq!(judge.judge(&grammar, "x://ab", true), Judged::Valid, "a // form: the grammar's");
         assert_eq!(judge.judge(&grammar, "y:ab", true), Judged::Python, "a shape only Python holds");
         assert_eq!(judge.judge(&grammar, "y:ab", false), Judged::Valid, "a wrapper vouches");
+    }
+
+    #[test]
+    fn a_shape_is_compiled_only_when_a_naked_url_of_its_scheme_asks() {
+        let (judge, grammar) = toy();
+        assert!(judge.shapes_compiled().is_empty(), "nothing compiled by building the judge");
+        assert_eq!(judge.judge(&grammar, "x:ab", false), Judged::Valid);
+        assert_eq!(judge.judge(&grammar, "x://ab", true), Judged::Valid);
+        assert!(judge.shapes_compiled().is_empty(), "wrapped or \"//\": no shape asked");
+        assert_eq!(judge.judge(&grammar, "x:a", true), Judged::Valid);
+        assert_eq!(judge.shapes_compiled(), ["x"]);
+        assert_eq!(judge.judge(&grammar, "X:ab", true), Judged::Invalid, "D2: compiled once, any case");
+        assert_eq!(judge.shapes_compiled(), ["x"], "w's shape still not compiled");
+    }
+
+    #[test]
+    fn a_shape_the_core_refuses_is_left_to_python() {
+        let plan = JudgePlan {
+            scheme: "[a-z]+".into(),
+            generic: "any".into(),
+            fragment: "any".into(),
+            // Look-around is what the Python dialect has and this one does not.
+            shapes: vec![("r".into(), "(?=a)a".into(), vec![])],
+            shaped: vec!["r".into()],
+            ..JudgePlan::default()
+        };
+        let judge = Judge::new(plan).unwrap();
+        let (_, grammar) = toy();
+        assert_eq!(judge.judge(&grammar, "r:a", true), Judged::Python);
+        assert_eq!(judge.judge(&grammar, "r:a", false), Judged::Valid, "a wrapper vouches");
     }
 
     #[test]

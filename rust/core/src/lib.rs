@@ -72,6 +72,14 @@ impl fmt::Display for UnknownProduction {
 
 impl std::error::Error for UnknownProduction {}
 
+/// `pattern` compiled to match the whole of a text, within the size limits.
+pub(crate) fn fullmatcher(pattern: &str) -> Result<Regex, regex::Error> {
+    RegexBuilder::new(&format!(r"\A(?:{pattern})\z"))
+        .size_limit(SIZE_LIMIT)
+        .dfa_size_limit(DFA_SIZE_LIMIT)
+        .build()
+}
+
 /// One compiled production: its regex, anchored at both ends, and which groups hold which part.
 #[derive(Debug)]
 struct Production {
@@ -104,14 +112,10 @@ impl Grammar {
         // Fullmatch: the executor's one way to run a production, whatever the pattern's text. No
         // case-insensitive flag: literals are case-sensitive (D3); a scheme's case (D2) is read
         // in Python before a production runs.
-        let regex = RegexBuilder::new(&format!(r"\A(?:{pattern})\z"))
-            .size_limit(SIZE_LIMIT)
-            .dfa_size_limit(DFA_SIZE_LIMIT)
-            .build()
-            .map_err(|error| GrammarError::Refused {
-                production: production.to_owned(),
-                reason: error.to_string(),
-            })?;
+        let regex = fullmatcher(pattern).map_err(|error| GrammarError::Refused {
+            production: production.to_owned(),
+            reason: error.to_string(),
+        })?;
         let names: Vec<Option<&str>> = regex.capture_names().skip(1).collect();
         if names.len() != parts.len() {
             return Err(GrammarError::Groups {

@@ -20,10 +20,7 @@ the stream were whole), and bounds each step's output (zip members, ``archives``
 from __future__ import annotations
 
 import atexit
-import bz2
-import gzip
 import io
-import lzma
 import queue
 import re
 import sys
@@ -337,12 +334,32 @@ class _Push(io.RawIOBase):
         return self._write(bytes(data))
 
 
+# gzip, bz2 and lzma are imported by the first stream of theirs (issue 31: a run over plain files
+# never pays for them).
+def _gzip_file(file: IO[bytes], _: int) -> _Readable:
+    import gzip
+
+    return gzip.GzipFile(fileobj=file, mode="rb")
+
+
+def _bz2_file(file: IO[bytes], _: int) -> _Readable:
+    import bz2
+
+    return bz2.BZ2File(file, mode="rb")
+
+
+def _xz_file(file: IO[bytes], _: int) -> _Readable:
+    import lzma
+
+    return lzma.LZMAFile(file, mode="rb")
+
+
 # The decompressing readers close nothing of their own: the file under them is the caller's.
 # Each opener takes the file and the Zstandard window limit (``ZSTD_WINDOW_LOG``).
 _OPENERS: list[tuple[bytes, str, Callable[[IO[bytes], int], _Readable]]] = [
-    (b"\x1f\x8b", ".gz", lambda f, _: gzip.GzipFile(fileobj=f, mode="rb")),
-    (b"BZh", ".bz2", lambda f, _: bz2.BZ2File(f, mode="rb")),
-    (b"\xfd7zXZ\x00", ".xz", lambda f, _: lzma.LZMAFile(f, mode="rb")),  # noqa: SIM115
+    (b"\x1f\x8b", ".gz", _gzip_file),
+    (b"BZh", ".bz2", _bz2_file),
+    (b"\xfd7zXZ\x00", ".xz", _xz_file),
     (b"\x28\xb5\x2f\xfd", ".zst", _zstd_file),
     (b"\x1f\x9d", ".z", lambda f, _: Lzw(f)),  # Unix compress: .Z, .tar.Z (matched lower-cased)
     # A Zstandard stream may start with a skippable frame (magic 0x184D2A50 to 0x184D2A5F).
@@ -397,13 +414,13 @@ class OverBudget(Exception):
 
 _CORRUPT_STREAMS = (
     EOFError,
-    gzip.BadGzipFile,
-    lzma.LZMAError,
     zlib.error,
     NotImplementedError,  # a zip member packed by a method this Python lacks
     CorruptData,
 )
-_CORRUPT_ARCHIVES = (
+_CORRUPT_LOADED = (
+    ("gzip", "BadGzipFile"),
+    ("lzma", "LZMAError"),
     ("zipfile", "BadZipFile"),  # a CRC that does not match, a cut central directory
     ("tarfile", "TarError"),
 )
@@ -414,10 +431,11 @@ def corrupt() -> tuple[type[BaseException], ...]:
     a disk's read error is a DiskError (``unreadable``), and a decompressor's OSError a CorruptData.
 
     Read where an exception is caught (``except corrupt()``: an except clause's tuple is made when
-    an exception reaches it): zipfile's and tarfile's errors are among them once those modules are
-    loaded, which nothing else raises, so that a run that reads no archive never imports them."""
+    an exception reaches it): gzip's, lzma's, zipfile's and tarfile's errors are among them once
+    those modules are loaded, which nothing else raises, so that a run that reads no compressed
+    file or archive never imports them."""
     found: tuple[type[BaseException], ...] = _CORRUPT_STREAMS
-    for name, error in _CORRUPT_ARCHIVES:
+    for name, error in _CORRUPT_LOADED:
         module = sys.modules.get(name)
         if module is not None:
             found += (getattr(module, error),)
