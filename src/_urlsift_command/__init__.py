@@ -12,10 +12,10 @@ from __future__ import annotations
 import sys
 
 REFUSED_BY = "urlsift._select"
+"""The module whose ImportError is a refusal of the core asked for, not a broken install."""
 
 INTERRUPTED = 130
 """``urlsift.cli.INTERRUPTED``, said here as the package may not be imported yet."""
-"""The module whose ImportError is a refusal of the core asked for, not a broken install."""
 
 
 def main() -> int:
