@@ -211,6 +211,24 @@ impl Splitter {
 
     /// Takes the next block of input; pushes the messages it completed to `out`.
     pub fn feed(&mut self, block: &[u8], out: &mut Vec<RawMessage>) {
+        // The block's whole lines are split where they lie: only the line it is cut in is copied
+        // and held. Feeding the end of a held line as a block of its own first changes nothing:
+        // the messages are the same whatever the blocks.
+        let mut block = block;
+        if !self.data.is_empty() {
+            let Some(at) = memchr(b'\n', block) else { return self.hold(block, out) };
+            self.hold(&block[..=at], out);
+            block = &block[at + 1..];
+        }
+        let end = memrchr(b'\n', block).map_or(0, |at| at + 1);
+        if end > 0 {
+            self.split_lines(&block[..end], out);
+        }
+        self.hold(&block[end..], out);
+    }
+
+    /// `feed` through the held line: `block` joins what is held, whose whole lines are split.
+    fn hold(&mut self, block: &[u8], out: &mut Vec<RawMessage>) {
         if block.is_empty() {
             return;
         }
@@ -237,24 +255,33 @@ impl Splitter {
     }
 
     /// Whether the line before the one starting at `data[at]` is empty.
-    fn empty_before(&self, at: usize) -> bool {
+    fn empty_before(&self, head: &[u8], at: usize) -> bool {
         if at == 0 {
             return self.after_empty && !self.mid_line;
         }
-        let line_start = memrchr(b'\n', &self.data[..at - 1]).map_or(0, |newline| newline + 1);
-        !(line_start == 0 && self.mid_line) && is_empty_line(&self.data[line_start..at])
+        let line_start = memrchr(b'\n', &head[..at - 1]).map_or(0, |newline| newline + 1);
+        !(line_start == 0 && self.mid_line) && is_empty_line(&head[line_start..at])
     }
 
     /// Splits `data[..end]` (whole lines, but at the input's end or in a long line).
     fn take(&mut self, end: usize, out: &mut Vec<RawMessage>) {
+        let data = std::mem::take(&mut self.data);
+        self.split_lines(&data[..end], out);
+        self.data = data;
+        self.data.drain(..end);
+    }
+
+    /// Splits `head`, the input that follows what was split before (whole lines, but at the
+    /// input's end or in a long line).
+    fn split_lines(&mut self, head: &[u8], out: &mut Vec<RawMessage>) {
         let mut taken = 0;
-        let head = &self.data[..end];
+        let end = head.len();
         let first = head.starts_with(b"From ").then_some(0);
         let starts = first.into_iter().chain(memmem::find_iter(head, b"\nFrom ").map(|at| at + 1));
         for at in starts {
             let line_end = memchr(b'\n', &head[at..]).map(|length| at + length);
             let line = &head[at..line_end.unwrap_or(end)];
-            if self.empty_before(at) && is_separator(line) {
+            if self.empty_before(head, at) && is_separator(line) {
                 if let Some(mut current) = self.current.take() {
                     current.add(&head[taken..at], self.limit);
                     out.push(current.done(true, self.limit));
@@ -283,7 +310,6 @@ impl Splitter {
             self.mid_line = !ended;
         }
         self.position += end as u64;
-        self.data.drain(..end);
     }
 }
 
@@ -388,6 +414,32 @@ mod tests {
         assert!(!whole.last().unwrap().complete);
         for block in 1..20 {
             assert_eq!(split(&input, block, 5, 0), whole, "block {block}");
+        }
+    }
+
+    #[test]
+    fn the_same_messages_whether_a_block_ends_in_a_line_or_after_it() {
+        // Blocks cut at line ends (split where they lie) and inside lines, a long line among them
+        // (held, then passed on).
+        let mut long = vec![b'y'; 3 * MAX_SEPARATOR_BYTES];
+        long.push(b'\n');
+        let input = mbox(&[b"a\n\nFrom x\n", &long, b">From z\n\n", b"b"]);
+        let whole = split(&input, input.len(), u64::MAX, 0);
+        assert_eq!(whole.len(), 4);
+        for step in [1, 2, 5, 11, 100, 5000] {
+            let mut splitter = Splitter::new(u64::MAX, 0);
+            let mut found = Vec::new();
+            let mut at = 0;
+            for size in (1..).map(|turn| 1 + (turn * step) % 97) {
+                let end = input.len().min(at + size);
+                splitter.feed(&input[at..end], &mut found);
+                at = end;
+                if at == input.len() {
+                    break;
+                }
+            }
+            splitter.finish(&mut found);
+            assert_eq!(found, whole, "step {step}");
         }
     }
 

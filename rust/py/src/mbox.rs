@@ -14,6 +14,8 @@ use crate::scan::guard;
 #[pyclass(module = "urlsift._core")]
 struct MboxSplitter {
     inner: Option<core::Splitter>,
+    /// The last chunk's data, joined: its room kept for the next (no fresh pages a call).
+    joined: Vec<u8>,
 }
 
 /// Each message as the tuple `RawMessage._make` takes: number, offset, data, size, complete,
@@ -38,10 +40,14 @@ fn batch<'py>(py: Python<'py>, found: Vec<core::RawMessage>) -> PyResult<Bound<'
 /// The messages as one chunk: their data one after the other, and six columns of native 64-bit
 /// integers laid out one after the other (where each one's data ends, number, offset, size,
 /// complete, pipermail): `sources.mbox.MailChunk`'s makings, with no Python object a message.
-fn chunk<'py>(py: Python<'py>, found: Vec<core::RawMessage>) -> PyResult<Bound<'py, PyTuple>> {
+fn chunk<'py>(
+    py: Python<'py>,
+    found: Vec<core::RawMessage>,
+    data: &mut Vec<u8>,
+) -> PyResult<Bound<'py, PyTuple>> {
     let count = found.len();
     let mut columns = vec![0_i64; 6 * count];
-    let mut data = Vec::with_capacity(found.iter().map(|message| message.data.len()).sum());
+    data.clear();
     for (i, message) in found.into_iter().enumerate() {
         data.extend_from_slice(&message.data);
         let values =
@@ -53,7 +59,7 @@ fn chunk<'py>(py: Python<'py>, found: Vec<core::RawMessage>) -> PyResult<Bound<'
         columns[5 * count + i] = i64::from(message.pipermail);
     }
     let columns: Vec<u8> = columns.iter().flat_map(|n| n.to_ne_bytes()).collect();
-    PyTuple::new(py, [PyBytes::new(py, &data), PyBytes::new(py, &columns)])
+    PyTuple::new(py, [PyBytes::new(py, data), PyBytes::new(py, &columns)])
 }
 
 #[pymethods]
@@ -63,7 +69,7 @@ impl MboxSplitter {
     #[new]
     #[pyo3(signature = (limit, start = 0))]
     fn new(limit: u64, start: u64) -> Self {
-        MboxSplitter { inner: Some(core::Splitter::new(limit, start)) }
+        MboxSplitter { inner: Some(core::Splitter::new(limit, start)), joined: Vec::new() }
     }
 
     /// The messages completed by the next block of the input.
@@ -73,7 +79,8 @@ impl MboxSplitter {
 
     /// `feed`'s messages as one chunk of columns (`chunk`).
     fn feed_chunk<'py>(&mut self, py: Python<'py>, block: &[u8]) -> PyResult<Bound<'py, PyTuple>> {
-        chunk(py, self.fed(py, block)?)
+        let found = self.fed(py, block)?;
+        chunk(py, found, &mut self.joined)
     }
 
     /// The input has ended: its last message (if any).
@@ -83,7 +90,8 @@ impl MboxSplitter {
 
     /// `finish`'s message as a chunk of columns (`chunk`).
     fn finish_chunk<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        chunk(py, self.finished(py)?)
+        let found = self.finished(py)?;
+        chunk(py, found, &mut std::mem::take(&mut self.joined))
     }
 }
 
