@@ -563,7 +563,7 @@ fn json_text(text: Option<&[u8]>, out: &mut Vec<u8>) {
 }
 
 /// The bytes `json_text` cannot copy as they are: the C0 controls, `"`, `\\` and 0xED (which starts
-/// a surrogate, or a code point from U+D000 to U+D7FF, written as it is).
+/// a surrogate, or a code point from 0xD000 to 0xD7FF, written as it is).
 const JSON_SPECIAL: [bool; 256] = {
     let mut table = [false; 256];
     let mut byte = 0;
