@@ -459,50 +459,53 @@ fn json_object(batch: &Batch, at: At, valid: bool, held: &mut Held, out: &mut Ve
     out.extend_from_slice(if wrapper.is_none() { b"true" } else { b"false" });
     let number = |column: &[i64]| Some(column.get(at.row).copied().unwrap_or(0));
     json_fields(
-        &[("line", Field::Number(number(&r.line))), ("column", Field::Number(number(&r.column)))],
+        &[
+            (", \"line\": ", Field::Number(number(&r.line))),
+            (", \"column\": ", Field::Number(number(&r.column))),
+        ],
         out,
     );
     out.extend_from_slice(held.message(at.message, [0, 0], |fields| {
         json_fields(
             &[
-                ("source", Field::Text(m.source.get(at.message))),
-                ("member", Field::Text(m.member.get(at.message))),
-                ("message", Field::Number(m.message.get(at.message).copied().flatten())),
-                ("offset", Field::Number(m.offset.get(at.message).copied().flatten())),
-                ("message_id", Field::Text(m.message_id.get(at.message))),
-                ("date", Field::Text(m.date.get(at.message))),
-                ("newsgroups", Field::Text(m.newsgroups.get(at.message))),
+                (", \"source\": ", Field::Text(m.source.get(at.message))),
+                (", \"member\": ", Field::Text(m.member.get(at.message))),
+                (", \"message\": ", Field::Number(m.message.get(at.message).copied().flatten())),
+                (", \"offset\": ", Field::Number(m.offset.get(at.message).copied().flatten())),
+                (", \"message_id\": ", Field::Text(m.message_id.get(at.message))),
+                (", \"date\": ", Field::Text(m.date.get(at.message))),
+                (", \"newsgroups\": ", Field::Text(m.newsgroups.get(at.message))),
             ],
             fields,
         );
     }));
     let fields: [(&str, Field<'_>); 13] = [
-        ("part", Field::Text(batch.texts.part.get(at.text))),
-        ("error", Field::Text(r.error.get(at.row))),
-        ("canonical", Field::Text(r.canonical.get(at.row))),
-        ("count", Field::Number(r.count.get(at.row).copied().flatten())),
-        ("start", Field::Number(number(&r.start))),
-        ("end", Field::Number(number(&r.end))),
-        ("quote_depth", Field::Number(number(&r.quote_depth))),
-        ("context", Field::Text(r.context.get(at.row))),
-        ("wayback", Field::Text(r.wayback.get(at.row))),
-        ("host", Field::Text(r.host.get(at.row))),
-        ("host_unicode", Field::Text(r.host_unicode.get(at.row))),
-        ("registered_domain", Field::Text(r.registered_domain.get(at.row))),
-        ("surt", Field::Text(r.surt.get(at.row))),
+        (", \"part\": ", Field::Text(batch.texts.part.get(at.text))),
+        (", \"error\": ", Field::Text(r.error.get(at.row))),
+        (", \"canonical\": ", Field::Text(r.canonical.get(at.row))),
+        (", \"count\": ", Field::Number(r.count.get(at.row).copied().flatten())),
+        (", \"start\": ", Field::Number(number(&r.start))),
+        (", \"end\": ", Field::Number(number(&r.end))),
+        (", \"quote_depth\": ", Field::Number(number(&r.quote_depth))),
+        (", \"context\": ", Field::Text(r.context.get(at.row))),
+        (", \"wayback\": ", Field::Text(r.wayback.get(at.row))),
+        (", \"host\": ", Field::Text(r.host.get(at.row))),
+        (", \"host_unicode\": ", Field::Text(r.host_unicode.get(at.row))),
+        (", \"registered_domain\": ", Field::Text(r.registered_domain.get(at.row))),
+        (", \"surt\": ", Field::Text(r.surt.get(at.row))),
     ];
     json_fields(&fields, out);
     let date_header = r.date_header.get(at.row);
     out.extend_from_slice(held.date_header(date_header, [0, 0], |field| {
-        json_fields(&[("date_header", Field::Text(date_header))], field);
+        json_fields(&[(", \"date_header\": ", Field::Text(date_header))], field);
     }));
     out.extend_from_slice(b"}\n");
 }
 
-/// Each field as `, "name": value`.
+/// Each field as `, "name": value` (each given as its name's part: `, "name": `, written at once).
 fn json_fields(fields: &[(&str, Field<'_>)], out: &mut Vec<u8>) {
     for (name, field) in fields {
-        json_name(name, out);
+        out.extend_from_slice(name.as_bytes());
         match *field {
             Field::Text(text) => json_text(text, out),
             Field::Number(None) => out.extend_from_slice(b"null"),
@@ -517,12 +520,6 @@ enum Field<'a> {
     Number(Option<i64>),
 }
 
-fn json_name(name: &str, out: &mut Vec<u8>) {
-    out.extend_from_slice(b", \"");
-    out.extend_from_slice(name.as_bytes());
-    out.extend_from_slice(b"\": ");
-}
-
 /// `json.encoder.encode_basestring` (what `json.dumps` does with `ensure_ascii=False`): `"` and
 /// `\` and the C0 controls escaped, all else as it is; then `escaping.surrogates_escaped`.
 fn json_text(text: Option<&[u8]>, out: &mut Vec<u8>) {
@@ -530,6 +527,7 @@ fn json_text(text: Option<&[u8]>, out: &mut Vec<u8>) {
         out.extend_from_slice(b"null");
         return;
     };
+    out.reserve(text.len() + 2); // (most texts have nothing to escape: one allocation check)
     out.push(b'"');
     let mut rest = text;
     while let Some(found) = first_json_special(rest) {
@@ -564,18 +562,33 @@ fn json_text(text: Option<&[u8]>, out: &mut Vec<u8>) {
     out.push(b'"');
 }
 
+/// The bytes `json_text` cannot copy as they are: the C0 controls, `"`, `\\` and 0xED (which starts
+/// a surrogate, or a code point from 0xD000 to 0xD7FF, written as it is).
+const JSON_SPECIAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = byte < 0x20 || byte == b'"' as usize || byte == b'\\' as usize || byte == 0xED;
+        byte += 1;
+    }
+    table
+};
+
+fn json_special(byte: u8) -> bool {
+    JSON_SPECIAL.get(usize::from(byte)).copied().unwrap_or(true)
+}
+
 /// Where the first byte `json_text` cannot copy as it is stands: a 16-byte block at a time while
-/// none holds one (a test the compiler can make one vector step), then byte by byte.
+/// none holds one (a test the compiler can make one vector step), then one table look-up a byte.
 fn first_json_special(text: &[u8]) -> Option<usize> {
-    // 0xED starts a surrogate (or a code point from 0xD000 to 0xD7FF, written as it is).
-    let special = |byte: &u8| *byte < 0x20 || *byte == b'"' || *byte == b'\\' || *byte == 0xED;
     // (`fold`, not `any`: a whole block is tested at once, which the compiler can vectorise)
+    let special = |byte: &u8| *byte < 0x20 || *byte == b'"' || *byte == b'\\' || *byte == 0xED;
     let blocks = text
         .chunks_exact(16)
         .take_while(|block| !block.iter().fold(false, |seen, byte| seen | special(byte)))
         .count();
     let start = blocks * 16;
-    text.get(start..)?.iter().position(special).map(|found| start + found)
+    text.get(start..)?.iter().position(|&byte| json_special(byte)).map(|found| start + found)
 }
 
 /// `output._cell` of each column, and `csv.writer` (Excel's dialect: quotes where needed) around

@@ -5,6 +5,8 @@
 //! A `str` that UTF-8 cannot hold (a lone surrogate, from `surrogateescape`) reaches the core as
 //! `surrogatepass` writes it, which the core's writers read as the Python ones do.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -179,6 +181,9 @@ impl Rows {
 #[pyclass(frozen, module = "urlsift._core")]
 pub struct Writer {
     style: core::Style,
+    /// The bytes a row took in the last write, and some: the next write's buffer is made that
+    /// big at once (not grown, copied, again and again).
+    per_row: AtomicUsize,
 }
 
 #[pymethods]
@@ -206,7 +211,10 @@ impl Writer {
             return Err(PyValueError::new_err("a record's end is one ASCII character"));
         }
         let schemes = schemes.map(|schemes| schemes.into_iter().map(String::into_bytes).collect());
-        Ok(Writer { style: core::Style { format, canonical, filename, color, end, schemes } })
+        Ok(Writer {
+            style: core::Style { format, canonical, filename, color, end, schemes },
+            per_row: AtomicUsize::new(0),
+        })
     }
 
     /// The rows `start` to `stop` of `rows` (those of the schemes asked for), written; how many,
@@ -220,13 +228,16 @@ impl Writer {
     ) -> PyResult<(Bound<'py, PyBytes>, usize, bool)> {
         let batch = &rows.get().inner;
         let style = &self.style;
+        let asked = stop.min(batch.len()).saturating_sub(start);
+        let guess = asked.saturating_mul(self.per_row.load(Ordering::Relaxed));
         let (out, written) = py.detach(|| {
             guard("write", || {
-                let mut out = Vec::new();
+                let mut out = Vec::with_capacity(guess);
                 let written = core::write(batch, start..stop, style, &mut out);
                 (out, written)
             })
         })?;
+        self.per_row.store(out.len() / asked.max(1) + 16, Ordering::Relaxed);
         // Every text is written with its lone surrogates escaped: the output is UTF-8, handed on as
         // bytes (the printer writes them to a UTF-8 stream's buffer as they are).
         if let Err(error) = std::str::from_utf8(&out) {
