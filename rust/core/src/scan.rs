@@ -498,9 +498,7 @@ impl Scanner {
     /// candidates as `scan`, of which the caller need hold only those it has not yet handed on.
     pub fn start<T: Unit>(&self, text: &[T], start: usize, stop: Option<usize>, text_start: bool) -> Scan {
         let text = Text { s: text };
-        // (Room for the four: a mail batch starts a scan for each of its texts.)
-        let mut triggers: Vec<Trigger> = Vec::with_capacity(4);
-        triggers.extend([Trigger::Open, Trigger::Quote]);
+        let mut triggers: Vec<Trigger> = vec![Trigger::Open, Trigger::Quote];
         if self.naked {
             triggers.push(Trigger::Naked);
         }

@@ -77,7 +77,7 @@ fn windows_1252(byte: u8) -> Option<char> {
 /// `value` with its encoded words decoded, and the problem `_header_decoded` reports with it (the
 /// header is still scanned); None when a word's charset is not one decoded here.
 pub fn decoded(value: &str) -> Option<(String, Option<&'static str>)> {
-    if !opens_word(value.as_bytes()) || !has_encoded_word(value) {
+    if !value.contains("=?") || !has_encoded_word(value) {
         return Some((value.to_owned(), None)); // as str(Header) gives a plain str back
     }
     let words = words(value);
@@ -286,12 +286,6 @@ fn encoded_words(line: &str) -> Vec<(usize, &str, u8, &str, usize)> {
 
 /// `mime._has_encoded_word`: whether `email.header.ecre` finds a word in the whole value, where a
 /// charset may hold a line break and the encoded text may not; in one pass.
-/// Whether `bytes` holds "=?", where an encoded word would start: a `memchr` for `=`, not a
-/// `memmem` searcher made for each header value (most hold no `=`).
-pub(crate) fn opens_word(bytes: &[u8]) -> bool {
-    memchr::memchr_iter(b'=', bytes).any(|at| bytes.get(at + 1) == Some(&b'?'))
-}
-
 fn has_encoded_word(value: &str) -> bool {
     let bytes = value.as_bytes();
     let find = |what: &[u8], from: usize| {
