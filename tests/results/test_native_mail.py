@@ -168,6 +168,24 @@ MESSAGES = [
 ]
 
 
+EIGHT_BIT_HEADER_BLOCKS = [
+    # an 8-bit header line, then a blank line ended by CR LF, then a bare LF: Python's parser reads
+    # the block's end there as no separator at all (a tester's finding on a one-pass header cut)
+    b"Subject: caf\xe9\r\n\r\n\nb http://lat.example/\n",
+    b"Subject: \xe9=?utf-8?q?x?= a\r\n\r\n\n\nhttp://w.example/\n",
+    b"X: \x80\xff\r\n\r\n\nhttp://x.example/\n",
+    b"X: ascii\r\n\r\n\nhttp://y.example/\n",
+]
+
+
+@native
+@pytest.mark.parametrize("message", EIGHT_BIT_HEADER_BLOCKS)
+def test_a_header_block_ends_where_pythons_parser_ends_it(message: bytes, tmp_path: Path) -> None:
+    path = tmp_path / "m.mbox"
+    path.write_bytes(SEPARATOR + message)
+    _same_cli("--verbose", "--stats", "--format", "csv", str(path))
+
+
 @native
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
