@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 
 use regex::{Regex, RegexBuilder};
 
-use crate::rejoin::{as_written, first_reading, readings, slice, Reading};
+use crate::rejoin::{as_written, body_into, first_reading_into, readings, Reading};
 use crate::scan::{Candidate, Fnv, Scanner, Span, Unclosed, Unit, Words, Wrapper};
 use crate::{fullmatcher, Grammar, GrammarError, DFA_SIZE_LIMIT, SIZE_LIMIT};
 
@@ -374,14 +374,33 @@ impl Extractor {
         lines: &mut Lines,
         judgements: &mut Judgements,
     ) -> Option<Found> {
-        let found = |lines: &mut Lines, reading: Reading, alternatives, valid, verdict| {
+        let mut reading = Reading::default();
+        let mut found =
+            self.candidate_judged_into(grammar, text, candidate, lines, judgements, &mut reading)?;
+        (found.url, found.pieces) = (reading.url, reading.pieces);
+        Some(found)
+    }
+
+    /// `candidate_judged` with the match's URL and pieces left in `reading`, a buffer the caller
+    /// keeps from candidate to candidate (its room reused: no allocation per candidate on the
+    /// common paths); the `Found` has them empty. An undecided one holds its `readings` whole.
+    pub fn candidate_judged_into<T: Unit>(
+        &self,
+        grammar: &Grammar,
+        text: &[T],
+        candidate: &Candidate,
+        lines: &mut Lines,
+        judgements: &mut Judgements,
+        reading: &mut Reading,
+    ) -> Option<Found> {
+        let found = |lines: &mut Lines, alternatives, valid, verdict| {
             let (line, column) = lines.at(text, candidate.span.0);
             Found {
-                url: reading.url,
+                url: String::new(),
                 alternatives,
                 wrapper: candidate.wrapper,
                 span: candidate.span,
-                pieces: reading.pieces,
+                pieces: Vec::new(),
                 line,
                 column,
                 valid,
@@ -391,32 +410,32 @@ impl Extractor {
         };
         if let Some(why) = candidate.problem {
             // D21: rejected whatever it reads as; its first reading shows what it held.
-            let reading = first_reading(text, candidate);
-            return self
-                .invalid
-                .then(|| found(lines, reading, Vec::new(), Some(false), Verdict::Unclosed(why)));
+            if !self.invalid {
+                return None;
+            }
+            first_reading_into(text, candidate, reading);
+            return Some(found(lines, Vec::new(), Some(false), Verdict::Unclosed(why)));
         }
         let naked = candidate.wrapper.is_none();
         let verdict = if candidate.deobfuscated { Verdict::Deobfuscated } else { Verdict::Judge };
         // The common case: the body as written. Only a skipped " at " (D32) keeps a naked one
         // from it (D19: a naked URL ends at whitespace).
         if candidate.skipped.is_empty() && (naked || as_written(text, candidate.body)) {
-            let (start, end) = candidate.body;
-            let url = slice(text, start, end);
+            body_into(text, candidate.body, reading);
+            let url = &reading.url;
             let judged = if candidate.www {
-                judgements.judged(&url, Asked::Www, || self.judge.judge_www(grammar, &url))
+                judgements.judged(url, Asked::Www, || self.judge.judge_www(grammar, url))
             } else {
                 let asked = if naked { Asked::Naked } else { Asked::Wrapped };
-                judgements.judged(&url, asked, || self.judge.judge(grammar, &url, naked))
+                judgements.judged(url, asked, || self.judge.judge(grammar, url, naked))
             };
-            let reading = Reading { url, pieces: vec![candidate.body] };
             let kind = if candidate.www { Verdict::Www } else { Verdict::Judge };
             return match judged {
-                Judged::Valid => Some(found(lines, reading, Vec::new(), Some(true), kind)),
-                Judged::Invalid => self.invalid.then(|| found(lines, reading, Vec::new(), Some(false), kind)),
+                Judged::Valid => Some(found(lines, Vec::new(), Some(true), kind)),
+                Judged::Invalid => self.invalid.then(|| found(lines, Vec::new(), Some(false), kind)),
                 Judged::Python => {
-                    let mut item = found(lines, reading.clone(), Vec::new(), None, kind);
-                    item.readings = vec![reading];
+                    let mut item = found(lines, Vec::new(), None, kind);
+                    item.readings = vec![reading.clone()];
                     Some(item)
                 }
             };
@@ -428,23 +447,23 @@ impl Extractor {
             .map(|r| judgements.judged(&r.url, asked, || self.judge.judge(grammar, &r.url, naked)))
             .collect();
         if judged.contains(&Judged::Python) {
-            let first =
-                options.first().cloned().unwrap_or(Reading { url: String::new(), pieces: Vec::new() });
-            let mut item = found(lines, first, Vec::new(), None, verdict);
+            *reading = options.first().cloned().unwrap_or_default();
+            let mut item = found(lines, Vec::new(), None, verdict);
             item.readings = options;
             return Some(item);
         }
         // D24: the first valid reading (the most hyphens kept) is the URL, the others alternatives.
         let mut valid = options.into_iter().zip(judged).filter(|(_, j)| *j == Judged::Valid).map(|(r, _)| r);
         if let Some(best) = valid.next() {
+            *reading = best;
             let alternatives = valid.map(|r| r.url).collect();
-            return Some(found(lines, best, alternatives, Some(true), verdict));
+            return Some(found(lines, alternatives, Some(true), verdict));
         }
         if !self.invalid {
             return None;
         }
-        let first = first_reading(text, candidate);
-        Some(found(lines, first, Vec::new(), Some(false), Verdict::Judge))
+        first_reading_into(text, candidate, reading);
+        Some(found(lines, Vec::new(), Some(false), Verdict::Judge))
     }
 }
 
@@ -597,6 +616,40 @@ mod tests {
             found.iter().map(|f| (f.url.as_str(), f.alternatives.as_slice(), f.line, f.column)).collect();
         assert_eq!(urls, vec![("x:abcd", &[][..], 2, 1), ("z:ab-cd", &["z:abcd".to_owned()][..], 3, 10)]);
         assert!(found.iter().all(|f| f.valid == Some(true) && f.verdict == Verdict::Judge));
+    }
+
+    #[test]
+    fn a_reading_buffer_kept_between_candidates_reads_each_afresh() {
+        // Long readings first, then shorter ones of fewer pieces: nothing of one may be left in
+        // the next (an unclosed wrapper, a rejoined one, a naked URL, one left to Python).
+        let text = "<URL:x:abcdef-\n  ghijkl-\n mn> <URL:q:a\n<URL:x:1-\n2> x:zz <URL:t:a-\nb> <x:";
+        let (judge, grammar) = toy();
+        let scanner = Scanner::new(true, &["x".to_owned()], &[], &[], false, false);
+        let extractor = Extractor { scanner, judge, invalid: true };
+        let units = text.as_bytes();
+        let scanned = extractor.scanner.scan(units, 0, None, true);
+        let (mut lines, mut again) = (Lines::default(), Lines::default());
+        let (mut judgements, mut reading) = (Judgements::new(), Reading::default());
+        let mut found = 0;
+        for candidate in &scanned.candidates {
+            let fresh =
+                extractor.candidate_judged(&grammar, units, candidate, &mut lines, &mut Judgements::none());
+            let kept = extractor.candidate_judged_into(
+                &grammar,
+                units,
+                candidate,
+                &mut again,
+                &mut judgements,
+                &mut reading,
+            );
+            let kept = kept.map(|mut kept| {
+                (kept.url, kept.pieces) = (reading.url.clone(), reading.pieces.clone());
+                kept
+            });
+            assert_eq!(kept, fresh, "{candidate:?}");
+            found += usize::from(fresh.is_some());
+        }
+        assert_eq!(found, 6, "every kind of candidate met");
     }
 
     #[test]

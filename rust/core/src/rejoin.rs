@@ -17,7 +17,7 @@ use crate::scan::{is_space, Candidate, Span, Unit};
 pub const MAX_HYPHEN_BREAKS: usize = 4;
 
 /// One way to read a candidate: the URL, and the slices of the text it is made of.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Reading {
     pub url: String,
     pub pieces: Vec<Span>,
@@ -59,14 +59,19 @@ fn runs<T: Unit>(text: &[T], start: usize, end: usize, found: &mut Vec<Span>) {
 
 /// The runs of non-whitespace of the body, quote prefixes (D25) left out.
 pub fn pieces<T: Unit>(text: &[T], candidate: &Candidate) -> Vec<Span> {
-    let (mut start, end) = candidate.body;
     let mut found = Vec::new();
+    pieces_into(text, candidate, &mut found);
+    found
+}
+
+/// `pieces`, appended to `found`.
+fn pieces_into<T: Unit>(text: &[T], candidate: &Candidate, found: &mut Vec<Span>) {
+    let (mut start, end) = candidate.body;
     for &(skip_start, skip_end) in &candidate.skipped {
-        runs(text, start, skip_start, &mut found);
+        runs(text, start, skip_start, found);
         start = skip_end;
     }
-    runs(text, start, end, &mut found);
-    found
+    runs(text, start, end, found);
 }
 
 /// D24: indexes of the runs that end with "-" where a line break follows (spaces and a quote
@@ -174,13 +179,32 @@ pub fn readings<T: Unit>(text: &[T], candidate: &Candidate) -> Vec<Reading> {
 /// `readings(text, candidate)[0]` without building the others (a wrapper never closed shows only
 /// what it held).
 pub fn first_reading<T: Unit>(text: &[T], candidate: &Candidate) -> Reading {
+    let mut out = Reading::default();
+    first_reading_into(text, candidate, &mut out);
+    out
+}
+
+/// `first_reading`, made in `out` (what it held before dropped, its room kept): a caller that
+/// reads one candidate after another allocates nothing per candidate.
+pub fn first_reading_into<T: Unit>(text: &[T], candidate: &Candidate, out: &mut Reading) {
     if candidate.deobfuscated {
-        return readings(text, candidate)
-            .into_iter()
-            .next()
-            .unwrap_or(Reading { url: String::new(), pieces: vec![] });
+        *out = readings(text, candidate).into_iter().next().unwrap_or_default();
+        return;
     }
-    reading(text, pieces(text, candidate))
+    out.pieces.clear();
+    pieces_into(text, candidate, &mut out.pieces);
+    out.url.clear();
+    for &piece in &out.pieces {
+        push_slice(&mut out.url, text, piece);
+    }
+}
+
+/// The body as written (`as_written`'s case), made in `out` as `first_reading_into` does.
+pub fn body_into<T: Unit>(text: &[T], body: Span, out: &mut Reading) {
+    out.pieces.clear();
+    out.pieces.push(body);
+    out.url.clear();
+    push_slice(&mut out.url, text, body);
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! distinct URL, not here.
 
 use crate::extract::Found;
-use crate::scan::Unit;
+use crate::scan::{Span, Unit};
 
 /// The longest quote prefix `scanner._QUOTE_PREFIX` takes: 8 blanks, then 16 marks with 4 blanks
 /// each (`around._PREFIX_CHARS`).
@@ -24,9 +24,14 @@ fn is_blank(code: u32) -> bool {
 /// The row's `start` and `end`: from the URL's first piece to its last (a URL rejoined across
 /// lines spans the line breaks); a match of no piece starts and ends where its span starts.
 pub fn bounds(found: &Found) -> (usize, usize) {
-    match (found.pieces.first(), found.pieces.last()) {
+    pieces_bounds(&found.pieces, found.span)
+}
+
+/// `bounds` of a match of `pieces` and `span` (its reading held apart from it).
+pub fn pieces_bounds(pieces: &[Span], span: Span) -> (usize, usize) {
+    match (pieces.first(), pieces.last()) {
         (Some(first), Some(last)) => (first.0, last.1),
-        _ => (found.span.0, found.span.0),
+        _ => (span.0, span.0),
     }
 }
 

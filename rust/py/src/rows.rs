@@ -6,22 +6,38 @@
 //! candidate the core left to Python's judge is handed back whole, with its row's index.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasher, RandomState};
 
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 use urlsift_core::extract::{self as core, Found};
-use urlsift_core::rows::{bounds, quote_depth, PREFIX_CHARS};
-use urlsift_core::scan::Unit;
+use urlsift_core::rejoin::Reading;
+use urlsift_core::rows::{pieces_bounds, quote_depth, PREFIX_CHARS};
+use urlsift_core::scan::{Unit, Wrapper};
 use urlsift_core::text::Prefix;
 
 use crate::extract::kind_of;
 
-/// A found match with the columns the core works out.
+/// A found match with the columns the core works out: its verdict (an index into the block's
+/// distinct ones, or the candidate whole when Python's judge must say), and its numbers.
 pub(crate) struct Row {
-    found: Found,
-    start: i64,
-    end: i64,
-    depth: i64,
+    verdict: Verdict,
+    alternatives: Vec<String>,
+    wrapper: Option<Wrapper>,
+    /// line, column, start, end, quote_depth (`_native_rows._NUMBERS`).
+    numbers: [i64; 5],
+}
+
+enum Verdict {
+    Known(usize),
+    Undecided(Box<Found>),
+}
+
+/// A block's rows and their distinct verdicts.
+pub(crate) struct Taken {
+    rows: Vec<Row>,
+    verdicts: Verdicts,
 }
 
 fn to_i64(value: usize) -> i64 {
@@ -48,7 +64,9 @@ fn depth_of<T: Unit>(units: &[T], found: &Found, base: i64, prefix: &Prefix) -> 
 }
 
 /// The next matches of `scan`, at most `limit` (a candidate gives one at most), each with its
-/// columns.
+/// columns. Each match's URL is read into one buffer, kept from candidate to candidate, and
+/// copied out only for a verdict the block has not met: a text of rejected candidates makes no
+/// string per row.
 pub(crate) fn take<T: Unit>(
     extractor: &core::Extractor,
     grammar: &urlsift_core::Grammar,
@@ -57,111 +75,134 @@ pub(crate) fn take<T: Unit>(
     base: i64,
     limit: usize,
     prefix: &Prefix,
-) -> Result<Vec<Row>, String> {
+) -> Result<Taken, String> {
     let (scan, lines, judgements) = matches;
     let mut rows = Vec::with_capacity(limit.min(1 << 10));
-    while rows.len() < limit && !scan.done() {
-        let candidates = std::iter::from_fn(|| extractor.scanner.next(scan, units)).take(limit - rows.len());
-        for found in
-            candidates.filter_map(|c| extractor.candidate_judged(grammar, units, &c, lines, judgements))
-        {
-            let (start, end) = bounds(&found);
-            let depth = depth_of(units, &found, base, prefix)?;
-            rows.push(Row { found, start: base + to_i64(start), end: base + to_i64(end), depth });
-        }
+    let mut verdicts = Verdicts::default();
+    let mut reading = Reading::default();
+    while rows.len() < limit {
+        let Some(candidate) = extractor.scanner.next(scan, units) else { break };
+        let judged =
+            extractor.candidate_judged_into(grammar, units, &candidate, lines, judgements, &mut reading);
+        let Some(mut found) = judged else { continue };
+        let (start, end) = pieces_bounds(&reading.pieces, found.span);
+        let depth = depth_of(units, &found, base, prefix)?;
+        let alternatives = std::mem::take(&mut found.alternatives);
+        let (wrapper, line, column) = (found.wrapper, found.line, found.column);
+        let verdict = match found.valid {
+            Some(valid) => {
+                let (kind, why) = kind_of(found.verdict);
+                let naked = found.wrapper.is_none();
+                Verdict::Known(verdicts.index(&reading.url, Bits { valid, kind, naked, why }))
+            }
+            None => {
+                (found.url, found.pieces) = (reading.url.clone(), reading.pieces.clone());
+                found.alternatives.clone_from(&alternatives);
+                Verdict::Undecided(Box::new(found))
+            }
+        };
+        let numbers = [line, column, base + to_i64(start), base + to_i64(end), depth];
+        rows.push(Row { verdict, alternatives, wrapper, numbers });
     }
-    Ok(rows)
+    Ok(Taken { rows, verdicts })
 }
 
-/// A row's verdict as Python makes it: url, valid, kind, naked, why (`_native_rows._resolve`).
-#[derive(Clone, PartialEq, Eq)]
-struct Key {
-    url: Url,
+/// A verdict as Python makes it, less its URL: valid, kind, naked, why (`_native_rows._resolve`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Bits {
     valid: bool,
     kind: u8,
     naked: bool,
     why: Option<usize>,
 }
 
-/// A URL as a key. An empty string's pointer is dangling, and `bcmp` reading it (zero bytes,
-/// but through a masked vector load) cost a page fault's assist on every compare: lengths first.
-#[derive(Clone, Eq)]
-struct Url(String);
+/// The distinct verdicts of a block, numbered as first met; a verdict is looked up by the URL
+/// read into the buffer, with no string made unless it is new.
+#[derive(Default)]
+pub(crate) struct Verdicts {
+    keys: Vec<(String, Bits)>,
+    /// Each hash's latest verdict, and for each verdict the one met before it of the same hash.
+    latest: HashMap<u64, usize>,
+    before: Vec<Option<usize>>,
+    /// (Keyed at random, as `HashMap`'s own: a crafted text cannot make its URLs collide.)
+    state: RandomState,
+    /// The verdict of the row before (a text of repeats needs no lookup).
+    last: Option<usize>,
+}
 
-impl PartialEq for Url {
-    fn eq(&self, other: &Self) -> bool {
-        self.0.len() == other.0.len() && (self.0.is_empty() || self.0 == other.0)
+impl Verdicts {
+    fn is(&self, k: usize, url: &str, bits: Bits) -> bool {
+        // An empty string's pointer is dangling, and `bcmp` reading it (zero bytes, but through
+        // a masked vector load) cost a page fault's assist on every compare: lengths first.
+        self.keys.get(k).is_some_and(|(held, was)| {
+            *was == bits && held.len() == url.len() && (url.is_empty() || held == url)
+        })
+    }
+
+    fn index(&mut self, url: &str, bits: Bits) -> usize {
+        if let Some(k) = self.last.filter(|&k| self.is(k, url, bits)) {
+            return k;
+        }
+        let hash = self.state.hash_one((url, bits));
+        let mut at = self.latest.get(&hash).copied();
+        while let Some(k) = at {
+            if self.is(k, url, bits) {
+                self.last = Some(k);
+                return k;
+            }
+            at = self.before.get(k).copied().flatten();
+        }
+        let k = self.keys.len();
+        self.before.push(self.latest.insert(hash, k));
+        self.keys.push((url.to_owned(), bits));
+        self.last = Some(k);
+        k
     }
 }
 
-impl std::hash::Hash for Key {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        // Two writes, not one a field (each write costs SipHash a step); equal keys write the same.
-        state.write(self.url.0.as_bytes());
-        let why = self.why.map_or(0, |why| why + 1);
-        let (kind, valid, naked) = (usize::from(self.kind), usize::from(self.valid), usize::from(self.naked));
-        state.write_usize(why << 10 | kind << 2 | valid << 1 | naked);
-    }
-}
-
-/// `rows`' tuple of the rows `found` (None: there are none). Each distinct verdict of the block
+/// `rows`' tuple of the rows `taken` (None: there are none). Each distinct verdict of the block
 /// is one `str` of its URL, which every row of that verdict shares: a URL met again makes no
 /// Python object, and each list is made at its size.
 pub(crate) fn columns<'py>(
     py: Python<'py>,
     extractor: &crate::extract::Extractor,
-    found: Vec<Row>,
+    taken: Taken,
 ) -> PyResult<Option<Bound<'py, PyTuple>>> {
-    if found.is_empty() {
+    let Taken { rows, verdicts: distinct } = taken;
+    if rows.is_empty() {
         return Ok(None);
     }
-    let count = found.len();
+    let count = rows.len();
     let (mut urls, mut alternatives, mut wrappers) =
         (Vec::with_capacity(count), Vec::with_capacity(count), Vec::with_capacity(count));
     let (verdicts, undecided) = (PyList::empty(py), PyList::empty(py));
+    let mut strings = Vec::with_capacity(distinct.keys.len());
+    for (url, Bits { valid, kind, naked, why }) in &distinct.keys {
+        let url = PyString::new(py, url);
+        verdicts.append((&url, *valid, *kind, *naked, *why))?;
+        strings.push(url);
+    }
     let mut numbers = vec![0_i64; 6 * count];
-    let mut known: HashMap<Key, (i64, Bound<'py, PyString>)> = HashMap::new();
-    let mut last: Option<(Key, i64, Bound<'py, PyString>)> = None;
     let none = PyTuple::empty(py);
-    for (i, Row { found, start, end, depth }) in found.into_iter().enumerate() {
-        let naked = found.wrapper.is_none();
-        let (kind, why) = kind_of(found.verdict);
-        for (k, value) in [found.line, found.column, start, end, depth].into_iter().enumerate() {
+    for (i, row) in rows.into_iter().enumerate() {
+        for (k, value) in row.numbers.into_iter().enumerate() {
             numbers[k * count + i] = value;
         }
-        alternatives.push(if found.alternatives.is_empty() {
+        alternatives.push(if row.alternatives.is_empty() {
             none.clone()
         } else {
-            PyTuple::new(py, &found.alternatives)?
+            PyTuple::new(py, &row.alternatives)?
         });
-        wrappers.push(extractor.wrapper(py, found.wrapper));
-        let index = match found.valid {
-            Some(valid) => {
-                let key = Key { url: Url(found.url), valid, kind, naked, why };
-                // A row of the verdict before it (a text of repeats) needs no lookup.
-                let (index, url) = match &last {
-                    Some((held, index, url)) if *held == key => (*index, url.clone()),
-                    _ => {
-                        let (index, url) = match known.get(&key) {
-                            Some((index, url)) => (*index, url.clone()),
-                            None => {
-                                let index = to_i64(known.len());
-                                let url = PyString::new(py, &key.url.0);
-                                verdicts.append((&url, valid, kind, naked, why))?;
-                                known.insert(key.clone(), (index, url.clone()));
-                                (index, url)
-                            }
-                        };
-                        last = Some((key, index, url.clone()));
-                        (index, url)
-                    }
-                };
-                urls.push(url);
-                index
+        wrappers.push(extractor.wrapper(py, row.wrapper));
+        let index = match row.verdict {
+            Verdict::Known(k) => {
+                let url = strings.get(k).ok_or_else(|| PyRuntimeError::new_err("a verdict out of range"))?;
+                urls.push(url.clone());
+                to_i64(k)
             }
-            None => {
+            Verdict::Undecided(found) => {
                 urls.push(PyString::new(py, &found.url));
-                undecided.append((i, extractor.item(py, found)?))?;
+                undecided.append((i, extractor.item(py, *found)?))?;
                 -1
             }
         };
