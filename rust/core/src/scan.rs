@@ -431,37 +431,24 @@ impl<'a, T: Unit> Text<'a, T> {
         let needle = u32::from(needle);
         self.s.get(from..to).map_or(0, |s| s.iter().filter(|u| u.code() == needle).count() as i64)
     }
-    /// The lower-cased ASCII of `[from, to)`, or `None` if it holds anything else or is longer
-    /// than a `Word` (every word asked for is a scheme, `URL:` or `mailto`: none is).
-    fn ascii_lower(&self, from: usize, to: usize) -> Option<Word> {
+    /// The lower-cased ASCII of `[from, to)`, written into `word`, or `None` if it holds anything
+    /// else or is longer than a `Word` (every word asked for is a scheme, `URL:` or `mailto`: none
+    /// is). Written in place: a word returned by value was copied with wide loads right after its
+    /// byte stores, a stall on every trigger.
+    fn ascii_lower<'w>(&self, from: usize, to: usize, word: &'w mut Word) -> Option<&'w [u8]> {
         let units = self.s.get(from..to)?;
-        let mut word = Word { bytes: [0; Word::MAX], len: units.len() };
-        for (slot, unit) in word.bytes.get_mut(..units.len())?.iter_mut().zip(units) {
+        let slots = word.get_mut(..units.len())?;
+        for (slot, unit) in slots.iter_mut().zip(units) {
             *slot = u8::try_from(lower(unit.code())).ok().filter(u8::is_ascii)?;
         }
-        Some(word)
+        Some(slots)
     }
 }
 
-/// A lower-cased word of at most `Word::MAX` (twice `MAX_SCHEME_CHARS`) ASCII characters, kept on
-/// the stack: one is made at every trigger, and an allocation each was a fifth of the scan's time
-/// on a text of triggers.
-#[derive(Clone, Copy)]
-struct Word {
-    bytes: [u8; Word::MAX],
-    len: usize,
-}
-
-impl Word {
-    const MAX: usize = 2 * MAX_SCHEME_CHARS;
-}
-
-impl std::ops::Deref for Word {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        self.bytes.get(..self.len).unwrap_or_default()
-    }
-}
+/// A lower-cased word of at most twice `MAX_SCHEME_CHARS` ASCII characters, kept on the stack:
+/// one is made at every trigger, and an allocation each was a fifth of the scan's time on a text
+/// of triggers.
+type Word = [u8; 2 * MAX_SCHEME_CHARS];
 
 impl Scanner {
     /// `schemes`: the schemes a naked, quoted or bare `<...>` URL may use without `//` (lower
@@ -626,10 +613,11 @@ impl Scanner {
             }
             key = Some(own);
         }
-        let Some(word) = text.ascii_lower(hit.word, hit.colon) else { return refused };
+        let mut held: Word = [0; 2 * MAX_SCHEME_CHARS];
+        let Some(word) = text.ascii_lower(hit.word, hit.colon, &mut held) else { return refused };
         let (wrapper, body_start) = if *word == *b"url" {
             (Wrapper::Url, hit.colon + 1) // any scheme: the wrapper vouches for it
-        } else if self.schemes.contains(&*word)
+        } else if self.schemes.contains(word)
             || (space.0 == space.1 && text.starts_with(hit.colon + 1, b"//"))
         {
             // D22: a bare wrapper needs a known scheme or "//"; space after "<" only a known scheme.
@@ -682,7 +670,8 @@ impl Scanner {
     }
 
     fn vouched<T: Unit>(&self, text: &Text<'_, T>, word: usize, colon: usize) -> bool {
-        text.ascii_lower(word, colon).is_some_and(|w| self.schemes.contains(&*w))
+        let mut held: Word = [0; 2 * MAX_SCHEME_CHARS];
+        text.ascii_lower(word, colon, &mut held).is_some_and(|w| self.schemes.contains(w))
             || text.starts_with(colon + 1, b"//")
     }
 
@@ -753,14 +742,15 @@ impl Scanner {
         if start == colon {
             return None;
         }
-        let word = text.ascii_lower(start, colon)?;
+        let mut held: Word = [0; 2 * MAX_SCHEME_CHARS];
+        let word = text.ascii_lower(start, colon, &mut held)?;
         let first_letter = word.first().is_some_and(|&c| is_letter(u32::from(c)));
-        if first_letter && self.schemes.contains(&*word) {
+        if first_letter && self.schemes.contains(word) {
             return Some(start);
         }
         let slashes = text.starts_with(colon + 1, b"//");
         let compound = slashes && first_letter && word.contains(&b'+'); // D36: "git+https://"
-        let glued = slashes && first_letter && !self.iana.contains(&*word);
+        let glued = slashes && first_letter && !self.iana.contains(word);
         // "see.http://", "foo-mailto:", "=09http://": a known scheme after "." "-" or a digit is
         // the scheme (and after "+" when no "//" follows). D36: so is one glued to letters
         // ("Seehttps://") when the whole word is no registered scheme.
@@ -1067,7 +1057,8 @@ fn pipermail_at<T: Unit>(text: &Text<'_, T>, start: usize, end: usize) -> Option
         return None;
     }
     let colon = text.find(b':', start, at)?;
-    if *text.ascii_lower(start, colon)? != *b"mailto" {
+    let mut held: Word = [0; 2 * MAX_SCHEME_CHARS];
+    if *text.ascii_lower(start, colon, &mut held)? != *b"mailto" {
         return None;
     }
     let user = text.s.get(colon + 1..at)?;
@@ -1105,7 +1096,10 @@ fn url_prefix<T: Unit>(text: &Text<'_, T>, start: usize, floor: usize) -> usize 
     }
     let Some(word) = at.checked_sub(4) else { return start };
     let glued = word > 0 && text.at(word - 1).is_some_and(is_scheme_char); // "myURL:" is no prefix
-    if word >= floor && !glued && text.ascii_lower(word, at).is_some_and(|w| *w == *b"url:") {
+    if word >= floor
+        && !glued
+        && text.ascii_lower(word, at, &mut [0; 2 * MAX_SCHEME_CHARS]).is_some_and(|w| *w == *b"url:")
+    {
         return word;
     }
     start

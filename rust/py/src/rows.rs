@@ -126,9 +126,12 @@ pub(crate) struct Verdicts {
     before: Vec<Option<usize>>,
     /// (Keyed at random, as `HashMap`'s own: a crafted text cannot make its URLs collide.)
     state: RandomState,
-    /// The verdict of the row before (a text of repeats needs no lookup).
-    last: Option<usize>,
+    /// The verdicts of the last rows, latest first (a text of repeats, or of a few kinds of
+    /// candidate in turn, needs no hash).
+    recent: [Option<usize>; RECENT],
 }
+
+const RECENT: usize = 4;
 
 impl Verdicts {
     fn is(&self, k: usize, url: &str, bits: Bits) -> bool {
@@ -140,14 +143,24 @@ impl Verdicts {
     }
 
     fn index(&mut self, url: &str, bits: Bits) -> usize {
-        if let Some(k) = self.last.filter(|&k| self.is(k, url, bits)) {
-            return k;
-        }
+        let recent = self.recent.iter().position(|k| k.is_some_and(|k| self.is(k, url, bits)));
+        let k = match recent.and_then(|at| self.recent.get(at).copied().flatten()) {
+            Some(k) => k,
+            None => self.looked_up(url, bits),
+        };
+        // Moved to the front: the others shift down one, the oldest dropped.
+        let at = recent.unwrap_or(RECENT - 1);
+        self.recent.get_mut(..=at).unwrap_or_default().rotate_right(1);
+        self.recent[0] = Some(k);
+        k
+    }
+
+    /// The verdict's index by its hash, a new one if the block has not met it.
+    fn looked_up(&mut self, url: &str, bits: Bits) -> usize {
         let hash = self.state.hash_one((url, bits));
         let mut at = self.latest.get(&hash).copied();
         while let Some(k) = at {
             if self.is(k, url, bits) {
-                self.last = Some(k);
                 return k;
             }
             at = self.before.get(k).copied().flatten();
@@ -155,7 +168,6 @@ impl Verdicts {
         let k = self.keys.len();
         self.before.push(self.latest.insert(hash, k));
         self.keys.push((url.to_owned(), bits));
-        self.last = Some(k);
         k
     }
 }
