@@ -77,6 +77,8 @@ class MboxSplitter:
         """``feed``'s messages as one chunk: their data one after the other, and six columns of
         native 64-bit integers (where each ends, number, offset, size, complete, pipermail)."""
     def finish_chunk(self) -> tuple[bytes, bytes]: ...
+    def feed_blocks(self, blocks: list[bytes], /) -> tuple[bytes, bytes]:
+        """``feed_chunk`` of the blocks fed one after the other (not joined first)."""
 
 def next_separator(block: bytes, first: int, endpos: int, /) -> int | None:
     """sources/split.py's ``_separator_in``: the first separator at or after ``first``."""

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import collections
 import io
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from results import test_native_mail
 from results.test_native_rows import _same
 
@@ -179,6 +182,23 @@ def test_the_splitter_is_fed_chunk_bytes_of_blocks_at_a_time(monkeypatch: pytest
     _, tally = _same("chunked.mbox", Options(invalid=True), data)
     assert tally.messages == 300
     assert tally.warnings == len(range(0, 300, 7))
+
+
+@native
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 400), max_size=8), st.booleans())
+def test_blocks_handed_over_unjoined_split_as_joined(cuts: list[int], pipermail: bool) -> None:
+    """``feed_blocks`` (what ``_chunks`` hands over) is ``feed_chunk`` of the blocks joined."""
+    data = _mbox(
+        [DAMAGED % (k, k, k) for k in range(3)] + [b"From x\n\nnot one\n"],
+        PIPERMAIL if pipermail else SEPARATOR,
+    )
+    bounds = [0, *sorted(cut % (len(data) + 1) for cut in cuts), len(data)]
+    blocks = [data[a:b] for a, b in itertools.pairwise(bounds)]
+    assert _select.NATIVE is not None
+    fed, joined = _select.NATIVE.MboxSplitter(1 << 62, 0), _select.NATIVE.MboxSplitter(1 << 62, 0)
+    assert fed.feed_blocks(blocks) == joined.feed_chunk(data)
+    assert fed.finish_chunk() == joined.finish_chunk()
 
 
 @native

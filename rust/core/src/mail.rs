@@ -186,9 +186,15 @@ impl<'a> Units<'a> {
             return Units::Bytes(Cow::Owned(latin));
         }
         if top < 0xF0 {
-            return Units::Utf16(text.encode_utf16().map(u16::to_le_bytes).collect());
+            // Room for the units up front (no more than the bytes): `collect` would grow it from
+            // the iterator's lower bound, a third of them.
+            let mut units = Vec::with_capacity(bytes.len());
+            units.extend(text.encode_utf16().map(u16::to_le_bytes));
+            return Units::Utf16(units);
         }
-        Units::Chars(text.chars().collect())
+        let mut units = Vec::with_capacity(bytes.len() / 2);
+        units.extend(text.chars());
+        Units::Chars(units)
     }
 }
 

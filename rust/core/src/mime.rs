@@ -25,7 +25,6 @@ pub use html::{read as page_read, Page};
 pub use words::decoded as header_decoded;
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use memchr::{memchr, memchr_iter, memmem};
 
@@ -103,8 +102,7 @@ pub fn read(data: &[u8], skipped: &[String]) -> Result<Message, Fallback> {
         }
         // No colon, no URL, but for an encoded word and a "www." host with no scheme (mime.read).
         let bytes = value.as_bytes();
-        let kept =
-            memchr(b':', bytes).is_some() || memmem::find(bytes, b"=?").is_some() || contains_www(value);
+        let kept = memchr(b':', bytes).is_some() || contains_word(bytes) || contains_www(value);
         if !kept {
             continue;
         }
@@ -112,15 +110,15 @@ pub fn read(data: &[u8], skipped: &[String]) -> Result<Message, Fallback> {
         if let Some(problem) = problem {
             defect(&mut found, "malformed", name, problem); // still scanned, as decoded (or written)
         }
-        if value.contains(':') || contains_www(&value) {
-            found.headers.push((name.to_owned(), value));
+        if memchr(b':', value.as_bytes()).is_some() || contains_www(&value) {
+            found.headers.push((name.to_owned(), value.into_owned()));
         }
     }
     // `mime._header_text`: the words decoded, any problem left unsaid.
     let text = |name: &str| {
-        message
-            .get(name)
-            .map(|value| words::decoded(value).map(|(text, _)| text).ok_or(Fallback::WordCharset))
+        message.get(name).map(|value| {
+            words::decoded(value).map(|(text, _)| text.into_owned()).ok_or(Fallback::WordCharset)
+        })
     };
     found.message_id = text("message-id").transpose()?;
     found.date = text("date").transpose()?;
@@ -135,6 +133,12 @@ fn contains_www(value: &str) -> bool {
     let bytes = value.as_bytes();
     memchr::memchr2_iter(b'w', b'W', bytes)
         .any(|at| bytes[at..].get(..4).is_some_and(|four| four.eq_ignore_ascii_case(b"www.")))
+}
+
+/// `"=?" in value`: each `=` looked at (a `memmem` searcher is made a call, dearer than a short
+/// header value's search).
+fn contains_word(bytes: &[u8]) -> bool {
+    memchr_iter(b'=', bytes).any(|at| bytes.get(at + 1) == Some(&b'?'))
 }
 
 /// `value.lstrip(" \t").rstrip("\r")`, as `_Entity.get` and `read` take a value.
@@ -197,7 +201,9 @@ impl<'a> Entity<'a> {
         }
         let (head_end, body_start) = blank_line(data, start, end).unwrap_or((end, end));
         let head = lossy(&data[start..head_end]);
-        let mut ranges = Vec::new();
+        // Room for a header a 32 bytes up front (blinux-list's are 40-60 long, folded lines
+        // included): not grown five times a message.
+        let mut ranges = Vec::with_capacity(head.len() / 32 + 4);
         let mut picked = [None; PICKED.len()];
         let bytes = head.as_bytes();
         let mut chunk = 0;
@@ -337,13 +343,22 @@ const WINDOWS_1252: [char; 32] = [
 ];
 
 /// A Content-Type value read (`mime._Type`).
-struct Type {
+struct Type<'a> {
     kind: String,
-    params: HashMap<String, String>,
+    /// Each parameter's name as written and its value unquoted, in order: a name met again
+    /// stands for the last one (the Python's dict), looked up in any case (`Type::param`).
+    params: Vec<(&'a str, Cow<'a, str>)>,
     /// Lower case, US-ASCII read as UTF-8 (its name kept: it is the one reported).
     charset: String,
     /// D31: None for all but flowed text/plain, else whether `DelSp=yes`.
     delsp: Option<bool>,
+}
+
+impl Type<'_> {
+    /// The parameter called `name` (lower case), the last if several are.
+    fn param(&self, name: &str) -> Option<&str> {
+        self.params.iter().rev().find(|(key, _)| key.eq_ignore_ascii_case(name)).map(|(_, value)| &**value)
+    }
 }
 
 /// Python's `str.strip()` of an ASCII value.
@@ -403,44 +418,50 @@ fn parameters(rest: &str) -> Vec<(&str, &str)> {
 }
 
 /// `mime._read_type`, for an ASCII value with no RFC 2231 parameter.
-fn read_type(value: &str) -> Result<Type, Fallback> {
+fn read_type(value: &str) -> Result<Type<'_>, Fallback> {
     if !value.is_ascii() {
         return Err(Fallback::NonAsciiType);
     }
-    let (kind, rest) = value.split_once(';').unwrap_or((value, ""));
-    let mut kind: String = kind.chars().filter(|&c| !is_py_space(c)).collect();
-    kind.make_ascii_lowercase();
+    let (written, rest) = value.split_once(';').unwrap_or((value, ""));
+    // Its blanks taken out and lowered, a byte at a time (ASCII: a byte is a character).
+    let mut kind = String::with_capacity(written.len());
+    kind.extend(written.bytes().map(char::from).filter(|&c| !is_py_space(c)).map(|c| c.to_ascii_lowercase()));
     if kind.bytes().filter(|&b| b == b'/').count() != 1 {
         kind = "text/plain".to_owned(); // as the stdlib (RFC 2045: an invalid type is text/plain)
     }
-    let mut params = HashMap::new();
+    let mut params = Vec::new();
     for (name, raw) in parameters(rest) {
         if name.contains('*') {
             return Err(Fallback::Rfc2231);
         }
-        params.insert(name.to_ascii_lowercase(), unquote(py_strip(raw)));
+        params.push((name, unquote(py_strip(raw))));
     }
-    let mut charset = params.get("charset").map_or("utf-8", |c| py_strip(c)).to_ascii_lowercase();
+    let mut content = Type { kind, params, charset: String::new(), delsp: None };
+    let mut charset = content.param("charset").map_or("utf-8", py_strip).to_ascii_lowercase();
     if charset.is_empty() || charset == "us-ascii" || charset == "ascii" {
         charset = "utf-8".to_owned(); // undeclared 8-bit text is most often UTF-8
     }
-    let delsp = (kind == "text/plain").then(|| flowed(&params)).flatten();
-    Ok(Type { kind, params, charset, delsp })
+    content.charset = charset;
+    content.delsp = (content.kind == "text/plain").then(|| flowed(&content)).flatten();
+    Ok(content)
 }
 
 /// `flowed.is_flowed`: None when not flowed, else whether `DelSp=yes` (D31).
-fn flowed(params: &HashMap<String, String>) -> Option<bool> {
+fn flowed(content: &Type<'_>) -> Option<bool> {
     let said =
-        |name: &str, word: &str| params.get(name).is_some_and(|v| py_strip(v).eq_ignore_ascii_case(word));
+        |name: &str, word: &str| content.param(name).is_some_and(|v| py_strip(v).eq_ignore_ascii_case(word));
     said("format", "flowed").then(|| said("delsp", "yes"))
 }
 
-/// `mime._unquote`.
-fn unquote(raw: &str) -> String {
+/// `mime._unquote` (borrowed where no quoted pair changes it).
+fn unquote(raw: &str) -> Cow<'_, str> {
     let Some(inner) = raw.strip_prefix('"') else {
-        return raw.to_owned();
+        return Cow::Borrowed(raw);
     };
     let inner = inner.strip_suffix('"').unwrap_or(inner);
+    if memchr(b'\\', inner.as_bytes()).is_none() {
+        return Cow::Borrowed(inner);
+    }
     let mut out = String::with_capacity(inner.len());
     let mut chars = inner.chars();
     while let Some(c) = chars.next() {
@@ -457,7 +478,7 @@ fn unquote(raw: &str) -> String {
             out.push(c);
         }
     }
-    out
+    Cow::Owned(out)
 }
 
 fn defect(found: &mut Message, kind: &'static str, part: &str, detail: impl Into<String>) {
@@ -476,7 +497,7 @@ fn walk(
     *counter += 1;
     let content = read_type(entity.get("content-type").unwrap_or(default))?;
     let kind = content.kind.as_str();
-    let part = format!("{index} {kind}");
+    let part = part_name(index, kind);
     if entity.missing_separator {
         defect(found, "malformed", &part, "MissingHeaderBodySeparatorDefect");
     }
@@ -486,7 +507,7 @@ fn walk(
             defect(found, "malformed", &part, detail);
             return Ok(());
         }
-        let boundary = content.params.get("boundary").map_or("", String::as_str);
+        let boundary = content.param("boundary").unwrap_or("");
         if boundary.is_empty() {
             defect(found, "malformed", &part, "NoBoundaryInMultipartDefect");
             return text_part(entity, found, part, &content);
@@ -511,6 +532,25 @@ fn walk(
         text_part(entity, found, part, &content)?;
     }
     Ok(())
+}
+
+/// `f"{index} {kind}"`, a part's name (`format!` costs more than the rest of a small part's walk).
+fn part_name(index: usize, kind: &str) -> String {
+    let mut digits = [0_u8; 20];
+    let (mut at, mut left) = (digits.len(), index);
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (left % 10) as u8;
+        left /= 10;
+        if left == 0 {
+            break;
+        }
+    }
+    let mut name = String::with_capacity(digits.len() - at + 1 + kind.len());
+    name.extend(digits[at..].iter().map(|&digit| char::from(digit)));
+    name.push(' ');
+    name.push_str(kind);
+    name
 }
 
 /// `mime._split`: where the parts of a multipart body lie (start, end), and what was wrong with its
@@ -565,7 +605,12 @@ fn split(entity: &Entity<'_>, boundary: &[u8]) -> (Vec<(usize, usize)>, Option<&
 }
 
 /// `mime._text_part`: the part undone from its transfer encoding and decoded from its charset.
-fn text_part(entity: &Entity<'_>, found: &mut Message, part: String, content: &Type) -> Result<(), Fallback> {
+fn text_part(
+    entity: &Entity<'_>,
+    found: &mut Message,
+    part: String,
+    content: &Type<'_>,
+) -> Result<(), Fallback> {
     let charset = charset(&content.charset).ok_or(Fallback::Charset)?;
     let encoding = py_strip(entity.get("content-transfer-encoding").unwrap_or(""));
     let body = entity.body();
@@ -584,16 +629,31 @@ fn text_part(entity: &Entity<'_>, found: &mut Message, part: String, content: &T
     } else {
         Cow::Borrowed(body)
     };
-    // Whether a byte may have been replaced: not where the payload was valid UTF-8, nor in
-    // Latin-1 (every byte a character).
-    let (text, replacing) = match charset {
-        Charset::Utf8 => match lossy(&payload) {
-            Cow::Borrowed(text) => (text.to_owned(), false),
-            Cow::Owned(text) => (text, true),
+    // U+FFFD the text holds that the payload did not (mime._text_part counts them so): none where
+    // the payload was valid UTF-8, nor in Latin-1 (every byte a character).
+    let replaced = |text: &str, payload: &[u8]| {
+        text.matches('\u{fffd}').count().saturating_sub(memmem::find_iter(payload, "\u{fffd}").count())
+    };
+    let (text, replaced) = match (charset, payload) {
+        // A decoded payload that is valid UTF-8 becomes the text as it is, not copied.
+        (Charset::Utf8, Cow::Owned(decoded)) => match String::from_utf8(decoded) {
+            Ok(text) => (text, 0),
+            Err(error) => {
+                let text = String::from_utf8_lossy(error.as_bytes()).into_owned();
+                let count = replaced(&text, error.as_bytes());
+                (text, count)
+            }
         },
-        Charset::Latin1 => (payload.iter().map(|&b| char::from(b)).collect(), false),
-        Charset::Windows1252 => (
-            payload
+        (Charset::Utf8, Cow::Borrowed(body)) => match lossy(body) {
+            Cow::Borrowed(text) => (text.to_owned(), 0),
+            Cow::Owned(text) => {
+                let count = replaced(&text, body);
+                (text, count)
+            }
+        },
+        (Charset::Latin1, payload) => (payload.iter().map(|&b| char::from(b)).collect(), 0),
+        (Charset::Windows1252, payload) => {
+            let text: String = payload
                 .iter()
                 .map(|&b| {
                     if (0x80..0xa0).contains(&b) {
@@ -602,15 +662,10 @@ fn text_part(entity: &Entity<'_>, found: &mut Message, part: String, content: &T
                         char::from(b)
                     }
                 })
-                .collect(),
-            true,
-        ),
-    };
-    // U+FFFD the payload did not hold (mime._text_part counts them so).
-    let replaced = if replacing {
-        text.matches('\u{fffd}').count().saturating_sub(memmem::find_iter(&payload, "\u{fffd}").count())
-    } else {
-        0
+                .collect();
+            let count = replaced(&text, &payload);
+            (text, count)
+        }
     };
     if replaced > 0 {
         let sequences = if replaced == 1 { "sequence" } else { "sequences" };
@@ -722,6 +777,13 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn part_names_are_formatted_as_python_formats_them() {
+        for index in [0, 7, 9, 10, 99, 100, 12_345, usize::MAX] {
+            assert_eq!(part_name(index, "text/plain"), format!("{index} text/plain"));
         }
     }
 

@@ -5,6 +5,7 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyBool, PyBytes, PyList, PyTuple};
 use urlsift_core::mbox as core;
 
@@ -83,6 +84,18 @@ impl MboxSplitter {
         chunk(py, found, &mut self.joined)
     }
 
+    /// `feed_chunk` of the blocks one after the other, not joined first: the messages are the
+    /// same whatever the blocks, and Python's join was a copy of the chunk.
+    fn feed_blocks<'py>(
+        &mut self,
+        py: Python<'py>,
+        blocks: Vec<PyBackedBytes>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let blocks: Vec<&[u8]> = blocks.iter().map(|block| &**block).collect();
+        let found = self.fed_all(py, &blocks)?;
+        chunk(py, found, &mut self.joined)
+    }
+
     /// The input has ended: its last message (if any).
     fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         batch(py, self.finished(py)?)
@@ -98,11 +111,18 @@ impl MboxSplitter {
 impl MboxSplitter {
     /// The messages `block` completes, split with the GIL released.
     fn fed(&mut self, py: Python<'_>, block: &[u8]) -> PyResult<Vec<core::RawMessage>> {
+        self.fed_all(py, &[block])
+    }
+
+    /// The messages `blocks`, fed in order, complete, split with the GIL released.
+    fn fed_all(&mut self, py: Python<'_>, blocks: &[&[u8]]) -> PyResult<Vec<core::RawMessage>> {
         let splitter = self.inner.as_mut().ok_or_else(|| PyValueError::new_err("the input has ended"))?;
         py.detach(|| {
             guard("mbox", || {
                 let mut out = Vec::new();
-                splitter.feed(block, &mut out);
+                for block in blocks {
+                    splitter.feed(block, &mut out);
+                }
                 out
             })
         })

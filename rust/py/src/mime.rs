@@ -57,7 +57,9 @@ fn message(py: Python<'_>, read: Result<core::Message, core::Fallback>) -> PyRes
 /// problem said of them; None where a word's charset is left to Python.
 #[pyfunction]
 fn header_decoded(value: &str) -> PyResult<Option<(String, Option<&'static str>)>> {
-    guard("header_decoded", || core::header_decoded(value))
+    guard("header_decoded", || {
+        core::header_decoded(value).map(|(text, problem)| (text.into_owned(), problem))
+    })
 }
 
 /// A page read: its text, its links' values and its base.

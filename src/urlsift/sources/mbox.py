@@ -206,7 +206,8 @@ def chunks(file: IO[bytes], limit: int = 1 << 62, start: int = 0) -> Iterator[Ch
 def _chunks(native: ModuleType, file: IO[bytes], limit: int, start: int) -> Iterator[Chunk]:
     """The blocks read as ever (``BLOCK_BYTES``: what a corrupt stream loses), but handed to the
     splitter ``CHUNK_BYTES`` at a time: each chunk is a call of the core's message reader and a
-    round of Python steps (``results._mail``), so a few big ones cost less than many small ones."""
+    round of Python steps (``results._mail``), so a few big ones cost less than many small ones.
+    The blocks are handed over as they were read, not joined (a copy of every chunk)."""
     splitter = native.MboxSplitter(limit, start)
     held: list[bytes] = []
     size = 0
@@ -215,17 +216,17 @@ def _chunks(native: ModuleType, file: IO[bytes], limit: int, start: int) -> Iter
             block = file.read(BLOCK_BYTES)
         except Exception:  # a read error: the messages of the blocks read before it are given first
             if held:
-                yield _laid(*splitter.feed_chunk(b"".join(held)))
+                yield _laid(*splitter.feed_blocks(held))
             raise
         if not block:
             break
         held.append(block)
         size += len(block)
         if size >= CHUNK_BYTES:
-            yield _laid(*splitter.feed_chunk(b"".join(held)))
+            yield _laid(*splitter.feed_blocks(held))
             held, size = [], 0
     if held:
-        yield _laid(*splitter.feed_chunk(b"".join(held)))
+        yield _laid(*splitter.feed_blocks(held))
     yield _laid(*splitter.finish_chunk())
 
 

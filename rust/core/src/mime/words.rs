@@ -75,10 +75,11 @@ fn windows_1252(byte: u8) -> Option<char> {
 }
 
 /// `value` with its encoded words decoded, and the problem `_header_decoded` reports with it (the
-/// header is still scanned); None when a word's charset is not one decoded here.
-pub fn decoded(value: &str) -> Option<(String, Option<&'static str>)> {
-    if !value.contains("=?") || !has_encoded_word(value) {
-        return Some((value.to_owned(), None)); // as str(Header) gives a plain str back
+/// header is still scanned); None when a word's charset is not one decoded here. A value with no
+/// word is given back as it is, not copied (most are).
+pub fn decoded(value: &str) -> Option<(Cow<'_, str>, Option<&'static str>)> {
+    if !super::contains_word(value.as_bytes()) || !has_encoded_word(value) {
+        return Some((Cow::Borrowed(value), None)); // as str(Header) gives a plain str back
     }
     let words = words(value);
     // RFC 2047 6.2: blank text between two encoded words is dropped (as the stdlib tests it: any
@@ -99,7 +100,7 @@ pub fn decoded(value: &str) -> Option<(String, Option<&'static str>)> {
                 let padded = raw_unicode_escape(&format!("{}{}", word.text, &"==="[..padding]));
                 match base64(&padded) {
                     Base64::Whole(bytes) => bytes,
-                    _ => return Some((value.to_owned(), Some(UNPARSED))),
+                    _ => return Some((Cow::Borrowed(value), Some(UNPARSED))),
                 }
             }
         };
@@ -125,8 +126,8 @@ pub fn decoded(value: &str) -> Option<(String, Option<&'static str>)> {
         runs.push((Vec::new(), None));
     }
     Some(match header_text(&runs) {
-        Some(text) => (text, None),
-        None => (run_texts(&runs), Some(UNDECODED)),
+        Some(text) => (Cow::Owned(text), None),
+        None => (Cow::Owned(run_texts(&runs)), Some(UNDECODED)),
     })
 }
 
@@ -363,7 +364,7 @@ mod tests {
     use super::*;
 
     fn text(value: &str) -> (String, Option<&'static str>) {
-        decoded(value).expect("native charsets")
+        decoded(value).map(|(text, problem)| (text.into_owned(), problem)).expect("native charsets")
     }
 
     #[test]
