@@ -251,6 +251,7 @@ def _command(
     return parser
 
 
+@cache  # built once a process: a parse changes nothing in it (a program may call main() often)
 def _validate_parser() -> argparse.ArgumentParser:
     return _command(
         "urlsift validate",
@@ -309,6 +310,7 @@ examples:
       one URL a line from standard input"""
 
 
+@cache  # (as _validate_parser)
 def _scan_parser() -> argparse.ArgumentParser:
     parser = _command(
         "urlsift",
@@ -655,7 +657,8 @@ def _report_parser() -> argparse.ArgumentParser:
                 "strict: RFC 1738 as written (default); modern: RFC 3986/3987 and later; with --from: the "
                 "profile the dataset was scanned with"
             )
-    for group in _scan_parser()._action_groups:
+    # A scan parser of its own, not the one kept: an action added to a parser becomes that parser's.
+    for group in _scan_parser.__wrapped__()._action_groups:
         if group.title in _REPORT_GROUPS:
             shared = parser.add_argument_group(group.title)
             for action in group._group_actions:
