@@ -54,6 +54,7 @@ NOT_FOR_A_TEXT_RUN = (
     *("urlsift.sources.mime", "urlsift.sources.page", "email", "html"),  # mail's and pages' readers
     *("socket", "subprocess"),  # (a numeric host's SURT key only; git's processes, public-inbox only)
     "urlsift.grammar._explain",  # (a failure's explanation: the text's URLs are all valid)
+    *("queue", "threading"),  # (a .Z stream's reader, the one that runs a thread: cold3, issue 31)
 )
 NOT_FOR_AN_IMPORT = (
     "urlsift.sources",
