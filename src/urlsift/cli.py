@@ -16,7 +16,6 @@ import codecs
 import contextlib
 import itertools
 import os
-import shlex
 import stat
 import sys
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
@@ -1499,6 +1498,8 @@ def planned_run(arguments: Iterable[str], options: Options, args: _Scan | argpar
 
 def _run_report(arguments: list[str]) -> int:
     """``urlsift report ...``: the page written (also after a problem of the input: exit 2)."""
+    import shlex  # (the page's command line: a scan never writes one)
+
     from . import report
 
     parser = _report_parser()

@@ -41,6 +41,7 @@ NOT_FOR_A_STRICT_RUN = (
     "urlsift.report",  # urlsift report's modules and DuckDB's queries (start-up, issues 31 and 32)
     "urlsift.report_data",
     "urlsift.report_page",
+    "shlex",  # (urlsift report's command line, written on its page: cold3)
     # The readers of other kinds of file, each imported where a file of its kind is met (issue 31):
     *("urlsift.sources.archives", "zipfile", "tarfile", "tempfile", "urlsift.sources.publicinbox"),
     *("urlsift.sources.warc", "urlsift.sources.codings", "urlsift.sources.jsonl"),
