@@ -16,7 +16,6 @@ import codecs
 import contextlib
 import itertools
 import os
-import shlex
 import stat
 import sys
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
@@ -251,6 +250,7 @@ def _command(
     return parser
 
 
+@cache  # built once a process: a parse changes nothing in it (a program may call main() often)
 def _validate_parser() -> argparse.ArgumentParser:
     return _command(
         "urlsift validate",
@@ -309,6 +309,7 @@ examples:
       one URL a line from standard input"""
 
 
+@cache  # (as _validate_parser)
 def _scan_parser() -> argparse.ArgumentParser:
     parser = _command(
         "urlsift",
@@ -655,7 +656,8 @@ def _report_parser() -> argparse.ArgumentParser:
                 "strict: RFC 1738 as written (default); modern: RFC 3986/3987 and later; with --from: the "
                 "profile the dataset was scanned with"
             )
-    for group in _scan_parser()._action_groups:
+    # A scan parser of its own, not the one kept: an action added to a parser becomes that parser's.
+    for group in _scan_parser.__wrapped__()._action_groups:
         if group.title in _REPORT_GROUPS:
             shared = parser.add_argument_group(group.title)
             for action in group._group_actions:
@@ -1496,6 +1498,8 @@ def planned_run(arguments: Iterable[str], options: Options, args: _Scan | argpar
 
 def _run_report(arguments: list[str]) -> int:
     """``urlsift report ...``: the page written (also after a problem of the input: exit 2)."""
+    import shlex  # (the page's command line: a scan never writes one)
+
     from . import report
 
     parser = _report_parser()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache, lru_cache
 from types import ModuleType
 from typing import Any
 from urllib.parse import quote_from_bytes, unquote, unquote_to_bytes, urlsplit
@@ -232,20 +232,29 @@ _DEFAULT_PORTS = {"http": 80, "https": 443}
 _WWW = re.compile(r"www\d*\.")
 _NUMERIC_HOST = re.compile(r"(0[0-7]*|[1-9][0-9]*)(\.[0-9]+){0,3}|[0-9]+")
 _PATH_SESSION = (
-    re.compile(r"(.*/)\((?:[a-z]\([0-9a-z]{24}\))+\)/", re.IGNORECASE),
-    re.compile(r"(.*/)\([0-9a-z]{24}\)/", re.IGNORECASE),
+    r"(.*/)\((?:[a-z]\([0-9a-z]{24}\))+\)/",
+    r"(.*/)\([0-9a-z]{24}\)/",
 )
 """ASP.NET's session ids in a path: the package's ``^(.*/)(ID/)([^?]+[.]aspx.*)$``, less its
 third group, which made it quadratic (a ``[^?]+`` run to the end after every candidate id):
 an id goes when it ends before a character and then an ``.aspx`` (``_path_sessions``)."""
 _QUERY_SESSION = (
-    ("jsessionid=", re.compile(r"^(.*)(?:jsessionid=[0-9a-zA-Z]{32})(?:&(.*))?$", re.IGNORECASE)),
-    ("phpsessid=", re.compile(r"^(.*)(?:phpsessid=[0-9a-zA-Z]{32})(?:&(.*))?$", re.IGNORECASE)),
-    ("sid=", re.compile(r"^(.*)(?:sid=[0-9a-zA-Z]{32})(?:&(.*))?$", re.IGNORECASE)),
-    ("aspsessionid", re.compile(r"^(.*)(?:ASPSESSIONID[a-zA-Z]{8}=[a-zA-Z]{24})(?:&(.*))?$", re.IGNORECASE)),
+    ("jsessionid=", r"^(.*)(?:jsessionid=[0-9a-zA-Z]{32})(?:&(.*))?$"),
+    ("phpsessid=", r"^(.*)(?:phpsessid=[0-9a-zA-Z]{32})(?:&(.*))?$"),
+    ("sid=", r"^(.*)(?:sid=[0-9a-zA-Z]{32})(?:&(.*))?$"),
+    ("aspsessionid", r"^(.*)(?:ASPSESSIONID[a-zA-Z]{8}=[a-zA-Z]{24})(?:&(.*))?$"),
 )
 """The package's session ids of a query, but its last, ColdFusion's ``cfid=...&cftoken=...``,
 whose ``[^&]+`` after every ``cfid=`` makes that pattern quadratic (``_cold_fusion`` reads it)."""
+
+
+@cache
+def _sessions() -> tuple[tuple[re.Pattern[str], ...], tuple[tuple[str, re.Pattern[str]], ...]]:
+    """``_PATH_SESSION`` and ``_QUERY_SESSION`` compiled (case-insensitive, as the package's), when
+    a SURT key is first worked out in Python: the core works them out itself (issue 31), and their
+    compiling was most of this module's import."""
+    path = tuple(re.compile(text, re.IGNORECASE) for text in _PATH_SESSION)
+    return path, tuple((named, re.compile(text, re.IGNORECASE)) for named, text in _QUERY_SESSION)
 
 
 def surt(url: str) -> str | None:
@@ -273,7 +282,7 @@ def surt(url: str) -> str | None:
         path = path[:-1]
     query = _escape_once(_unescaped(split.query)) if split.query else ""
     if query:
-        for named, pattern in _QUERY_SESSION:
+        for named, pattern in _sessions()[1]:
             if named in query.lower() and (found := pattern.match(query)) is not None:
                 query = found[1] + (found[2] or "")
         query = _cold_fusion(query)
@@ -285,7 +294,7 @@ def surt(url: str) -> str | None:
 def _path_sessions(path: str) -> str:
     """``path`` without the session ids the package drops, each pattern's once (its last id
     before the last ``.aspx`` that has a character before it and the id)."""
-    for pattern in _PATH_SESSION:
+    for pattern in _sessions()[0]:
         aspx = path.rfind(".aspx")
         if aspx >= 1 and (found := pattern.match(path, 0, aspx - 1)) is not None:
             path = found[1] + path[found.end() :]

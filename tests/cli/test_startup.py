@@ -41,6 +41,7 @@ NOT_FOR_A_STRICT_RUN = (
     "urlsift.report",  # urlsift report's modules and DuckDB's queries (start-up, issues 31 and 32)
     "urlsift.report_data",
     "urlsift.report_page",
+    "shlex",  # (urlsift report's command line, written on its page: cold3)
     # The readers of other kinds of file, each imported where a file of its kind is met (issue 31):
     *("urlsift.sources.archives", "zipfile", "tarfile", "tempfile", "urlsift.sources.publicinbox"),
     *("urlsift.sources.warc", "urlsift.sources.codings", "urlsift.sources.jsonl"),
@@ -54,6 +55,7 @@ NOT_FOR_A_TEXT_RUN = (
     *("urlsift.sources.mime", "urlsift.sources.page", "email", "html"),  # mail's and pages' readers
     *("socket", "subprocess"),  # (a numeric host's SURT key only; git's processes, public-inbox only)
     "urlsift.grammar._explain",  # (a failure's explanation: the text's URLs are all valid)
+    *("queue", "threading"),  # (a .Z stream's reader, the one that runs a thread: cold3, issue 31)
 )
 NOT_FOR_AN_IMPORT = (
     "urlsift.sources",
@@ -89,7 +91,7 @@ from urlsift.cli import main
 from urlsift.grammar._profile import compile_fullmatcher
 status = main(sys.argv[1:])
 lists = (hosts._ascii_suffixes.cache_info().currsize, hosts._suffixes.cache_info().currsize)
-sys.stderr.write("\\nLISTS %d %d" % lists)
+sys.stderr.write("\\nLISTS %d %d %d" % (*lists, hosts._sessions.cache_info().currsize))
 sys.stderr.write("\\nCOMPILED %d" % compile_fullmatcher.cache_info().currsize)
 sys.stderr.write("\\nMODULES " + " ".join(sorted(sys.modules)) + "\\n")
 """
@@ -116,8 +118,9 @@ def test_a_text_run_loads_neither_mails_readers_nor_the_whole_suffix_list(tmp_pa
     assert domains == ["example.co.uk", "example.org", "example.org.uk", "example.com", None], done.stderr
     lists, _, rest = done.stderr.rpartition("LISTS ")[2].partition("\nCOMPILED ")
     compiled, _, modules = rest.partition("\nMODULES ")
-    # Python reads the list's ASCII rules alone, the whole list never; the core reads the file itself.
-    assert lists.split() == (["0", "0"] if core == "rust" else ["1", "0"])
+    # Python reads the list's ASCII rules alone, the whole list never; the core reads the file itself,
+    # and works the SURT keys out: Python compiles no session id's pattern (cold3, issue 31).
+    assert lists.split() == (["0", "0", "0"] if core == "rust" else ["1", "0", "1"])
     # The core works out every column of these URLs (issue 31): Python compiles no production.
     assert (int(compiled) == 0) is (core == "rust"), compiled
     assert set(modules.split()).isdisjoint(NOT_FOR_A_TEXT_RUN), sorted(
@@ -297,3 +300,26 @@ sys.exit(main())
 def test_ctrl_c_while_the_package_is_imported_says_interrupted_not_a_traceback() -> None:
     done = _run(INTERRUPTED_IMPORT, "python")
     assert (done.returncode, done.stdout, done.stderr) == (130, "", "urlsift: interrupted\n")
+
+
+# What the import makes lives as long as the process: the command freezes it (no collection walks
+# it again, nor the one at exit) and collects as before afterwards (cold3, issue 31).
+FROZEN = """
+import gc, runpy, sys
+import urlsift.cli
+urlsift.cli.main = lambda: print(gc.get_freeze_count() > 1000, gc.isenabled()) or 0
+{start}
+"""
+
+
+@pytest.mark.parametrize(
+    "start",
+    [
+        "from _urlsift_command import main; sys.exit(main())",  # the urlsift command
+        "runpy.run_module('urlsift', run_name='__main__')",  # python -m urlsift
+    ],
+)
+def test_the_command_freezes_its_import_and_then_collects(start: str) -> None:
+    program = FROZEN.format(start=start)
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "True True\n", "")

@@ -21,18 +21,20 @@ from __future__ import annotations
 
 import atexit
 import io
-import queue
 import re
 import sys
-import threading
 import weakref
 import zlib
 from collections.abc import Callable
 from types import ModuleType
-from typing import IO, Protocol
+from typing import IO, TYPE_CHECKING, Protocol
 
 from .._model import Defect, Provenance
 from ..errors import MissingExtra
+
+if TYPE_CHECKING:
+    import queue  # (imported by the first .Z stream: no other reader runs a thread)
+    import threading
 
 MAX_EXPAND = 20 * 10**9
 """Default cap on what decompression may give for one file (bytes)."""
@@ -218,6 +220,8 @@ class Lzw(io.RawIOBase):
     of the table, is a CorruptData."""
 
     def __init__(self, file: IO[bytes]) -> None:
+        import queue
+
         self._decompress = lzw().decompress
         self._file = file
         self._given: queue.Queue[bytes | BaseException | None] = queue.Queue(maxsize=1)
@@ -234,6 +238,8 @@ class Lzw(io.RawIOBase):
             if self._thread is None:
                 # Handed what it uses, not self: a reader dropped unread to its end is closed.
                 run = (self._decompress, self._file, self._given, self._go)
+                import threading
+
                 self._thread = threading.Thread(target=_lzw_steps, args=run, name="urlsift-lzw", daemon=True)
                 self._thread.start()
                 _LZW_OPEN.add(self)
