@@ -46,19 +46,16 @@ const DECODE_SLICE: usize = 1 << 16;
 /// holds none, and one it refuses is encoded again with its surrogates kept as units, of no class.
 fn wide_units(text: &Bound<'_, PyString>) -> PyResult<Units> {
     let length = text.len()?;
-    // Zeroed (untouched pages cost nothing), then each slice's units written in whole.
-    let mut utf16: Vec<[u8; 2]> = vec![[0; 2]; length];
+    // Each slice's units appended (a buffer zeroed first was written twice).
+    let mut utf16: Vec<[u8; 2]> = Vec::with_capacity(length);
     let mut lone = false;
     for at in (0..length).step_by(DECODE_SLICE) {
         let end = (at + DECODE_SLICE).min(length);
         let slice =
             text.get_item(PySlice::new(text.py(), at as isize, end as isize, 1))?.cast_into::<PyString>()?;
-        let Some(units) = utf16.get_mut(at..end) else { break };
         // `str.isascii` reads a flag of the string; an ASCII `str` is its own UTF-8.
         if slice.call_method0("isascii")?.is_truthy()? {
-            for (unit, &byte) in units.iter_mut().zip(slice.to_str()?.as_bytes()) {
-                *unit = [byte, 0];
-            }
+            utf16.extend(slice.to_str()?.as_bytes().iter().map(|&byte| [byte, 0]));
             continue;
         }
         let encoded = match slice.call_method1("encode", ("utf-16-le",)) {
@@ -71,11 +68,14 @@ fn wide_units(text: &Bound<'_, PyString>) -> PyResult<Units> {
         };
         let encoded = encoded.cast_into::<PyBytes>()?;
         // The encoder's bytes as they are: the core reads each pair as a unit, little-endian.
-        if units.as_flattened().len() != encoded.as_bytes().len() {
+        if encoded.as_bytes().len() != 2 * (end - at) {
             // A character beyond the BMP: two units.
             return code_points(text).map(|(chars, lone)| Units::Chars(chars, lone));
         }
-        units.as_flattened_mut().copy_from_slice(encoded.as_bytes());
+        utf16.resize(end, [0; 2]);
+        if let Some(units) = utf16.get_mut(at..end) {
+            units.as_flattened_mut().copy_from_slice(encoded.as_bytes());
+        }
     }
     Ok(Units::Utf16(utf16, lone))
 }
