@@ -216,6 +216,25 @@ def test_a_lone_surrogate_is_seen_anywhere_in_a_long_text(at: int) -> None:
 
 
 @native
+@pytest.mark.parametrize("wide", ["\u4e2d", "\udcff"], ids=["bmp", "lone-surrogate"])
+def test_ascii_slices_and_wide_ones_make_one_texts_units(wide: str) -> None:
+    # The units are made 65,536 characters at a time, an ASCII slice widened and a wide one
+    # encoded: a URL across the line between an ASCII slice and a wide one, and a wide character
+    # (or a lone surrogate: then the text is Python's) only in the second slice.
+    head = "x " * 32_760 + "<URL:http://h.example/a"  # the wrapper crosses character 65,536
+    text = f"{head}bc> http://h.example/{wide}d " + "y " * 40_000 + "http://h.example/e"
+    items = native_items(text)
+    if wide == "\udcff":
+        assert items is None
+    else:
+        assert items is not None
+        assert [item[0] for item in items] == ["http://h.example/abc", "http://h.example/e"]
+    for options in ({}, {"invalid": True, "profile": "modern"}):
+        python, rust = both(text, **options)
+        assert [fields(m) for m in rust] == [fields(m) for m in python]
+
+
+@native
 @pytest.mark.parametrize("profile", ["strict", "modern"])
 def test_the_judge_plan_names_the_profiles_own_productions(profile: str) -> None:
     judge = get_profile(profile)
