@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import io
 import pickle
+import sys
 from collections.abc import Iterator
 from dataclasses import FrozenInstanceError, replace
 from pathlib import Path
@@ -203,15 +204,34 @@ def test_the_two_halves_of_a_surrogate_pair_are_two_lone_surrogates() -> None:
 
 
 @native
-@pytest.mark.parametrize("at", [10, 70_000, 150_000], ids=["first-slice", "second-slice", "last-slice"])
-def test_a_lone_surrogate_is_seen_in_any_slice_of_a_long_text(at: int) -> None:
-    # The units of a text of the BMP are made, and looked through for a surrogate, a slice of
-    # 65,536 characters at a time: one in any slice, the others clean, sends the text to Python.
+@pytest.mark.parametrize("at", [10, 70_000, 150_000], ids=["near-the-start", "in-the-middle", "near-the-end"])
+def test_a_lone_surrogate_is_seen_anywhere_in_a_long_text(at: int) -> None:
+    # The units of a text of the BMP are made by one strict encode of it, which refuses a lone
+    # surrogate anywhere: one in any part of a long text, the rest clean, sends it to Python.
     line = "\u4e2d\ud7ff\ue000 http://h.example/a\n"  # the units either side of the surrogates
     text = line * (160_000 // len(line))
     marked = f"{text[:at]}\udcff{text[at + 1 :]}"
     assert native_items(marked) is None
     assert native_items(text) is not None
+
+
+@native
+@pytest.mark.parametrize("wide", ["\u4e2d", "\udcff"], ids=["bmp", "lone-surrogate"])
+def test_ascii_slices_and_wide_ones_make_one_texts_units(wide: str) -> None:
+    # The units are made 65,536 characters at a time, an ASCII slice widened and a wide one
+    # encoded: a URL across the line between an ASCII slice and a wide one, and a wide character
+    # (or a lone surrogate: then the text is Python's) only in the second slice.
+    head = "x " * 32_760 + "<URL:http://h.example/a"  # the wrapper crosses character 65,536
+    text = f"{head}bc> http://h.example/{wide}d " + "y " * 40_000 + "http://h.example/e"
+    items = native_items(text)
+    if wide == "\udcff":
+        assert items is None
+    else:
+        assert items is not None
+        assert [item[0] for item in items] == ["http://h.example/abc", "http://h.example/e"]
+    for options in ({}, {"invalid": True, "profile": "modern"}):
+        python, rust = both(text, **options)
+        assert [fields(m) for m in rust] == [fields(m) for m in python]
 
 
 @native
@@ -295,6 +315,44 @@ def test_a_deferred_invalid_verdict_says_why_as_validate_does() -> None:
     assert match.verdict == validate("http://h.example/~u")
     assert match.verdict.error is not None
     assert match.verdict.error.production == "hsegment"
+
+
+@native
+def test_a_url_met_again_in_a_text_is_judged_by_python_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The binding keeps the verdicts made for a text's matches: the factory is called once for
+    # each URL and way of judging it (naked "urn:x" has no shape of its own, D35: wrapped it is
+    # valid), however often it recurs; the matches are still the Python core's.
+    calls: list[tuple[Any, ...]] = []
+
+    def counted(*arguments: Any) -> _DeferredVerdict:
+        calls.append(arguments[1:])
+        return _judge_deferred(*arguments)
+
+    monkeypatch.setattr(sys.modules["urlsift.extract"], "_judge_deferred", counted)
+    text = "urn:x <URL:urn:x> http://h.example/a\n" * 50 + "http://h.example/b"
+    with _select.using("rust"):
+        matches = list(Extraction(invalid=True).whole(text))
+    assert len(matches) == 151
+    assert sorted(calls, key=repr) == [
+        ("http://h.example/a", True, 0, True, None),
+        ("http://h.example/b", True, 0, True, None),
+        ("urn:x", False, 0, True, None),
+        ("urn:x", True, 0, False, None),
+    ]
+    assert [m.verdict.valid for m in matches[:3]] == [False, True, True]
+    with _select.using("python"):
+        assert matches == list(urlsift.extract(text, invalid=True))
+
+
+@native
+def test_a_text_of_more_urls_than_the_binding_keeps_gives_the_same_matches() -> None:
+    # 5,000 URLs, each met twice, past the 4,096 verdicts the binding keeps for a text.
+    urls = [f"http://h.example/{k}" for k in range(5000)]
+    text = " ".join(urls * 2)
+    for options in ({}, {"profile": "modern", "invalid": True}):
+        python, rust = both(text, **options)
+        assert [m.url for m in rust] == urls * 2
+        assert rust == python
 
 
 def test_the_extraction_keeps_the_python_path_when_the_core_is_python() -> None:

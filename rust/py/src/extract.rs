@@ -10,7 +10,7 @@
 //! for it, so its readings are judged by Python's engine, exactly. A panic becomes
 //! `InternalError`.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
@@ -68,17 +68,27 @@ impl Extractor {
     }
 
     pub(crate) fn item<'py>(&self, py: Python<'py>, found: core::Found) -> PyResult<Item<'py>> {
+        self.item_of(py, found, &mut Verdicts::default())
+    }
+
+    /// `item`, the verdicts of decided matches looked up in `verdicts` first.
+    fn item_of<'py>(
+        &self,
+        py: Python<'py>,
+        found: core::Found,
+        verdicts: &mut Verdicts,
+    ) -> PyResult<Item<'py>> {
         let (kind, why) = kind_of(found.verdict);
-        let url = PyString::new(py, &found.url);
         let alternatives = PyTuple::new(py, found.alternatives)?;
         let wrapper = self.wrapper(py, found.wrapper);
         let spans = pieces(py, &found.pieces)?;
         if let Some(valid) = found.valid {
-            let naked = found.wrapper.is_none();
-            let verdict = self.verdict.bind(py).call1((&url, valid, kind, naked, why))?;
+            let key = (found.url, valid, kind, found.wrapper.is_none(), why);
+            let (url, verdict) = verdicts.made(py, key, &self.verdict)?;
             let fields = (url, alternatives, wrapper, found.span, spans, found.line, found.column, verdict);
             return self.make_match.bind(py).call1((fields,));
         }
+        let url = PyString::new(py, &found.url);
         let readings = PyList::empty(py);
         for Reading { url, pieces: spans } in &found.readings {
             readings.append((url, pieces(py, spans)?))?;
@@ -162,6 +172,7 @@ impl Extractor {
             lines: core::Lines { pos: lines.0, line: lines.1, line_start: lines.2 },
             pending: VecDeque::new(),
             judgements: core::Judgements::new(),
+            verdicts: Verdicts::default(),
         }))
     }
 }
@@ -176,6 +187,41 @@ fn judge<T: Unit>(
 ) -> Vec<core::Found> {
     let candidates = std::iter::from_fn(|| inner.scanner.next(scan, units)).take(BATCH);
     candidates.filter_map(|c| inner.candidate_judged(grammar, units, &c, lines, judgements)).collect()
+}
+
+/// A verdict's arguments: the URL, whether it is valid, the verdict's kind, whether the URL is
+/// naked, why its wrapper was not closed.
+type VerdictKey = (String, bool, u8, bool, Option<usize>);
+
+/// The URLs and verdicts made for one text's matches, by the verdict factory's arguments: a URL
+/// recurs (a list's footer in each message of an archive), and each time after the first its
+/// verdict is a lookup here, not a call into Python. The factory's own cache (`extract.py`'s
+/// `_judge_deferred`) made them, so the objects are those it gives.
+#[derive(Default)]
+pub(crate) struct Verdicts(HashMap<VerdictKey, (Py<PyString>, Py<PyAny>)>);
+
+/// The most verdicts a text's `Verdicts` holds (emptied when full): a text of a million distinct
+/// URLs holds no million objects for it.
+const VERDICTS: usize = 4096;
+
+impl Verdicts {
+    fn made<'py>(
+        &mut self,
+        py: Python<'py>,
+        key: VerdictKey,
+        factory: &Py<PyAny>,
+    ) -> PyResult<(Bound<'py, PyString>, Bound<'py, PyAny>)> {
+        if let Some((url, verdict)) = self.0.get(&key) {
+            return Ok((url.bind(py).clone(), verdict.bind(py).clone()));
+        }
+        let url = PyString::new(py, &key.0);
+        let verdict = factory.bind(py).call1((&url, key.1, key.2, key.3, key.4))?;
+        if self.0.len() >= VERDICTS {
+            self.0.clear();
+        }
+        self.0.insert(key, (url.clone().unbind(), verdict.clone().unbind()));
+        Ok((url, verdict))
+    }
 }
 
 /// How many candidates are scanned and judged at a time: the candidates and the Python objects
@@ -193,6 +239,8 @@ pub(crate) struct Matches {
     pub(crate) pending: VecDeque<Py<PyAny>>,
     /// The judgements of the URLs met last in the text.
     pub(crate) judgements: core::Judgements,
+    /// The verdicts made for the text's matches so far.
+    pub(crate) verdicts: Verdicts,
 }
 
 #[pymethods]
@@ -202,7 +250,7 @@ impl Matches {
     }
 
     fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
-        let Matches { extractor, units, scan, lines, pending, judgements } = self;
+        let Matches { extractor, units, scan, lines, pending, judgements, verdicts } = self;
         let extractor = extractor.get();
         let (inner, grammar) = (&extractor.inner, &extractor.grammar.get().inner);
         while pending.is_empty() && !scan.done() {
@@ -212,7 +260,7 @@ impl Matches {
                 UnitSlice::Chars(chars) => judge(inner, grammar, scan, chars, (lines, judgements)),
             })?;
             for one in found {
-                pending.push_back(extractor.item(py, one)?.unbind());
+                pending.push_back(extractor.item_of(py, one, verdicts)?.unbind());
             }
         }
         Ok(pending.pop_front())

@@ -15,7 +15,7 @@ use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use pyo3::create_exception;
-use pyo3::exceptions::PyRuntimeError;
+use pyo3::exceptions::{PyRuntimeError, PyUnicodeEncodeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PySlice, PyString, PyTuple};
 use urlsift_core::scan as core;
@@ -38,37 +38,58 @@ pub fn guard<R>(what: &str, work: impl FnOnce() -> R) -> PyResult<R> {
 const DECODE_SLICE: usize = 1 << 16;
 
 /// A text's units, made once, a slice at a time (the copies made on the way stay small): its UTF-16
-/// units, one a character while it holds nothing beyond the BMP (a lone surrogate of a
-/// `surrogateescape` text is one unit, and no class of the scanner holds it), else its code points,
-/// a lone surrogate as U+FFFD (neither is whitespace, punctuation, a letter or a digit).
+/// units, one a character while it holds nothing beyond the BMP, else its code points, a lone
+/// surrogate as U+FFFD (neither is whitespace, punctuation, a letter or a digit). A slice is a
+/// `str` of its own, as narrow as its characters let it be: most slices of a text that holds a
+/// few characters beyond Latin-1 are ASCII, and their bytes are widened here with no encoder.
+/// The strict encoder refuses a lone surrogate (a `surrogateescape` text's): a slice it encodes
+/// holds none, and one it refuses is encoded again with its surrogates kept as units, of no class.
 fn wide_units(text: &Bound<'_, PyString>) -> PyResult<Units> {
     let length = text.len()?;
-    // Zeroed (untouched pages cost nothing), then each slice's encoded bytes copied in whole.
-    let mut utf16: Vec<[u8; 2]> = vec![[0; 2]; length];
+    // Each slice's units appended (a buffer zeroed first was written twice).
+    let mut utf16: Vec<[u8; 2]> = Vec::with_capacity(length);
     let mut lone = false;
     for at in (0..length).step_by(DECODE_SLICE) {
         let end = (at + DECODE_SLICE).min(length);
-        let slice = text.get_item(PySlice::new(text.py(), at as isize, end as isize, 1))?;
-        let encoded = slice.call_method1("encode", ("utf-16-le", "surrogatepass"))?.cast_into::<PyBytes>()?;
-        // The encoder's bytes as they are: the core reads each pair as a unit, little-endian.
-        match utf16.get_mut(at..end) {
-            Some(units) if units.as_flattened().len() == encoded.as_bytes().len() => {
-                units.as_flattened_mut().copy_from_slice(encoded.as_bytes());
-                // Looked for while the slice is in the cache, not in a pass of its own afterwards.
-                lone |= has_surrogate(units);
+        let slice =
+            text.get_item(PySlice::new(text.py(), at as isize, end as isize, 1))?.cast_into::<PyString>()?;
+        // `str.isascii` reads a flag of the string; an ASCII `str` is its own UTF-8.
+        if slice.call_method0("isascii")?.is_truthy()? {
+            utf16.extend(slice.to_str()?.as_bytes().iter().map(|&byte| [byte, 0]));
+            continue;
+        }
+        let encoded = match slice.call_method1("encode", ("utf-16-le",)) {
+            Ok(encoded) => encoded,
+            Err(error) if error.is_instance_of::<PyUnicodeEncodeError>(text.py()) => {
+                lone = true;
+                slice.call_method1("encode", ("utf-16-le", "surrogatepass"))?
             }
+            Err(error) => return Err(error),
+        };
+        let encoded = encoded.cast_into::<PyBytes>()?;
+        // The encoder's bytes as they are: the core reads each pair as a unit, little-endian.
+        if encoded.as_bytes().len() != 2 * (end - at) {
             // A character beyond the BMP: two units.
-            _ => return code_points(text).map(|(chars, lone)| Units::Chars(chars, lone)),
+            return code_points(text).map(|(chars, lone)| Units::Chars(chars, lone));
+        }
+        utf16.resize(end, [0; 2]);
+        if let Some(units) = utf16.get_mut(at..end) {
+            units.as_flattened_mut().copy_from_slice(encoded.as_bytes());
         }
     }
     Ok(Units::Utf16(utf16, lone))
 }
 
-/// Whether UTF-16 units hold a surrogate (0xd800-0xdfff): a fold of whole units with no early
-/// exit, which the compiler makes a vector test (`any` compared one unit a step, and a fold of
-/// the high bytes gathered them one by one).
-fn has_surrogate(units: &[[u8; 2]]) -> bool {
-    units.iter().fold(false, |seen, &unit| seen | (u16::from_le_bytes(unit) & 0xF800 == 0xD800))
+/// Whether a `str` holds two bytes a character (CPython's compact form: a character beyond
+/// Latin-1, none beyond the BMP), as its size in memory says in constant time (the limited API
+/// has no `PyUnicode_KIND`): a fixed header, then its length and a NUL of two bytes each. A
+/// cached UTF-8 or wide copy, or another layout, makes the size differ, and the answer no; only
+/// which encoding `Units::of` tries first depends on it, never the units made.
+fn two_bytes_a_character(text: &Bound<'_, PyString>) -> PyResult<bool> {
+    let size = |text: &Bound<'_, PyString>| text.call_method0("__sizeof__")?.extract::<usize>();
+    // The header: a one-character `str` of two bytes a character, less its character and NUL.
+    let header = size(&PyString::new(text.py(), "\u{100}"))?.saturating_sub(4);
+    Ok(size(text)? == header + 2 * (text.len()? + 1))
 }
 
 /// The code points of a `str`, decoded a slice at a time (as UTF-32), a lone surrogate as U+FFFD,
@@ -201,8 +222,12 @@ impl Units {
         if text.call_method0("isascii")?.is_truthy()? {
             return Ok(Units::Ascii(text.clone().unbind()));
         }
-        if let Ok(bytes) = text.call_method1("encode", ("latin-1",)) {
-            return Ok(Units::Latin1(bytes.cast_into::<PyBytes>()?.unbind()));
+        // A text of two bytes a character is not tried as Latin-1: the failed encode would read it
+        // up to its first character beyond Latin-1 for nothing.
+        if !two_bytes_a_character(text)? {
+            if let Ok(bytes) = text.call_method1("encode", ("latin-1",)) {
+                return Ok(Units::Latin1(bytes.cast_into::<PyBytes>()?.unbind()));
+            }
         }
         wide_units(text)
     }
