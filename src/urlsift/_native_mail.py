@@ -4,7 +4,8 @@ leaves to Python (``mail_rows`` says why: another charset, HTML, RFC 2047 words,
 which ``results`` reads as before. The core reads each message (rust/core/src/mime.rs), scans
 each of its texts alone (``extract_each``'s matches) and fills the row columns it can; what needs
 Python's judge (``scheme``, ``error``, the host columns, the second opinion) is worked out once
-per distinct verdict, as for a plain text (``_native_rows``). A chunk's messages come and go as
+per distinct verdict, as for a plain text (``_native_rows``): by the binding for a valid URL whose
+host columns the core works out (most of them), by Python for the others. A chunk's messages come and go as
 columns (``sources.mbox.MailChunk`` in, ``MailBatch`` out): no Python object a message but its
 Message-ID, Date and Newsgroups. The rows are those
 ``results._message`` makes of the same messages (tests/results/test_native_mail.py)."""
@@ -19,7 +20,7 @@ from ._model import DefectKind, Match
 from ._native_rows import Resolved, _finished, _resolved_of, verdict_columns
 from .dates import iso
 from .extract import Extraction, _extraction_for, _judge_deferred, _native_matches, said_scheme
-from .hosts import native_host_columns
+from .hosts import _native_hosts, native_host_columns
 from .rows import Block, Options, Tally, moved, taken, taker
 from .sources.mbox import MailChunk
 
@@ -43,6 +44,7 @@ class MailRows:
 
         self.options, self.heaviest = options, heaviest
         self._native = native
+        self._hosts = _native_hosts(native)
         self._skipped = sorted(TRACE_HEADERS)
         self._extractions: dict[bool, Extraction] = {}
         self._resolved: dict[tuple[Any, ...], Resolved] = {}
@@ -56,16 +58,18 @@ class MailRows:
         if extraction is None:
             extraction = _extraction_for(options.profile, options.naked, True, options.schemes, pipermail)
             self._extractions[pipermail] = extraction
+        extractor = extraction._extractor(self._native)
         found = self._native.mail_rows(
-            extraction._extractor(self._native), self._skipped, chunk.data, chunk.ends, self.heaviest
+            extractor, self._skipped, chunk.data, chunk.ends, self.heaviest, self._hosts
         )
         python, ids, dates, groups, counts, defects, text_message, text_part, *rows = found
-        urls, alternatives, wrappers, numbers, verdicts, undecided = rows
+        urls, alternatives, wrappers, numbers, resolved, pending, undecided = rows
         count = len(urls)
         laid = _laid(numbers)
         columns: dict[str, Any] = {name: laid[k * count : (k + 1) * count] for k, name in enumerate(_NUMBERS)}
         index, text = laid[5 * count : 6 * count], laid[6 * count :]
-        resolved = [self._resolve(extraction, *verdict) for verdict in verdicts]
+        for k, verdict in pending:  # (the binding's own are made: a Python step only for these)
+            resolved[k] = self._resolve(extraction, *verdict)
         for i, item in undecided:  # judged and ranked by Python's engine, as ``_native_matches`` does
             match: Match = next(_native_matches(extraction.judge, iter([item]), True))
             pieces = match.pieces
