@@ -251,6 +251,9 @@ def mail_rows(
     list[str | None],
     list[str | None],
     list[str | None],
+    list[str | None],
+    list[str | None],
+    list[int],
     bytes,
     list[tuple[int, str, str, str]],
     bytes,
@@ -264,6 +267,9 @@ def mail_rows(
     list[tuple[int, tuple[object, ...]]],
 ]:
     """A chunk of messages' outcomes and rows as columns (``_native_mail``, issue 32)."""
+
+def iso_date(date: str, /) -> str | None:
+    """``dates.iso(date)`` by the core (rust/core/src/dates.rs); None where Python must say."""
 
 def page_read(html: str, /) -> tuple[str, list[str], str | None] | None:
     """``sources.page.read(html)`` by the core (text, links, base); None where the page is left to

@@ -13,6 +13,7 @@ Message-ID, Date and Newsgroups. The rows are those
 from __future__ import annotations
 
 from array import array
+from itertools import repeat
 from typing import Any
 
 from . import _select
@@ -62,7 +63,10 @@ class MailRows:
         found = self._native.mail_rows(
             extractor, self._skipped, chunk.data, chunk.ends, self.heaviest, self._hosts
         )
-        python, ids, dates, groups, counts, defects, text_message, text_part, *rows = found
+        python, ids, dates, groups, isos, written, undated, counts, *rest = found
+        defects, text_message, text_part, *rows = rest
+        for k in undated:  # the dates the core leaves to ``email.utils``
+            isos[k] = iso(dates[k])
         urls, alternatives, wrappers, numbers, resolved, pending, undecided = rows
         count = len(urls)
         laid = _laid(numbers)
@@ -79,7 +83,7 @@ class MailRows:
             index[i] = len(resolved)
             resolved.append(_resolved_of(match.url, match.verdict, options.second_opinion))
         columns.update(url=urls, alternatives=alternatives, wrapper=wrappers)
-        messages = _Messages(chunk, ids, dates, groups, _laid(counts))
+        messages = _Messages(chunk, ids, dates, groups, _laid(counts), (isos, written))
         return MailBatch(
             messages, python, defects, (_laid(text_message), text_part), columns, resolved, index, text
         )
@@ -113,8 +117,8 @@ def _laid(numbers: bytes) -> array[int]:
 
 class _Messages:
     """A chunk's messages as the core read them, column by column: where each is (its number and
-    offset, Message-ID, Date, Newsgroups), how many header values and texts it has, and where its
-    rows end among the batch's."""
+    offset, Message-ID, Date, Newsgroups), its Date as the ``date`` and ``date_header`` columns
+    say it, how many header values and texts it has, and where its rows end among the batch's."""
 
     def __init__(
         self,
@@ -123,9 +127,11 @@ class _Messages:
         dates: list[str | None],
         groups: list[str | None],
         counts: array[int],
+        said: tuple[list[str | None], list[str | None]],
     ) -> None:
         count = len(ids)
         self.chunk, self.ids, self.dates, self.groups = chunk, ids, dates, groups
+        self.iso, self.written = said
         self.headers, self.texts = counts[:count], counts[count : 2 * count]
         self.rows_end = counts[2 * count :]
 
@@ -172,22 +178,15 @@ class MailBatch:
         messages, chunk = self.messages, self.messages.chunk
         where = chunk.where
         take = taker(held)
-        dates = take(messages.dates)
-        # A message at a time (its columns, ``Messages``' order), then each text and row numbered in C.
-        found = zip(
-            take(chunk.numbers),
-            take(chunk.offsets),
-            take(messages.ids),
-            map(iso, dates),
-            take(messages.groups),
-            strict=True,
+        # Each message's columns (``Messages``' order), then each text and row numbered, in C.
+        columns = (chunk.numbers, chunk.offsets, messages.ids, messages.iso, messages.groups)
+        placed: list[tuple[Any, ...]] = list(
+            zip(repeat(where.source), repeat(where.member), *map(take, columns), strict=False)
         )
-        placed: list[tuple[Any, ...]] = [(where.source, where.member, *columns) for columns in found]
         message = array("q", taken({number: k for k, number in enumerate(held)}, of))
         text = moved(texts[first:end], -low, high)  # (numbered in the block's texts)
         rows = {name: values[first:end] for name, values in self._columns.items()}
-        written = [None if date is None else date.strip() for date in dates]  # (Date as written)
-        date_header = taken(taken(written, message), text)
+        date_header = taken(taken(take(messages.written), message), text)  # (Date as written)
         parts: list[str | None] = list(self._texts[1][low:high])
         index = self._index[first:end]
         placed_texts = (placed, message, parts)

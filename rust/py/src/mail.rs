@@ -6,13 +6,15 @@
 //! (`_native_rows.py` and `_native_mail.py` take them). A hit the batch met again (a list's
 //! header values) gives its rows the objects it gave the first time: one `str` a distinct hit.
 //! A distinct valid verdict whose host columns the core works out comes back with its columns
-//! made (`_native_rows.Resolved`): Python steps only for the others, not once a verdict.
+//! made (`_native_rows.Resolved`): Python steps only for the others, not once a verdict. Each
+//! message's `date` column (ISO 8601) and Date as written come from the core likewise.
 
 use std::collections::HashMap;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
+use urlsift_core::dates::{iso, python_stripped};
 use urlsift_core::extract::Verdict;
 use urlsift_core::hosts::{self, Suffixes};
 use urlsift_core::mail::{self as core, Outcome};
@@ -58,12 +60,21 @@ fn resolved<'py>(
     Ok(Some((true, said, None::<String>, columns, false).into_pyobject(py)?.into_any()))
 }
 
+/// `dates.iso(date)` where the core reads `date` (`rust/core/src/dates.rs`); None where Python
+/// must say.
+#[pyfunction]
+fn iso_date(date: &str) -> Option<String> {
+    iso(date)
+}
+
 /// The rows of the messages of `data` (each ending where `ends` says, one after the other), as
-/// (python, message_id, date, newsgroups, counts, defects, text_message, text_part, url,
+/// (python, message_id, date, newsgroups, iso, written, undated, counts, defects, text_message, text_part, url,
 /// alternatives, wrapper, numbers, verdicts, pending, undecided): columns, with no Python object made per
 /// message but its strings. `python`: (message, why) of each message Python must read instead (a
 /// message of more than `heaviest` bytes is not read here: "heavy"); `message_id`, `date`,
-/// `newsgroups`: one each a message (None for Python's); `counts`: the header values, texts and
+/// `newsgroups`: one each a message (None for Python's); `iso`, `written`: its Date as the
+/// `date` and `date_header` columns say it (`dates.iso`, `str.strip`), the ISO date None where
+/// Python works it out (the messages `undated` lists); `counts`: the header values, texts and
 /// where its rows end of each message, one column after the other, as native 64-bit integers;
 /// `defects`: (message, kind, part, detail), in order; `text_message`, `text_part`: each text
 /// with rows (its message, as native 64-bit integers, and its part's name); `numbers`: the
@@ -98,6 +109,7 @@ fn mail_rows<'py>(
     let count = batch.messages.len();
     let (python, defects) = (PyList::empty(py), PyList::empty(py));
     let (ids, dates, groups) = (PyList::empty(py), PyList::empty(py), PyList::empty(py));
+    let (isos, written, undated) = (PyList::empty(py), PyList::empty(py), PyList::empty(py));
     let mut counts = vec![0_i64; 3 * count];
     let mut rows_end = 0;
     for (i, outcome) in batch.messages.iter().enumerate() {
@@ -109,7 +121,7 @@ fn mail_rows<'py>(
         match read {
             Err(why) => {
                 python.append((i, why))?;
-                for column in [&ids, &dates, &groups] {
+                for column in [&ids, &dates, &groups, &isos, &written] {
                     column.append(py.None())?;
                 }
             }
@@ -119,6 +131,13 @@ fn mail_rows<'py>(
                 }
                 ids.append(&read.message_id)?;
                 dates.append(&read.date)?;
+                let date = read.date.as_deref();
+                let said = date.and_then(iso);
+                if date.is_some() && said.is_none() {
+                    undated.append(i)?;
+                }
+                isos.append(said)?;
+                written.append(date.map(python_stripped))?;
                 groups.append(&read.newsgroups)?;
                 counts[i] = to_i64(read.headers);
                 counts[count + i] = to_i64(read.texts);
@@ -197,6 +216,9 @@ fn mail_rows<'py>(
         ids.into_any(),
         dates.into_any(),
         groups.into_any(),
+        isos.into_any(),
+        written.into_any(),
+        undated.into_any(),
         laid(py, &counts),
         defects.into_any(),
         laid(py, &messages_of),
@@ -213,5 +235,6 @@ fn mail_rows<'py>(
 }
 
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
-    module.add_function(wrap_pyfunction!(mail_rows, module)?)
+    module.add_function(wrap_pyfunction!(mail_rows, module)?)?;
+    module.add_function(wrap_pyfunction!(iso_date, module)?)
 }
