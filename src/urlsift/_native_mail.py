@@ -65,8 +65,6 @@ class MailRows:
         )
         python, ids, dates, groups, isos, written, undated, counts, *rest = found
         defects, text_message, text_part, *rows = rest
-        for k in undated:  # the dates the core leaves to ``email.utils``
-            isos[k] = iso(dates[k])
         urls, alternatives, wrappers, numbers, resolved, pending, undecided = rows
         count = len(urls)
         laid = _laid(numbers)
@@ -83,7 +81,7 @@ class MailRows:
             index[i] = len(resolved)
             resolved.append(_resolved_of(match.url, match.verdict, options.second_opinion))
         columns.update(url=urls, alternatives=alternatives, wrapper=wrappers)
-        messages = _Messages(chunk, ids, dates, groups, _laid(counts), (isos, written))
+        messages = _Messages(chunk, ids, dates, groups, _laid(counts), (isos, written, set(undated)))
         return MailBatch(
             messages, python, defects, (_laid(text_message), text_part), columns, resolved, index, text
         )
@@ -127,11 +125,12 @@ class _Messages:
         dates: list[str | None],
         groups: list[str | None],
         counts: array[int],
-        said: tuple[list[str | None], list[str | None]],
+        said: tuple[list[str | None], list[str | None], set[int]],
     ) -> None:
         count = len(ids)
         self.chunk, self.ids, self.dates, self.groups = chunk, ids, dates, groups
-        self.iso, self.written = said
+        # ``undated``: the messages whose ``date`` column the core leaves to Python (its None).
+        self.iso, self.written, self.undated = said
         self.headers, self.texts = counts[:count], counts[count : 2 * count]
         self.rows_end = counts[2 * count :]
 
@@ -178,10 +177,14 @@ class MailBatch:
         messages, chunk = self.messages, self.messages.chunk
         where = chunk.where
         take = taker(held)
-        # Each message's columns (``Messages``' order), then each text and row numbered, in C.
-        columns = (chunk.numbers, chunk.offsets, messages.ids, messages.iso, messages.groups)
+        # Each message's columns (``Messages``' order), then each text and row numbered, in C. A
+        # block with a Date the core does not read (a pipermail archive's ctime dates: all of
+        # them) has its dates read by ``dates.iso`` (``email.utils``), only for messages with rows.
+        dated = messages.undated.isdisjoint(held)
+        isos = take(messages.iso) if dated else list(map(iso, take(messages.dates)))
+        columns = (take(chunk.numbers), take(chunk.offsets), take(messages.ids), isos, take(messages.groups))
         placed: list[tuple[Any, ...]] = list(
-            zip(repeat(where.source), repeat(where.member), *map(take, columns), strict=False)
+            zip(repeat(where.source), repeat(where.member), *columns, strict=False)
         )
         message = array("q", taken({number: k for k, number in enumerate(held)}, of))
         text = moved(texts[first:end], -low, high)  # (numbered in the block's texts)
