@@ -237,13 +237,25 @@ class TextReader:
 def _utf8_decoded(blocks: list[bytes], /) -> tuple[str, int]:
     """``blocks`` decoded as ``TextReader`` decodes them, and how many characters it counted."""
 
+_Resolved = tuple[bool, str | None, str | None, tuple[str | None, str | None, str | None, str | None], bool]
+"""``_native_rows.Resolved``: valid, scheme, error, the host columns, the second opinion's say."""
+
 def mail_rows(
-    extractor: Extractor, skipped: list[str], data: bytes, ends: Sequence[int], heaviest: int, /
+    extractor: Extractor,
+    skipped: list[str],
+    data: bytes,
+    ends: Sequence[int],
+    heaviest: int,
+    hosts: HostColumns,
+    /,
 ) -> tuple[
     list[tuple[int, str]],
     list[str | None],
     list[str | None],
     list[str | None],
+    list[str | None],
+    list[str | None],
+    list[int],
     bytes,
     list[tuple[int, str, str, str]],
     bytes,
@@ -252,10 +264,14 @@ def mail_rows(
     list[tuple[str, ...]],
     list[object],
     bytes,
-    list[tuple[str, bool, int, bool, int | None]],
+    list[_Resolved | None],
+    list[tuple[int, tuple[str, bool, int, bool, int | None]]],
     list[tuple[int, tuple[object, ...]]],
 ]:
     """A chunk of messages' outcomes and rows as columns (``_native_mail``, issue 32)."""
+
+def iso_date(date: str, /) -> str | None:
+    """``dates.iso(date)`` by the core (rust/core/src/dates.rs); None where Python must say."""
 
 def page_read(html: str, /) -> tuple[str, list[str], str | None] | None:
     """``sources.page.read(html)`` by the core (text, links, base); None where the page is left to

@@ -4,7 +4,8 @@ leaves to Python (``mail_rows`` says why: another charset, HTML, RFC 2047 words,
 which ``results`` reads as before. The core reads each message (rust/core/src/mime.rs), scans
 each of its texts alone (``extract_each``'s matches) and fills the row columns it can; what needs
 Python's judge (``scheme``, ``error``, the host columns, the second opinion) is worked out once
-per distinct verdict, as for a plain text (``_native_rows``). A chunk's messages come and go as
+per distinct verdict, as for a plain text (``_native_rows``): by the binding for a valid URL whose
+host columns the core works out (most of them), by Python for the others. A chunk's messages come and go as
 columns (``sources.mbox.MailChunk`` in, ``MailBatch`` out): no Python object a message but its
 Message-ID, Date and Newsgroups. The rows are those
 ``results._message`` makes of the same messages (tests/results/test_native_mail.py)."""
@@ -12,6 +13,7 @@ Message-ID, Date and Newsgroups. The rows are those
 from __future__ import annotations
 
 from array import array
+from itertools import repeat
 from typing import Any
 
 from . import _select
@@ -19,7 +21,7 @@ from ._model import DefectKind, Match
 from ._native_rows import Resolved, _finished, _resolved_of, verdict_columns
 from .dates import iso
 from .extract import Extraction, _extraction_for, _judge_deferred, _native_matches, said_scheme
-from .hosts import native_host_columns
+from .hosts import _native_hosts, native_host_columns
 from .rows import Block, Options, Tally, moved, taken, taker
 from .sources.mbox import MailChunk
 
@@ -43,6 +45,7 @@ class MailRows:
 
         self.options, self.heaviest = options, heaviest
         self._native = native
+        self._hosts = _native_hosts(native)
         self._skipped = sorted(TRACE_HEADERS)
         self._extractions: dict[bool, Extraction] = {}
         self._resolved: dict[tuple[Any, ...], Resolved] = {}
@@ -56,16 +59,19 @@ class MailRows:
         if extraction is None:
             extraction = _extraction_for(options.profile, options.naked, True, options.schemes, pipermail)
             self._extractions[pipermail] = extraction
+        extractor = extraction._extractor(self._native)
         found = self._native.mail_rows(
-            extraction._extractor(self._native), self._skipped, chunk.data, chunk.ends, self.heaviest
+            extractor, self._skipped, chunk.data, chunk.ends, self.heaviest, self._hosts
         )
-        python, ids, dates, groups, counts, defects, text_message, text_part, *rows = found
-        urls, alternatives, wrappers, numbers, verdicts, undecided = rows
+        python, ids, dates, groups, isos, written, undated, counts, *rest = found
+        defects, text_message, text_part, *rows = rest
+        urls, alternatives, wrappers, numbers, resolved, pending, undecided = rows
         count = len(urls)
         laid = _laid(numbers)
         columns: dict[str, Any] = {name: laid[k * count : (k + 1) * count] for k, name in enumerate(_NUMBERS)}
         index, text = laid[5 * count : 6 * count], laid[6 * count :]
-        resolved = [self._resolve(extraction, *verdict) for verdict in verdicts]
+        for k, verdict in pending:  # (the binding's own are made: a Python step only for these)
+            resolved[k] = self._resolve(extraction, *verdict)
         for i, item in undecided:  # judged and ranked by Python's engine, as ``_native_matches`` does
             match: Match = next(_native_matches(extraction.judge, iter([item]), True))
             pieces = match.pieces
@@ -75,7 +81,7 @@ class MailRows:
             index[i] = len(resolved)
             resolved.append(_resolved_of(match.url, match.verdict, options.second_opinion))
         columns.update(url=urls, alternatives=alternatives, wrapper=wrappers)
-        messages = _Messages(chunk, ids, dates, groups, _laid(counts))
+        messages = _Messages(chunk, ids, dates, groups, _laid(counts), (isos, written, set(undated)))
         return MailBatch(
             messages, python, defects, (_laid(text_message), text_part), columns, resolved, index, text
         )
@@ -109,8 +115,8 @@ def _laid(numbers: bytes) -> array[int]:
 
 class _Messages:
     """A chunk's messages as the core read them, column by column: where each is (its number and
-    offset, Message-ID, Date, Newsgroups), how many header values and texts it has, and where its
-    rows end among the batch's."""
+    offset, Message-ID, Date, Newsgroups), its Date as the ``date`` and ``date_header`` columns
+    say it, how many header values and texts it has, and where its rows end among the batch's."""
 
     def __init__(
         self,
@@ -119,9 +125,12 @@ class _Messages:
         dates: list[str | None],
         groups: list[str | None],
         counts: array[int],
+        said: tuple[list[str | None], list[str | None], set[int]],
     ) -> None:
         count = len(ids)
         self.chunk, self.ids, self.dates, self.groups = chunk, ids, dates, groups
+        # ``undated``: the messages whose ``date`` column the core leaves to Python (its None).
+        self.iso, self.written, self.undated = said
         self.headers, self.texts = counts[:count], counts[count : 2 * count]
         self.rows_end = counts[2 * count :]
 
@@ -168,22 +177,19 @@ class MailBatch:
         messages, chunk = self.messages, self.messages.chunk
         where = chunk.where
         take = taker(held)
-        dates = take(messages.dates)
-        # A message at a time (its columns, ``Messages``' order), then each text and row numbered in C.
-        found = zip(
-            take(chunk.numbers),
-            take(chunk.offsets),
-            take(messages.ids),
-            map(iso, dates),
-            take(messages.groups),
-            strict=True,
+        # Each message's columns (``Messages``' order), then each text and row numbered, in C. A
+        # block with a Date the core does not read (a pipermail archive's ctime dates: all of
+        # them) has its dates read by ``dates.iso`` (``email.utils``), only for messages with rows.
+        dated = messages.undated.isdisjoint(held)
+        isos = take(messages.iso) if dated else list(map(iso, take(messages.dates)))
+        columns = (take(chunk.numbers), take(chunk.offsets), take(messages.ids), isos, take(messages.groups))
+        placed: list[tuple[Any, ...]] = list(
+            zip(repeat(where.source), repeat(where.member), *columns, strict=False)
         )
-        placed: list[tuple[Any, ...]] = [(where.source, where.member, *columns) for columns in found]
         message = array("q", taken({number: k for k, number in enumerate(held)}, of))
         text = moved(texts[first:end], -low, high)  # (numbered in the block's texts)
         rows = {name: values[first:end] for name, values in self._columns.items()}
-        written = [None if date is None else date.strip() for date in dates]  # (Date as written)
-        date_header = taken(taken(written, message), text)
+        date_header = taken(taken(take(messages.written), message), text)  # (Date as written)
         parts: list[str | None] = list(self._texts[1][low:high])
         index = self._index[first:end]
         placed_texts = (placed, message, parts)

@@ -606,6 +606,14 @@ def _scan_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@cache
+def _built_scan_parser(core: str) -> argparse.ArgumentParser:
+    """The scan's parser, built once a process for each core (``--version`` names it): parsing
+    leaves it as it was (argparse copies an "append" default before adding to it), and a run of
+    ``main`` on a small file would otherwise spend most of its fixed cost building it (issue 32)."""
+    return _scan_parser()
+
+
 _REPORT_GROUPS = ("what to find", "what to keep", "how to read")
 """The scan's option groups a report takes as they are."""
 _NOT_REPORTED = frozenset({"invalid", "unique"})
@@ -746,7 +754,7 @@ class _Scan(NamedTuple):
 
 def _parse_scan(arguments: Sequence[str]) -> _Scan:
     """The scan command's arguments, with the usage errors argparse cannot see by itself."""
-    parser = _scan_parser()
+    parser = _built_scan_parser(_select.CORE)
     args = parser.parse_args(arguments)
     if not args.paths and args.files_from is None:
         if not _stdin_readable():  # a terminal (or nothing): a usage error, not a wait for typing

@@ -31,6 +31,7 @@ from results.test_native_rows import _same
 from scan import test_core_scan as core_scan
 
 from urlsift import _native_mail, _native_rows, _select, results
+from urlsift.dates import _usual, iso
 from urlsift.rows import Filters, Options
 from urlsift.sources import SNIFF_BYTES, sniff
 
@@ -343,3 +344,75 @@ def test_packed_mboxes_members_are_read_by_the_core_and_said_the_same(
     _, tally = _same(str(packed), Options())
     assert outcomes["native"] > 0.9 * tally.messages > 0
     _same_cli("--format", "jsonl", "--invalid", "--stats", str(packed))
+
+
+def _usual_iso(date: str) -> str | None:
+    """``dates.iso`` where ``dates._usual`` reads ``date`` (the form the core reads too), else None."""
+    when = _usual(date)
+    return None if when is None else f"{when.replace(tzinfo=None).isoformat()}Z"
+
+
+def _corpus_dates() -> list[str]:
+    dates = set()
+    for path in MBOXES:
+        for line in path.read_bytes().splitlines():
+            if line[:5].lower() == b"date:":
+                dates.add(line[5:].decode("latin-1"))
+    return sorted(dates)
+
+
+@native
+def test_the_cores_dates_are_pythons_on_the_corpora() -> None:
+    """Each Date of the corpora's mboxes: the core's ISO date (rust/core/src/dates.rs) is the one
+    ``dates._usual`` reads, and None (left to Python) where it reads none; Python's ``iso`` is
+    the same where the core answers."""
+    assert _select.NATIVE is not None
+    dates = _corpus_dates()
+    answered = [date for date in dates if _select.NATIVE.iso_date(date) is not None]
+    assert len(answered) > 0.5 * len(dates) > 100  # ("Date:" lines of bodies too, named zones ...)
+    for date in dates:
+        assert _select.NATIVE.iso_date(date) == _usual_iso(date), date
+    for date in answered:
+        assert _select.NATIVE.iso_date(date) == iso(date), date
+
+
+_PIECES = (
+    "Tue,|mon,|Tue| |  |\t|\x1c|\xa0|\u3000|1|09|31|29|123|Feb|feb|FEB|Foo|Fé|0099|0100|2000|1900|9999|"
+    "23:59|24:00|00:60|:59|:60|:5|+0000|-0000|+9999|-2359|+0100|EST|(CET)|(a (b))|()|(|)|x|٣"
+)
+_DATE_PIECES = st.sampled_from(_PIECES.split("|"))
+"""Pieces of a Date: its fields, right and wrong, the spaces ``\\s`` takes (Unicode's too), a
+digit not ASCII."""
+
+
+@native
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_DATE_PIECES, max_size=12).map("".join))
+def test_the_cores_dates_are_pythons_on_made_up_texts(date: str) -> None:
+    assert _select.NATIVE is not None
+    assert _select.NATIVE.iso_date(date) == _usual_iso(date)
+
+
+@native
+@settings(max_examples=300, deadline=None)
+@given(
+    st.datetimes(min_value=datetime(1, 1, 2), max_value=datetime(9999, 12, 30)),
+    st.integers(-99 * 60 - 99, 99 * 60 + 99),
+    st.sampled_from(["", "Tue, ", "mon,", " ", "\x1d"]),
+    st.sampled_from(["", " (CET)", "  ", "\x1f"]),
+    st.booleans(),
+)
+def test_the_cores_dates_are_pythons_on_usual_dates(
+    when: datetime, zone: int, weekday: str, comment: str, seconds: bool
+) -> None:
+    """Dates of the usual form over every year and zone (a zone's hours and minutes up to 99, as
+    the form allows): the core reads each as ``dates._usual`` does, at the years' ends too."""
+    assert _select.NATIVE is not None
+    sign, minutes = ("-" if zone < 0 else "+"), abs(zone)
+    written = (
+        f"{weekday}{when.day} {when:%b} {when.year:04} {when:%H:%M}{when.strftime(':%S') if seconds else ''} "
+        f"{sign}{minutes // 100:02}{minutes % 100:02}{comment}"
+    )
+    assert _select.NATIVE.iso_date(written) == _usual_iso(written), written
+    if when.year >= 100 and _usual(written) is not None:
+        assert _select.NATIVE.iso_date(written) is not None

@@ -6,6 +6,7 @@
 //! once and runs it; it knows no production by name and restates no rule.
 #![forbid(unsafe_code)]
 
+pub mod dates;
 pub mod extract;
 pub mod flowed;
 pub mod hosts;

@@ -8,8 +8,8 @@ use urlsift_core::hosts as core;
 use crate::scan::guard;
 
 #[pyclass(module = "urlsift._core", frozen)]
-struct HostColumns {
-    suffixes: core::Suffixes,
+pub(crate) struct HostColumns {
+    pub(crate) suffixes: core::Suffixes,
 }
 
 #[pymethods]

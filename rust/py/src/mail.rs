@@ -5,15 +5,22 @@
 //! a candidate the core left to Python's judge is handed back whole, with its row's index
 //! (`_native_rows.py` and `_native_mail.py` take them). A hit the batch met again (a list's
 //! header values) gives its rows the objects it gave the first time: one `str` a distinct hit.
+//! A distinct valid verdict whose host columns the core works out comes back with its columns
+//! made (`_native_rows.Resolved`): Python steps only for the others, not once a verdict. Each
+//! message's `date` column (ISO 8601) and Date as written come from the core likewise.
 
 use std::collections::HashMap;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
+use urlsift_core::dates::{iso, python_stripped};
+use urlsift_core::extract::Verdict;
+use urlsift_core::hosts::{self, Suffixes};
 use urlsift_core::mail::{self as core, Outcome};
 
 use crate::extract::{kind_of, Extractor};
+use crate::hosts::HostColumns;
 use crate::scan::guard;
 
 fn to_i64(value: usize) -> i64 {
@@ -26,17 +33,56 @@ fn laid<'py>(py: Python<'py>, numbers: &[i64]) -> Bound<'py, PyAny> {
     PyBytes::new(py, &bytes).into_any()
 }
 
+/// `_native_rows.Resolved` of a valid URL the core found, where the core works its host columns
+/// out (`hosts.native_host_columns`: an ASCII URL, `rust/core/src/hosts.rs`'s `columns` decides):
+/// valid, its scheme as `extract.said_scheme` says it (the URL's, lower-cased; None for a "www."
+/// host's, whose columns are those of the http URL it stands for), no error, the host columns,
+/// and no second opinion wanted. None: Python resolves it (`_native_mail.MailRows._resolve`).
+fn resolved<'py>(
+    py: Python<'py>,
+    url: &str,
+    verdict: Verdict,
+    suffixes: &Suffixes,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    if !url.is_ascii() {
+        return Ok(None);
+    }
+    let (of, scheme, said) = if matches!(verdict, Verdict::Www) {
+        (format!("http://{url}"), "http".to_owned(), None)
+    } else {
+        let Some(colon) = url.find(':') else { return Ok(None) };
+        let scheme = url[..colon].to_ascii_lowercase();
+        (url.to_owned(), scheme.clone(), Some(scheme))
+    };
+    let Some(columns) = guard("host columns", || hosts::columns(&of, &scheme, suffixes))? else {
+        return Ok(None);
+    };
+    Ok(Some((true, said, None::<String>, columns, false).into_pyobject(py)?.into_any()))
+}
+
+/// `dates.iso(date)` where the core reads `date` (`rust/core/src/dates.rs`); None where Python
+/// must say.
+#[pyfunction]
+fn iso_date(date: &str) -> Option<String> {
+    iso(date)
+}
+
 /// The rows of the messages of `data` (each ending where `ends` says, one after the other), as
-/// (python, message_id, date, newsgroups, counts, defects, text_message, text_part, url,
-/// alternatives, wrapper, numbers, verdicts, undecided): columns, with no Python object made per
+/// (python, message_id, date, newsgroups, iso, written, undated, counts, defects, text_message, text_part, url,
+/// alternatives, wrapper, numbers, verdicts, pending, undecided): columns, with no Python object made per
 /// message but its strings. `python`: (message, why) of each message Python must read instead (a
 /// message of more than `heaviest` bytes is not read here: "heavy"); `message_id`, `date`,
-/// `newsgroups`: one each a message (None for Python's); `counts`: the header values, texts and
+/// `newsgroups`: one each a message (None for Python's); `iso`, `written`: its Date as the
+/// `date` and `date_header` columns say it (`dates.iso`, `str.strip`), the ISO date None where
+/// Python works it out (the messages `undated` lists); `counts`: the header values, texts and
 /// where its rows end of each message, one column after the other, as native 64-bit integers;
 /// `defects`: (message, kind, part, detail), in order; `text_message`, `text_part`: each text
 /// with rows (its message, as native 64-bit integers, and its part's name); `numbers`: the
 /// `line`, `column`, `start`, `end`, `quote_depth`, verdict index and text index columns one after
-/// the other, likewise. `skipped`: the headers not scanned. A panic in the core is `InternalError`.
+/// the other, likewise; `verdicts`: each distinct verdict's `_native_rows.Resolved`, None where
+/// Python resolves it from its (url, valid, kind, naked, why) in `pending`, (index, that tuple).
+/// `skipped`: the headers not scanned; `hosts`: the run's host columns. A panic in the core is
+/// `InternalError`.
 #[pyfunction]
 fn mail_rows<'py>(
     extractor: &Bound<'py, Extractor>,
@@ -44,7 +90,9 @@ fn mail_rows<'py>(
     data: &[u8],
     ends: Vec<usize>,
     heaviest: usize,
+    hosts: &Bound<'py, HostColumns>,
 ) -> PyResult<Bound<'py, PyTuple>> {
+    let suffixes = &hosts.get().suffixes;
     let py = extractor.py();
     let held = extractor.get();
     let (inner, grammar) = (&held.inner, &held.grammar.get().inner);
@@ -61,6 +109,7 @@ fn mail_rows<'py>(
     let count = batch.messages.len();
     let (python, defects) = (PyList::empty(py), PyList::empty(py));
     let (ids, dates, groups) = (PyList::empty(py), PyList::empty(py), PyList::empty(py));
+    let (isos, written, undated) = (PyList::empty(py), PyList::empty(py), PyList::empty(py));
     let mut counts = vec![0_i64; 3 * count];
     let mut rows_end = 0;
     for (i, outcome) in batch.messages.iter().enumerate() {
@@ -72,7 +121,7 @@ fn mail_rows<'py>(
         match read {
             Err(why) => {
                 python.append((i, why))?;
-                for column in [&ids, &dates, &groups] {
+                for column in [&ids, &dates, &groups, &isos, &written] {
                     column.append(py.None())?;
                 }
             }
@@ -82,6 +131,13 @@ fn mail_rows<'py>(
                 }
                 ids.append(&read.message_id)?;
                 dates.append(&read.date)?;
+                let date = read.date.as_deref();
+                let said = date.and_then(iso);
+                if date.is_some() && said.is_none() {
+                    undated.append(i)?;
+                }
+                isos.append(said)?;
+                written.append(date.map(python_stripped))?;
                 groups.append(&read.newsgroups)?;
                 counts[i] = to_i64(read.headers);
                 counts[count + i] = to_i64(read.texts);
@@ -95,7 +151,7 @@ fn mail_rows<'py>(
     // Each distinct hit's objects made once: a list's header values, met in message after
     // message, give their rows the same `str`s, tuple and verdict.
     let mut made = Vec::with_capacity(batch.hits.len());
-    let (verdicts, undecided) = (PyList::empty(py), PyList::empty(py));
+    let (verdicts, pending, undecided) = (PyList::empty(py), PyList::empty(py), PyList::empty(py));
     let mut known: HashMap<(String, bool, u8, bool, Option<usize>), i64> = HashMap::new();
     for core::Hit { found, .. } in batch.hits.iter() {
         let naked = found.wrapper.is_none();
@@ -111,7 +167,13 @@ fn mail_rows<'py>(
                     Some(&index) => index,
                     None => {
                         let index = to_i64(known.len());
-                        verdicts.append((&url, valid, kind, naked, why))?;
+                        match valid.then(|| resolved(py, &found.url, found.verdict, suffixes)).transpose()? {
+                            Some(Some(done)) => verdicts.append(done)?,
+                            _ => {
+                                verdicts.append(py.None())?;
+                                pending.append((index, (&url, valid, kind, naked, why)))?;
+                            }
+                        }
                         known.insert(key, index);
                         index
                     }
@@ -154,6 +216,9 @@ fn mail_rows<'py>(
         ids.into_any(),
         dates.into_any(),
         groups.into_any(),
+        isos.into_any(),
+        written.into_any(),
+        undated.into_any(),
         laid(py, &counts),
         defects.into_any(),
         laid(py, &messages_of),
@@ -163,11 +228,13 @@ fn mail_rows<'py>(
         wrappers.into_any(),
         laid(py, &numbers),
         verdicts.into_any(),
+        pending.into_any(),
         undecided.into_any(),
     ];
     PyTuple::new(py, fields)
 }
 
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
-    module.add_function(wrap_pyfunction!(mail_rows, module)?)
+    module.add_function(wrap_pyfunction!(mail_rows, module)?)?;
+    module.add_function(wrap_pyfunction!(iso_date, module)?)
 }
