@@ -225,6 +225,21 @@ class _Manual(argparse.Action):
         parser.exit()
 
 
+class _Version(argparse.Action):
+    """``--version``: the version and the core that runs (issue 31), read when asked, so a parser
+    built once a process names the core selected at the time."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        sys.stdout.write(f"urlsift {__version__} (core: {_select.CORE})\n")
+        parser.exit()
+
+
 def _command(
     prog: str,
     description: str,
@@ -238,8 +253,13 @@ def _command(
     parser = argparse.ArgumentParser(
         prog=prog, description=description, epilog=epilog, formatter_class=_Formatter
     )
-    version = f"urlsift {__version__} (core: {_select.CORE})"  # issue 31: which core runs
-    parser.add_argument("--version", action="version", version=version)
+    parser.add_argument(
+        "--version",
+        action=_Version,
+        nargs=0,
+        default=argparse.SUPPRESS,
+        help="show program's version number and exit",
+    )
     parser.add_argument(operand.lower() + "s", nargs=nargs, metavar=operand, help=operand_help)
     parser.add_argument(
         "--profile",
@@ -606,14 +626,6 @@ def _scan_parser() -> argparse.ArgumentParser:
     return parser
 
 
-@cache
-def _built_scan_parser(core: str) -> argparse.ArgumentParser:
-    """The scan's parser, built once a process for each core (``--version`` names it): parsing
-    leaves it as it was (argparse copies an "append" default before adding to it), and a run of
-    ``main`` on a small file would otherwise spend most of its fixed cost building it (issue 32)."""
-    return _scan_parser()
-
-
 _REPORT_GROUPS = ("what to find", "what to keep", "how to read")
 """The scan's option groups a report takes as they are."""
 _NOT_REPORTED = frozenset({"invalid", "unique"})
@@ -754,7 +766,7 @@ class _Scan(NamedTuple):
 
 def _parse_scan(arguments: Sequence[str]) -> _Scan:
     """The scan command's arguments, with the usage errors argparse cannot see by itself."""
-    parser = _built_scan_parser(_select.CORE)
+    parser = _scan_parser()
     args = parser.parse_args(arguments)
     if not args.paths and args.files_from is None:
         if not _stdin_readable():  # a terminal (or nothing): a usage error, not a wait for typing
