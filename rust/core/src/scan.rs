@@ -1182,7 +1182,11 @@ mod tests {
 
     /// `find_after` as first written: every needle found, the unit before it looked at.
     fn naive_after(codes: &[u32], from: usize) -> Option<usize> {
-        (from.max(1)..codes.len()).find(|&k| codes[k] == 0x2E && lower(codes[k - 1]) == 0x77)
+        let pairs = (1..).zip(codes.iter().zip(codes.iter().skip(1)));
+        pairs
+            .filter(|&(k, (&before, &unit))| k >= from && unit == 0x2E && lower(before) == 0x77)
+            .map(|(k, _)| k)
+            .next()
     }
 
     #[test]
@@ -1196,7 +1200,7 @@ mod tests {
                 let codes: Vec<u32> = (0..length)
                     .map(|_| {
                         seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                        alphabet[(seed >> 33) as usize % alphabet.len()]
+                        alphabet.get((seed >> 33) as usize % alphabet.len()).copied().unwrap_or(0x2E)
                     })
                     .collect();
                 let chars: Vec<char> = codes.iter().filter_map(|&c| char::from_u32(c)).collect();
