@@ -81,65 +81,6 @@ pub trait Unit: Copy {
     fn count(hay: &[Self], needle: u8) -> usize {
         counted(hay, |unit| unit.code() == u32::from(needle))
     }
-    /// The first `needle` (ASCII) at or after `from` whose unit before is `before` (an ASCII
-    /// lower-case letter) in either case: the "w." of `www.`, so that the dots of prose (one in
-    /// 40 characters) are passed over in one sweep, not each found and looked at.
-    fn find_after(hay: &[Self], from: usize, before: u8, needle: u8) -> Option<usize> {
-        let mut at = from.max(1);
-        while let Some(hit) = hay.get(at..).and_then(|rest| Self::find(rest, needle)) {
-            let pos = at + hit;
-            if hay.get(pos - 1).is_some_and(|unit| lower(unit.code()) == u32::from(before)) {
-                return Some(pos);
-            }
-            at = pos + 1;
-        }
-        None
-    }
-}
-
-const LOW_BYTES: u64 = u64::from_le_bytes([1; 8]);
-const HIGH_BITS: u64 = LOW_BYTES * 0x80;
-
-/// The 8 bytes from `at` as a word (zero past the end: no needle is zero).
-#[inline]
-fn word(bytes: &[u8], at: usize) -> u64 {
-    bytes.get(at..at + 8).and_then(|s| <[u8; 8]>::try_from(s).ok()).map_or(0, u64::from_le_bytes)
-}
-
-/// The high bit of each byte of `word` that equals `byte` (exact: no carry crosses a byte).
-#[inline]
-fn equal_bytes(word: u64, byte: u8) -> u64 {
-    let x = word ^ (LOW_BYTES * u64::from(byte));
-    !(((x & !HIGH_BITS) + !HIGH_BITS) | x) & HIGH_BITS
-}
-
-/// The first byte position `p` at or after `from` where `bytes[p]` is `needle` and
-/// `bytes[p - stride]` is `before` in either case, and `whole(p)` holds: eight positions a step.
-fn find_paired(
-    bytes: &[u8],
-    from: usize,
-    stride: usize,
-    before: u8,
-    needle: u8,
-    whole: impl Fn(usize) -> bool,
-) -> Option<usize> {
-    let case = LOW_BYTES * u64::from(ASCII_LOWER as u8);
-    let mut at = from.max(stride);
-    while at + 8 <= bytes.len() {
-        let mut hits =
-            equal_bytes(word(bytes, at), needle) & equal_bytes(word(bytes, at - stride) | case, before);
-        while hits != 0 {
-            let pos = at + (hits.trailing_zeros() / 8) as usize;
-            if whole(pos) {
-                return Some(pos);
-            }
-            hits &= hits - 1;
-        }
-        at += 8;
-    }
-    let tail = bytes.get(at..).unwrap_or_default().iter().zip(at..);
-    let paired = |pos: usize| bytes.get(pos - stride).is_some_and(|&b| b | ASCII_LOWER as u8 == before);
-    tail.filter(|&(&b, pos)| b == needle && paired(pos) && whole(pos)).map(|(_, pos)| pos).next()
 }
 
 /// How many units of `hay` pass `test`: summed in bytes, 255 units at a time, which the compiler
@@ -168,9 +109,6 @@ impl Unit for u8 {
     fn count(hay: &[u8], needle: u8) -> usize {
         memchr::memchr_iter(needle, hay).count()
     }
-    fn find_after(hay: &[u8], from: usize, before: u8, needle: u8) -> Option<usize> {
-        find_paired(hay, from, 1, before, needle, |_| true)
-    }
 }
 
 /// A UTF-16 unit of a text of the BMP, as the two bytes `str.encode("utf-16-le")` writes: the
@@ -191,11 +129,6 @@ impl Unit for [u8; 2] {
     fn rfind(hay: &[[u8; 2]], needle: u8) -> Option<usize> {
         let bytes = hay.as_flattened();
         memchr::memrchr_iter(needle, bytes).find(|&at| is_unit(bytes, at)).map(|at| at / 2)
-    }
-    fn find_after(hay: &[[u8; 2]], from: usize, before: u8, needle: u8) -> Option<usize> {
-        let bytes = hay.as_flattened();
-        let whole = |at: usize| is_unit(bytes, at) && is_unit(bytes, at - 2);
-        find_paired(bytes, from * 2, 2, before, needle, whole).map(|at| at / 2)
     }
 }
 
@@ -618,11 +551,7 @@ impl Scanner {
             Trigger::Www => b'.',
         };
         let mut at = from;
-        while let Some(pos) = match kind {
-            // `_WWW`'s dot comes after a "w": only such dots are looked at.
-            Trigger::Www => T::find_after(text.s, at, b'w', literal),
-            _ => text.find(literal, at, text.len()),
-        } {
+        while let Some(pos) = text.find(literal, at, text.len()) {
             let hit = match kind {
                 Trigger::Open => open_at(text, pos),
                 Trigger::Quote => scheme_after(text, pos + 1).map(|colon| Hit {
@@ -1179,44 +1108,6 @@ fn url_prefix<T: Unit>(text: &Text<'_, T>, start: usize, floor: usize) -> usize 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// `find_after` as first written: every needle found, the unit before it looked at.
-    fn naive_after(codes: &[u32], from: usize) -> Option<usize> {
-        let pairs = (1..).zip(codes.iter().zip(codes.iter().skip(1)));
-        pairs
-            .filter(|&(k, (&before, &unit))| k >= from && unit == 0x2E && lower(before) == 0x77)
-            .map(|(k, _)| k)
-            .next()
-    }
-
-    #[test]
-    fn a_dot_after_a_w_is_found_in_every_unit_and_word_position() {
-        // Dots, w and W, their look-alikes (a high byte, `W` plus 0x100, `.` plus 0x100), and
-        // every offset of them around the 8-byte steps and the tail.
-        let alphabet = [0x2E, 0x77, 0x57, 0x61, 0x157, 0x12E, 0x20AC, 0x2F, 0x37];
-        let mut seed = 7_u64;
-        for length in 0..40 {
-            for _ in 0..60 {
-                let codes: Vec<u32> = (0..length)
-                    .map(|_| {
-                        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                        alphabet.get((seed >> 33) as usize % alphabet.len()).copied().unwrap_or(0x2E)
-                    })
-                    .collect();
-                let chars: Vec<char> = codes.iter().filter_map(|&c| char::from_u32(c)).collect();
-                let utf16: Vec<[u8; 2]> = codes.iter().map(|&c| (c as u16).to_le_bytes()).collect();
-                let latin: Vec<u8> = codes.iter().filter(|&&c| c < 0x100).map(|&c| c as u8).collect();
-                let latin_codes: Vec<u32> = latin.iter().map(|&b| u32::from(b)).collect();
-                for from in 0..=length + 1 {
-                    let want = naive_after(&codes, from);
-                    assert_eq!(<[u8; 2]>::find_after(&utf16, from, b'w', b'.'), want, "{codes:x?} {from}");
-                    assert_eq!(char::find_after(&chars, from, b'w', b'.'), want, "{codes:x?} {from}");
-                    let want = naive_after(&latin_codes, from);
-                    assert_eq!(u8::find_after(&latin, from, b'w', b'.'), want, "{latin:x?} {from}");
-                }
-            }
-        }
-    }
 
     fn scanner() -> Scanner {
         let known: Vec<String> = ["http", "ftp", "mailto", "news"].iter().map(|s| s.to_string()).collect();
