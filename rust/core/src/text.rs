@@ -67,6 +67,9 @@ impl Utf8Decoder {
 
 const REPLACEMENT: &str = "\u{FFFD}";
 
+/// The most bytes `ascii_run` checks at a time.
+const ASCII_STRETCH: usize = 4096;
+
 /// A window's characters as the scanner's units, one a character (as `scan.rs`'s binding makes
 /// them of a `str`): bytes while every character is under U+0100 (ASCII, Latin-1), UTF-16 units
 /// while every one is of the BMP, else code points. A decoded text has no lone surrogate.
@@ -184,14 +187,18 @@ fn converted<T, U>(units: &Vec<T>, unit: impl Fn(&T) -> U) -> Vec<U> {
     out
 }
 
-/// How many bytes `bytes` starts with that are ASCII (the check made a word of bytes at a time).
+/// How many bytes `bytes` starts with that are ASCII (the check made a word of bytes at a time):
+/// stretches of 32 bytes, each one twice as long as the last up to `ASCII_STRETCH`, so that a
+/// text's ASCII is a few sweeps, and a run ended by a non-ASCII byte is looked at at most about
+/// three times whatever its length.
 fn ascii_run(bytes: &[u8]) -> usize {
-    let mut at = 0;
-    for chunk in bytes.chunks(32) {
+    let (mut at, mut size) = (0, 32);
+    while let Some(chunk) = bytes.get(at..(at + size).min(bytes.len())).filter(|c| !c.is_empty()) {
         if !chunk.is_ascii() {
             return at + chunk.iter().position(|byte| !byte.is_ascii()).unwrap_or(0);
         }
         at += chunk.len();
+        size = (2 * size).min(ASCII_STRETCH);
     }
     at
 }
@@ -413,6 +420,21 @@ mod tests {
         count += decoder.decode_into(b"", true, &mut out);
         assert_eq!(count, out.chars().count());
         out
+    }
+
+    #[test]
+    fn an_ascii_run_ends_at_the_first_other_byte_wherever_it_is() {
+        for length in [0, 1, 31, 32, 33, 95, 96, 97, 5000, 9000] {
+            let mut bytes = vec![b'a'; length];
+            assert_eq!(ascii_run(&bytes), length);
+            for at in [0, 1, 31, 32, 63, 96, 4000, 8191] {
+                if at < length {
+                    bytes[at] = 0xC3;
+                    assert_eq!(ascii_run(&bytes), at, "{length} {at}");
+                    bytes[at] = b'a';
+                }
+            }
+        }
     }
 
     #[test]
