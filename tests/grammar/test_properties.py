@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 import regex
-from hypothesis import assume, given, note, settings
+from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 from strategies import PROFILE_SCHEMES, production_strategies, urls
 
@@ -102,6 +102,9 @@ def test_brackets_are_judged_whole_only_around_the_host() -> None:
 
 
 @pytest.mark.parametrize(("profile", "scheme"), PROFILE_SCHEMES)
+# Some schemes' URLs seldom hold an escape (nntp's drawn URLs: 7 with one in 57 under one seed), so
+# the draws it discards can trip the filtering check on a seed where the URLs drawn are not at fault.
+@settings(suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(data=st.data())
 def test_breaking_an_escape_fails_at_its_percent(profile: str, scheme: str, data: st.DataObject) -> None:
     url = data.draw(urls(scheme, profile))
