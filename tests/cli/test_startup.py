@@ -85,7 +85,10 @@ def test_a_strict_run_imports_no_more_than_it_uses(tmp_path: Path) -> None:
 
 
 TEXT_RUN = """
-import sys
+import dataclasses, sys
+made = []
+make = dataclasses._process_class
+dataclasses._process_class = lambda kind, *rest: made.append(kind) or make(kind, *rest)
 from urlsift import hosts
 from urlsift.cli import main
 from urlsift.grammar._profile import compile_fullmatcher
@@ -93,6 +96,8 @@ status = main(sys.argv[1:])
 lists = (hosts._ascii_suffixes.cache_info().currsize, hosts._suffixes.cache_info().currsize)
 sys.stderr.write("\\nLISTS %d %d %d" % (*lists, hosts._sessions.cache_info().currsize))
 sys.stderr.write("\\nCOMPILED %d" % compile_fullmatcher.cache_info().currsize)
+from urlsift.grammar._bnf import Node
+sys.stderr.write("\\nNODE DATACLASSES %d" % sum(issubclass(kind, Node) for kind in made))
 sys.stderr.write("\\nMODULES " + " ".join(sorted(sys.modules)) + "\\n")
 """
 
@@ -117,12 +122,15 @@ def test_a_text_run_loads_neither_mails_readers_nor_the_whole_suffix_list(tmp_pa
     domains = [row["registered_domain"] for row in rows]
     assert domains == ["example.co.uk", "example.org", "example.org.uk", "example.com", None], done.stderr
     lists, _, rest = done.stderr.rpartition("LISTS ")[2].partition("\nCOMPILED ")
-    compiled, _, modules = rest.partition("\nMODULES ")
+    compiled, _, rest = rest.partition("\nNODE DATACLASSES ")
+    node_dataclasses, _, modules = rest.partition("\nMODULES ")
     # Python reads the list's ASCII rules alone, the whole list never; the core reads the file itself,
     # and works the SURT keys out: Python compiles no session id's pattern (cold3, issue 31).
     assert lists.split() == (["0", "0", "0"] if core == "rust" else ["1", "0", "1"])
     # The core works out every column of these URLs (issue 31): Python compiles no production.
     assert (int(compiled) == 0) is (core == "rust"), compiled
+    # The grammar's node classes are made without dataclass's generated methods (cold4, issue 31).
+    assert node_dataclasses == "0", done.stderr
     assert set(modules.split()).isdisjoint(NOT_FOR_A_TEXT_RUN), sorted(
         set(modules.split()) & {*NOT_FOR_A_TEXT_RUN}
     )

@@ -17,11 +17,12 @@ backtrack over is a fixed number of alternatives per production.
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError, dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, NamedTuple, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeAlias, dataclass_transform
 
 from ._chars import ALPHADIGIT, ESCAPE_TEXT, class_text
 
@@ -48,10 +49,69 @@ def compile_pattern(text: str) -> Pattern:
         return regex.compile(text)
 
 
+@dataclass_transform(frozen_default=True)
 class Node:
-    """One piece of a production. Subclasses are frozen dataclasses. What a node compiles (the
-    walk's patterns) is compiled when first used: importing a grammar builds trees and nothing more,
-    and a run that never explains a failure never compiles them (tests compile every rule)."""
+    """One piece of a production. What a node compiles (the walk's patterns) is compiled when first
+    used: importing a grammar builds trees and nothing more, and a run that never explains a failure
+    never compiles them (tests compile every rule).
+
+    Subclasses are frozen records as a ``@dataclass(frozen=True)`` makes them (their annotated
+    fields in order, defaults, equality and hashing by those fields, a repr naming them, no
+    assignment), made by the methods below, shared, rather than by ``dataclass``: it writes and
+    compiles six methods for each class, most of this module's import, on every start."""
+
+    _fields: ClassVar[tuple[str, ...]] = ()
+    _defaults: ClassVar[dict[str, object]] = {}
+    __match_args__: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Annotations are strings here (``from __future__ import annotations``): only names are read.
+        own = [name for name in inspect.get_annotations(cls) if not name.startswith("_")]
+        cls._fields = (*cls._fields, *own)
+        defaults = {name: cls.__dict__[name] for name in own if name in cls.__dict__}
+        cls._defaults = {**cls._defaults, **defaults}
+        type.__setattr__(cls, "__match_args__", cls._fields)  # (mypy holds __match_args__ read-only)
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        names = self._fields
+        if len(args) > len(names):
+            raise TypeError(f"{type(self).__name__}() takes {len(names)} arguments, {len(args)} given")
+        given = dict(zip(names, args, strict=False))  # fewer arguments than fields: the rest by name
+        for name in kwargs:
+            if name not in names or name in given:
+                raise TypeError(f"{type(self).__name__}() got an unexpected or repeated argument {name!r}")
+        given.update(kwargs)
+        state = self.__dict__
+        for name in names:
+            if name in given:
+                state[name] = given[name]
+            elif name in self._defaults:
+                state[name] = self._defaults[name]
+            else:
+                raise TypeError(f"{type(self).__name__}() missing argument {name!r}")
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple(self.__dict__[name] for name in self._fields)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            assert isinstance(other, Node)
+            return self._values() == other._values()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={self.__dict__[name]!r}" for name in self._fields)
+        return f"{type(self).__qualname__}({fields})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
 
     @cached_property
     def single(self) -> bool:
@@ -67,7 +127,6 @@ class Node:
         return True
 
 
-@dataclass(frozen=True)
 class Lit(Node):
     """A literal string, matched exactly (case-sensitive: D3)."""
 
@@ -80,7 +139,6 @@ class Lit(Node):
     """Read whole or not at all: text that only starts like it fails at its start (an escape, D5)."""
 
 
-@dataclass(frozen=True)
 class Chars(Node):
     """A run of characters from ``members`` (and escapes, when ``escapes``), min..max long."""
 
@@ -97,7 +155,6 @@ class Chars(Node):
         return compile_pattern(_chars_regex(self))
 
 
-@dataclass(frozen=True)
 class Label(Node):
     """A domain label: one of ``first``, then alphadigits with inner hyphens, never a last hyphen.
 
@@ -117,22 +174,18 @@ class Label(Node):
         return compile_pattern(f"[{class_text(self.first)}][{class_text(ALPHADIGIT + '-')}]*+")
 
 
-@dataclass(frozen=True)
 class Seq(Node):
     items: tuple[Node, ...]
 
 
-@dataclass(frozen=True)
 class Alt(Node):
     options: tuple[Node, ...]
 
 
-@dataclass(frozen=True)
 class Opt(Node):
     item: Node
 
 
-@dataclass(frozen=True)
 class Rep(Node):
     """Zero or more of ``item``, possessive: every iteration that can be read is kept.
 
@@ -150,7 +203,6 @@ class Rep(Node):
         return compile_pattern(f"(?:({to_regex(self.item)}))*+")
 
 
-@dataclass(frozen=True)
 class Rule(Node):
     """A named production. ``name`` is the RFC's spelling; ``group`` names the captured part."""
 
