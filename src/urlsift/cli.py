@@ -1312,6 +1312,11 @@ class _Printer:
         except OSError as error:  # pyarrow's write errors are OSErrors (a full disk)
             raise _OutputError(f"{self.sink.directory}: {error.strerror or error}") from None
 
+    @property
+    def shown(self) -> int:
+        """The rows on standard output so far: --unique's are held, and written by ``finish``."""
+        return 0 if self.unique is not None and not self.counting else self.printed
+
     def finish(self) -> None:
         """With --unique: each URL's first row, with how many times it came, in the order found."""
         if self.unique is not None and not self.counting:
@@ -1478,7 +1483,7 @@ def _scan(args: _Scan, arguments: Iterable[str], out: IO[str] | None = None) -> 
             where = f" while reading {escaped(path)}" if path is not None else ""
             print(f"urlsift: interrupted{where}", file=sys.stderr)
             if args.stats:
-                _summary(_total(counted), printer.printed, binaries=printer.binaries)
+                _summary(_total(counted), printer.shown, binaries=printer.binaries)
             return INTERRUPTED
     printer.finish()
     printer.out.flush()

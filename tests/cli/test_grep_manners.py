@@ -338,6 +338,27 @@ def test_ctrl_c_says_so_on_a_line_of_its_own_not_after_the_bar(
     capsys.readouterr()
 
 
+def test_ctrl_c_under_unique_counts_none_printed_as_none_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--unique holds its rows to the end: interrupted before it, --stats says none printed."""
+    for name in ("a.txt", "b.txt"):
+        (tmp_path / name).write_text("<URL:http://a.example/>\n<URL:http://b.example/>\n")
+
+    def interrupted(*args: Any, **kwargs: Any) -> Iterator[Any]:
+        for k, scanned in enumerate(executed(*args, **kwargs)):
+            if k == 1:
+                raise KeyboardInterrupt
+            yield scanned
+
+    monkeypatch.setattr("urlsift.cli.execute", interrupted)
+    arguments = ["--stats", "--unique", "--no-progress", str(tmp_path / "a.txt"), str(tmp_path / "b.txt")]
+    assert main(arguments) == cli.INTERRUPTED
+    said = capsys.readouterr()
+    assert said.out == ""
+    assert "valid (0 printed)" in said.err
+
+
 def test_standard_input_is_named_alike_by_every_output_that_names_files(tmp_path: Path) -> None:
     # The URL lines said "<stdin>" (the rows' source) where -c said "(standard input)", as grep.
     mbox = b"From a@b Mon Jan  1 00:00:00 2001\nSubject: x\n\nhttp://a.example/\n"
