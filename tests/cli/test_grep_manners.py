@@ -315,19 +315,21 @@ def test_the_bar_counts_in_powers_of_1000_as_its_m_says(
     capsys.readouterr()
 
 
+def _interrupted_at_the_second_file(*args: Any, **kwargs: Any) -> Iterator[Any]:
+    """``cli.execute``, with Ctrl-C as the second file's work is asked for."""
+    for k, scanned in enumerate(executed(*args, **kwargs)):
+        if k == 1:
+            raise KeyboardInterrupt
+        yield scanned
+
+
 def test_ctrl_c_says_so_on_a_line_of_its_own_not_after_the_bar(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     for name in ("a.txt", "b.txt"):
         (tmp_path / name).write_text("<URL:http://a.example/>\n")
 
-    def interrupted(*args: Any, **kwargs: Any) -> Iterator[Any]:
-        for k, scanned in enumerate(executed(*args, **kwargs)):
-            if k == 1:
-                raise KeyboardInterrupt
-            yield scanned
-
-    monkeypatch.setattr("urlsift.cli.execute", interrupted)
+    monkeypatch.setattr("urlsift.cli.execute", _interrupted_at_the_second_file)
     terminal = _Terminal()
     monkeypatch.setattr("sys.stderr", terminal)
     assert main(["--stats", str(tmp_path / "a.txt"), str(tmp_path / "b.txt")]) == cli.INTERRUPTED
@@ -345,13 +347,7 @@ def test_ctrl_c_under_unique_counts_none_printed_as_none_is(
     for name in ("a.txt", "b.txt"):
         (tmp_path / name).write_text("<URL:http://a.example/>\n<URL:http://b.example/>\n")
 
-    def interrupted(*args: Any, **kwargs: Any) -> Iterator[Any]:
-        for k, scanned in enumerate(executed(*args, **kwargs)):
-            if k == 1:
-                raise KeyboardInterrupt
-            yield scanned
-
-    monkeypatch.setattr("urlsift.cli.execute", interrupted)
+    monkeypatch.setattr("urlsift.cli.execute", _interrupted_at_the_second_file)
     arguments = ["--stats", "--unique", "--no-progress", str(tmp_path / "a.txt"), str(tmp_path / "b.txt")]
     assert main(arguments) == cli.INTERRUPTED
     said = capsys.readouterr()
